@@ -1,0 +1,223 @@
+//! The public detection API: [`LinkFinder`], its builder, and the [`Links`] iterator.
+//!
+//! A finder is immutable configuration (which kinds to report, the TLD policy); each call
+//! to [`LinkFinder::links`] or [`LinkFinder::links_bytes`] starts an independent scan, so
+//! one finder can serve many threads. Turning a kind off only filters the output: the
+//! scan, and so every reported link, is the same as with both kinds on.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::scanner::Scanner;
+use crate::tld::{TldPolicy, TldSet};
+
+/// What a detected link is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LinkKind {
+    /// A URL (with or without a written scheme).
+    Url,
+    /// An email address (with or without a written `mailto:`).
+    Email,
+}
+
+impl LinkKind {
+    /// `"url"` or `"email"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LinkKind::Url => "url",
+            LinkKind::Email => "email",
+        }
+    }
+}
+
+/// A detected link: a byte range of the scanned text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Link {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) kind: LinkKind,
+    pub(crate) has_scheme: bool,
+}
+
+impl Link {
+    /// Byte offset of the first byte of the link.
+    #[inline]
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    /// Byte offset just past the link.
+    #[inline]
+    pub fn end(&self) -> usize {
+        self.end
+    }
+
+    /// `start()..end()`.
+    #[inline]
+    pub fn range(&self) -> Range<usize> {
+        self.start..self.end
+    }
+
+    /// URL or email.
+    #[inline]
+    pub fn kind(&self) -> LinkKind {
+        self.kind
+    }
+
+    /// Whether the text spelled a scheme: `http://`/`https://` for a URL, `mailto:` for an
+    /// email.
+    #[inline]
+    pub fn has_scheme(&self) -> bool {
+        self.has_scheme
+    }
+
+    /// The link's text, given the text it was found in.
+    ///
+    /// # Panics
+    /// If `text` is not the text (or a copy of it) that the link was found in.
+    #[inline]
+    pub fn as_str<'t>(&self, text: &'t str) -> &'t str {
+        &text[self.range()]
+    }
+}
+
+/// Finds URLs and email addresses as UTS #58 specifies.
+///
+/// ```
+/// use linkscan::{LinkFinder, LinkKind};
+///
+/// let text = "Docs at https://ja.wikipedia.org/wiki/アルベルト・アインシュタイン, \
+///             mail x.abcd@example.com. (See example.com/wiki/Ракь_(планета).)";
+/// let finder = LinkFinder::new();
+/// let found: Vec<(&str, LinkKind)> =
+///     finder.links(text).map(|l| (l.as_str(text), l.kind())).collect();
+/// assert_eq!(found, [
+///     ("https://ja.wikipedia.org/wiki/アルベルト・アインシュタイン", LinkKind::Url),
+///     ("x.abcd@example.com", LinkKind::Email),
+///     ("example.com/wiki/Ракь_(планета)", LinkKind::Url),
+/// ]);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct LinkFinder {
+    urls: bool,
+    emails: bool,
+    policy: TldPolicy,
+}
+
+impl LinkFinder {
+    /// A finder for URLs and emails with the embedded IANA TLD list.
+    pub fn new() -> LinkFinder {
+        LinkFinder::builder().build()
+    }
+
+    /// A builder to choose the kinds and the TLD policy.
+    ///
+    /// ```
+    /// use linkscan::{LinkFinder, TldPolicy};
+    /// let finder = LinkFinder::builder()
+    ///     .emails(false)
+    ///     .tld_policy(TldPolicy::Syntactic)
+    ///     .build();
+    /// let text = "see example.invalid or x@example.com";
+    /// let urls: Vec<&str> = finder.links(text).map(|l| l.as_str(text)).collect();
+    /// assert_eq!(urls, ["example.invalid"]);
+    /// ```
+    pub fn builder() -> LinkFinderBuilder {
+        LinkFinderBuilder {
+            finder: LinkFinder {
+                urls: true,
+                emails: true,
+                policy: TldPolicy::Iana,
+            },
+        }
+    }
+
+    /// The TLD policy in use.
+    pub fn tld_policy(&self) -> &TldPolicy {
+        &self.policy
+    }
+
+    /// The links of `text`, in order, without overlap.
+    pub fn links<'f, 't>(&'f self, text: &'t str) -> Links<'f, 't> {
+        self.links_bytes(text.as_bytes())
+    }
+
+    /// The links of `text`, which need not be valid UTF-8: every invalid sequence counts as
+    /// a Hard character. Offsets are into `text`.
+    ///
+    /// ```
+    /// let text = b"old \xFFexample.com\xFE/path";
+    /// let links: Vec<_> = linkscan::LinkFinder::new().links_bytes(text).map(|l| l.range()).collect();
+    /// assert_eq!(links, [5..16]);
+    /// ```
+    pub fn links_bytes<'f, 't>(&'f self, text: &'t [u8]) -> Links<'f, 't> {
+        Links {
+            scanner: Scanner::new(text, &self.policy),
+            urls: self.urls,
+            emails: self.emails,
+        }
+    }
+}
+
+/// Configures a [`LinkFinder`].
+#[derive(Clone, Debug)]
+pub struct LinkFinderBuilder {
+    finder: LinkFinder,
+}
+
+impl LinkFinderBuilder {
+    /// Report URLs (default: yes).
+    pub fn urls(mut self, yes: bool) -> Self {
+        self.finder.urls = yes;
+        self
+    }
+
+    /// Report email addresses (default: yes).
+    pub fn emails(mut self, yes: bool) -> Self {
+        self.finder.emails = yes;
+        self
+    }
+
+    /// How TLDs are recognised (default: [`TldPolicy::Iana`]).
+    pub fn tld_policy(mut self, policy: TldPolicy) -> Self {
+        self.finder.policy = policy;
+        self
+    }
+
+    /// Shorthand for `tld_policy(TldPolicy::List(..))`.
+    pub fn tld_set(self, set: TldSet) -> Self {
+        self.tld_policy(TldPolicy::List(Arc::new(set)))
+    }
+
+    /// The finder.
+    pub fn build(self) -> LinkFinder {
+        self.finder
+    }
+}
+
+/// An iterator over the links of one text; see [`LinkFinder::links`].
+pub struct Links<'f, 't> {
+    scanner: Scanner<'t, 'f>,
+    urls: bool,
+    emails: bool,
+}
+
+impl Iterator for Links<'_, '_> {
+    type Item = Link;
+
+    #[inline]
+    fn next(&mut self) -> Option<Link> {
+        loop {
+            let link = self.scanner.next_link()?;
+            let wanted = match link.kind {
+                LinkKind::Url => self.urls,
+                LinkKind::Email => self.emails,
+            };
+            if wanted {
+                return Some(link);
+            }
+        }
+    }
+}
+
+impl std::iter::FusedIterator for Links<'_, '_> {}

@@ -1,0 +1,45 @@
+//! # linkscan
+//!
+//! Finds URLs and email addresses in plain text exactly as Unicode UTS #58 (Unicode Link
+//! Detection and Formatting, version 17.0) specifies, and formats URLs with its minimal
+//! percent-escaping.
+//!
+//! * Detection: [`LinkFinder`] (URLs and emails; IANA, user-supplied or syntactic TLDs),
+//!   over `&str` or over bytes that may be invalid UTF-8.
+//! * Termination alone (section 3.5.1, for the migration path of section 10): [`link_end`].
+//! * Properties: [`link_term`], [`link_bracket`], [`is_link_email`].
+//! * A slow, spec-literal reference implementation used to test all of the above:
+//!   [`oracle`].
+//!
+//! ```
+//! let text = "See ⸠example.com/αβγ⸡ and (https://en.wikipedia.org/wiki/The_Lovemakers_(film)).";
+//! let text = text.replace(['⸠', '⸡'], "");
+//! let links: Vec<&str> = linkscan::LinkFinder::new()
+//!     .links(&text)
+//!     .map(|link| link.as_str(&text))
+//!     .collect();
+//! assert_eq!(links, ["example.com/αβγ", "https://en.wikipedia.org/wiki/The_Lovemakers_(film)"]);
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod conformance;
+mod finder;
+pub mod oracle;
+mod props;
+mod scanner;
+#[rustfmt::skip]
+#[allow(missing_docs)]
+pub mod tables;
+mod terminate;
+mod tld;
+mod utf8;
+
+pub use finder::{Link, LinkFinder, LinkFinderBuilder, LinkKind, Links};
+pub use props::{
+    is_bidi_control, is_dot, is_host_char, is_identifier_allowed, is_link_email, link_bracket,
+    link_term, raw, LinkTerm,
+};
+pub use terminate::{link_end, link_end_bytes, BRACKET_LIMIT};
+pub use tld::{is_syntactic_tld, TldListError, TldPolicy, TldSet};

@@ -1,0 +1,318 @@
+//! Link detection, spec-literal: `initiation.md` for the host and the start, section 3.5.1
+//! for termination, section 5.2 for email local parts.
+
+use super::{CodePoints, INVALID};
+use crate::finder::{Link, LinkKind};
+use crate::props::{raw, LinkTerm};
+use crate::tld::TldPolicy;
+
+const BRACKET_LIMIT: usize = 125;
+
+fn is_dot(c: u32) -> bool {
+    c == '.' as u32 || c == 0x3002
+}
+
+fn is_host_char(c: u32) -> bool {
+    c != INVALID && raw::is_host_char(c)
+}
+
+fn is_host_char_no_dot(c: u32) -> bool {
+    is_host_char(c) && c != '.' as u32 && c != 0xFF0E && c != 0x3002
+}
+
+fn is_email_char(c: u32) -> bool {
+    c != INVALID && (raw::is_link_email(c) || c == '.' as u32)
+}
+
+fn link_term(c: u32) -> LinkTerm {
+    raw::link_term(c)
+}
+
+fn to_string(cp: &[u32]) -> String {
+    cp.iter().filter_map(|&c| char::from_u32(c)).collect()
+}
+
+/// Whether `cp[at..]` starts with the ASCII string `s`, ignoring ASCII case.
+fn matches_at(cp: &[u32], at: usize, s: &str) -> bool {
+    s.len() <= cp.len().saturating_sub(at)
+        && s.bytes().zip(&cp[at..]).all(|(b, &c)| {
+            char::from_u32(c).is_some_and(|c| c.is_ascii() && (c as u8).eq_ignore_ascii_case(&b))
+        })
+}
+
+/// Whether `label` is a TLD under `policy`: looked up in a plain sorted list (not the fast
+/// hash set) after ASCII lower-casing.
+fn is_tld(label: &[u32], policy: &TldPolicy) -> bool {
+    let label = to_string(label).to_ascii_lowercase();
+    match policy {
+        TldPolicy::Iana => crate::tables::TLDS.binary_search(&label.as_str()).is_ok(),
+        TldPolicy::List(set) => set.iter().any(|t| t == label),
+        TldPolicy::Syntactic => crate::tld::is_syntactic_tld(label.as_bytes()),
+    }
+}
+
+/// All links of `text`, by the steps of `initiation.md`.
+pub fn find_links(text: &[u8], policy: &TldPolicy) -> Vec<Link> {
+    let CodePoints { cp, offset } = CodePoints::new(text);
+    let n = cp.len();
+    let mut links = Vec::new();
+    let mut floor = 0;
+    let link = |start: usize, end: usize, kind, has_scheme| Link {
+        start: offset[start],
+        end: offset[end],
+        kind,
+        has_scheme,
+    };
+
+    for d in 0..n {
+        // 1. Candidate: a Dot followed by a maximal run R of HostCharNoDot that is a TLD.
+        if !is_dot(cp[d]) {
+            continue;
+        }
+        let mut end = d + 1;
+        while end < n && is_host_char_no_dot(cp[end]) {
+            end += 1;
+        }
+        if end == d + 1 || !is_tld(&cp[d + 1..end], policy) {
+            continue;
+        }
+        let email_end = end;
+
+        // 2. Trailing dot.
+        let mut trailing_dot = false;
+        if end < n && is_dot(cp[end]) {
+            if end + 1 < n && is_host_char_no_dot(cp[end + 1]) {
+                continue;
+            }
+            end += 1;
+            trailing_dot = true;
+        }
+        let host_end = end;
+
+        // 3. Port.
+        let mut has_port = false;
+        if end < n && cp[end] == ':' as u32 {
+            let mut digits = 0;
+            while end + 1 + digits < n && char::from_u32(cp[end + 1 + digits]).is_some_and(|c| c.is_ascii_digit()) {
+                digits += 1;
+            }
+            if digits > 0 {
+                let value: u64 = to_string(&cp[end + 1..end + 1 + digits]).parse().unwrap_or(u64::MAX);
+                if digits > 5 || value > 65535 {
+                    continue;
+                }
+                end += 1 + digits;
+                has_port = true;
+            }
+        }
+
+        // 4. Host start: walk back over HostChar, never before floor.
+        let mut start = d;
+        while start > floor && is_host_char(cp[start - 1]) {
+            start -= 1;
+        }
+        if start == d || d < floor {
+            continue;
+        }
+
+        // 5. Labels: split on Dots; no empty label but the last, none starting or ending with '-'.
+        let host = &cp[start..host_end];
+        let labels: Vec<&[u32]> = host.split(|&c| is_dot(c)).collect();
+        let last = labels.len() - 1;
+        let bad_label = labels.iter().enumerate().any(|(i, label)| {
+            (label.is_empty() && i != last)
+                || label.first() == Some(&('-' as u32))
+                || label.last() == Some(&('-' as u32))
+        });
+        if bad_label {
+            continue;
+        }
+
+        // 6. Email, when '@' stands right before the host.
+        if start > floor && cp[start - 1] == '@' as u32 {
+            let at = start - 1;
+            let local_start = email_local_part_start(&cp, at, floor);
+            floor = end;
+            if let Some((local_start, mailto)) = local_start {
+                links.push(link(local_start, email_end, LinkKind::Email, mailto));
+            }
+            continue;
+        }
+
+        // 7. Scheme.
+        let mut link_start = start;
+        for scheme in ["https://", "http://"] {
+            if start >= floor + scheme.len() && matches_at(&cp, start - scheme.len(), scheme) {
+                link_start = start - scheme.len();
+                break;
+            }
+        }
+
+        // 8. Path, query, fragment (section 3.5.1), else drop a trailing dot.
+        let link_end = if end < n && [b'/', b'?', b'#'].iter().any(|&b| cp[end] == b as u32) {
+            terminate_cp(&cp, link_start, end)
+        } else if trailing_dot && !has_port {
+            host_end - 1
+        } else {
+            end
+        };
+
+        // 9. Report.
+        links.push(link(link_start, link_end, LinkKind::Url, link_start != start));
+        floor = link_end;
+    }
+    links
+}
+
+/// Section 5.2 (with the additions of `initiation.md` step 6): the start of the local part
+/// before the '@' at `n`, and whether "mailto:" was included; `None`: fail to match.
+fn email_local_part_start(cp: &[u32], n: usize, floor: usize) -> Option<(usize, bool)> {
+    // If n = 0, fail to match. If cp[n-1] == '.', fail to match.
+    if n == 0 || n <= floor || cp[n - 1] == '.' as u32 {
+        return None;
+    }
+    // Scan backward from i = n - 1 (never before floor).
+    let mut start = floor;
+    let mut i = n;
+    while i > floor {
+        i -= 1;
+        if cp[i] == '.' as u32 {
+            if cp[i + 1] == '.' as u32 {
+                return None;
+            }
+        } else if !is_email_char(cp[i]) {
+            start = i + 1;
+            break;
+        }
+    }
+    if cp[start] == '.' as u32 || start == n {
+        return None;
+    }
+    // scheme://userinfo@host is deprecated userinfo, not an email.
+    if matches_at(cp, start, "//") && start > 0 && cp[start - 1] == ':' as u32 {
+        return None;
+    }
+    // If "mailto:" is immediately before start, include it.
+    if start >= floor + 7 && matches_at(cp, start - 7, "mailto:") {
+        return Some((start - 7, true));
+    }
+    Some((start, false))
+}
+
+/// The termination algorithm of section 3.5.1 over the code points of `text`, starting at
+/// the byte offset `at` (which should hold '/', '?' or '#'). Returns the byte offset of
+/// the end of the link; `at` itself when no part starts there.
+pub fn terminate(text: &[u8], at: usize) -> usize {
+    let cps = CodePoints::new(text);
+    let Some(start) = cps.offset.iter().position(|&o| o == at) else {
+        return at;
+    };
+    cps.offset[terminate_cp(&cps.cp, start, start)]
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Part {
+    Path,
+    Query,
+    Fragment,
+    FragmentDirective,
+}
+
+impl Part {
+    fn initiator(self) -> &'static str {
+        match self {
+            Part::Path => "/",
+            Part::Query => "?",
+            Part::Fragment => "#",
+            Part::FragmentDirective => ":~:",
+        }
+    }
+    fn terminators(self) -> &'static [&'static str] {
+        match self {
+            Part::Path => &["?", "#"],
+            Part::Query => &["#"],
+            Part::Fragment => &[":~:"],
+            Part::FragmentDirective => &[],
+        }
+    }
+    fn clear_stack_open(self) -> &'static [&'static str] {
+        match self {
+            Part::Path => &["/"],
+            Part::Query => &["=", "&"],
+            Part::Fragment => &[],
+            Part::FragmentDirective => &["&", ",", ":~:"],
+        }
+    }
+}
+
+fn matches_exact(cp: &[u32], at: usize, s: &str) -> bool {
+    s.len() <= cp.len() - at && s.bytes().zip(&cp[at..]).all(|(b, &c)| c == b as u32)
+}
+
+/// Section 3.5.1, literally: `link_start` and `start` are code point indices.
+fn terminate_cp(cp: &[u32], link_start: usize, start: usize) -> usize {
+    let n = cp.len();
+    let mut last_safe = link_start;
+    let mut part: Option<Part> = None;
+    let mut previous_part: Option<Part> = None;
+    let limit = BRACKET_LIMIT;
+    let mut open_stack: Vec<u32> = Vec::new();
+    let mut i = start;
+    while i < n {
+        if let Some(p) = part {
+            if p.terminators().iter().any(|t| matches_exact(cp, i, t)) {
+                previous_part = Some(p);
+                part = None;
+            }
+        }
+        if part.is_none() {
+            let initiators = [Part::Path, Part::Query, Part::Fragment, Part::FragmentDirective];
+            let Some(p) = initiators.into_iter().find(|p| matches_exact(cp, i, p.initiator())) else {
+                return last_safe;
+            };
+            part = Some(p);
+            if p == Part::FragmentDirective
+                && !matches!(previous_part, Some(Part::Fragment | Part::FragmentDirective))
+            {
+                return last_safe;
+            }
+            i += p.initiator().len();
+            last_safe = i;
+            open_stack.clear();
+            continue;
+        }
+        let p = part.expect("part is set");
+        if let Some(sep) = p.clear_stack_open().iter().find(|s| matches_exact(cp, i, s)) {
+            i += sep.len();
+            last_safe = i;
+            open_stack.clear();
+            continue;
+        }
+        match link_term(cp[i]) {
+            LinkTerm::Include => {
+                last_safe = i + 1;
+            }
+            LinkTerm::Soft => {}
+            LinkTerm::Hard => return last_safe,
+            LinkTerm::Open => {
+                if open_stack.len() == limit {
+                    return last_safe;
+                }
+                open_stack.push(cp[i]);
+                last_safe = i + 1;
+            }
+            LinkTerm::Close => {
+                let Some(last_open) = open_stack.pop() else {
+                    return last_safe;
+                };
+                if raw::link_bracket(cp[i]) == Some(last_open) {
+                    last_safe = i + 1;
+                } else {
+                    return last_safe;
+                }
+            }
+        }
+        i += 1;
+    }
+    last_safe
+}

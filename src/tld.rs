@@ -1,0 +1,362 @@
+//! Top-level domains: the embedded IANA set, user-supplied sets, and the syntactic check.
+//!
+//! A [`TldSet`] is an open-addressing hash table over one byte arena. Entries are stored
+//! in lower case; a lookup folds ASCII upper case into a stack buffer, hashes it and probes,
+//! so it never allocates. Non-ASCII entries (the decoded form of `XN--` entries, such as
+//! `рф`) are compared exactly, as the official test data expects.
+//!
+//! The [`TldPolicy::Syntactic`] mode accepts any label that could be a TLD by the rules of
+//! UTS #58 section 8: ASCII labels of at least two letters; Punycode labels (`xn--…`) whose
+//! decoded form passes the Unicode rule; other labels whose every character is
+//! IDNA2008-valid, not a digit, not a hyphen and not CONTEXTJ/CONTEXTO.
+
+use std::fmt;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+use crate::props;
+
+/// Longest TLD in bytes that a set may hold (63 code points of at most 4 bytes).
+const MAX_TLD_BYTES: usize = 252;
+
+/// A set of top-level domains, matched ASCII-case-insensitively.
+///
+/// ```
+/// use linkscan::TldSet;
+/// let set = TldSet::from_list(["com", "XN--P1AI"]).unwrap();
+/// assert!(set.contains("COM"));
+/// assert!(set.contains("рф"));      // the decoded form of XN--P1AI
+/// assert!(set.contains("xn--p1ai"));
+/// assert!(!set.contains("org"));
+/// ```
+#[derive(Clone)]
+pub struct TldSet {
+    arena: Vec<u8>,
+    /// `(offset, len)` into `arena`; `len == 0` marks an empty slot.
+    slots: Vec<(u32, u32)>,
+    len: usize,
+    max_len: usize,
+}
+
+/// Why a TLD list was rejected.
+#[derive(Debug)]
+pub struct TldListError {
+    line: usize,
+    message: String,
+}
+
+impl fmt::Display for TldListError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line > 0 {
+            write!(f, "TLD list line {}: {}", self.line, self.message)
+        } else {
+            f.write_str(&self.message)
+        }
+    }
+}
+
+impl std::error::Error for TldListError {}
+
+impl fmt::Debug for TldSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TldSet").field("len", &self.len).finish()
+    }
+}
+
+#[inline]
+fn hash(bytes: &[u8]) -> u64 {
+    // FNV-1a: short keys, no allocation, good enough spread for a table kept half empty.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+impl TldSet {
+    /// Builds a set from entries such as `com`, `XN--P1AI` or `рф`. ASCII is folded to lower
+    /// case; each `xn--` entry also adds its decoded Unicode form. An entry must be a single
+    /// label of characters that could follow a dot in a host (no dots, spaces or
+    /// punctuation) and must not start or end with `-`.
+    pub fn from_list<I, S>(entries: I) -> Result<TldSet, TldListError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut labels: Vec<String> = Vec::new();
+        for (i, entry) in entries.into_iter().enumerate() {
+            let entry = entry.as_ref().trim();
+            let err = |message: String| TldListError {
+                line: i + 1,
+                message,
+            };
+            if entry.is_empty() {
+                return Err(err("empty entry".into()));
+            }
+            let lower = entry.to_ascii_lowercase();
+            validate_label(&lower).map_err(|m| err(format!("{entry:?}: {m}")))?;
+            if let Some(ace) = lower.strip_prefix("xn--") {
+                let unicode = idna::punycode::decode_to_string(ace)
+                    .ok_or_else(|| err(format!("{entry:?}: invalid Punycode")))?;
+                validate_label(&unicode).map_err(|m| err(format!("{entry:?}: {m}")))?;
+                labels.push(unicode);
+            }
+            labels.push(lower);
+        }
+        Ok(TldSet::build(labels))
+    }
+
+    /// Reads a list in the format of IANA's `tlds-alpha-by-domain.txt`: one TLD per line,
+    /// lines starting with `#` ignored.
+    pub fn from_list_text(text: &str) -> Result<TldSet, TldListError> {
+        let mut entries = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            entries.push((n + 1, line));
+        }
+        TldSet::from_list(entries.iter().map(|(_, l)| l)).map_err(|mut e| {
+            if e.line > 0 {
+                e.line = entries[e.line - 1].0;
+            }
+            e
+        })
+    }
+
+    /// Reads a list file in the IANA format (see [`TldSet::from_list_text`]).
+    pub fn from_file(path: impl AsRef<Path>) -> Result<TldSet, TldListError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| TldListError {
+            line: 0,
+            message: format!("cannot read TLD list {}: {e}", path.display()),
+        })?;
+        TldSet::from_list_text(&text).map_err(|e| TldListError {
+            line: 0,
+            message: format!("{}: {e}", path.display()),
+        })
+    }
+
+    /// The IANA root zone list embedded at build time (see [`crate::tables::TLD_LIST_VERSION`]).
+    pub fn iana() -> &'static TldSet {
+        static SET: OnceLock<TldSet> = OnceLock::new();
+        SET.get_or_init(|| TldSet::build(crate::tables::TLDS.iter().map(|s| s.to_string())))
+    }
+
+    fn build(labels: impl IntoIterator<Item = String>) -> TldSet {
+        let mut labels: Vec<String> = labels.into_iter().collect();
+        labels.sort_unstable();
+        labels.dedup();
+        let capacity = (labels.len() * 2).next_power_of_two().max(16);
+        let mut set = TldSet {
+            arena: Vec::new(),
+            slots: vec![(0, 0); capacity],
+            len: labels.len(),
+            max_len: 0,
+        };
+        let mask = capacity - 1;
+        for label in labels {
+            let bytes = label.as_bytes();
+            let mut slot = hash(bytes) as usize & mask;
+            while set.slots[slot].1 != 0 {
+                slot = (slot + 1) & mask;
+            }
+            set.slots[slot] = (set.arena.len() as u32, bytes.len() as u32);
+            set.arena.extend_from_slice(bytes);
+            set.max_len = set.max_len.max(bytes.len());
+        }
+        set
+    }
+
+    /// Number of entries (ASCII and decoded Unicode forms counted separately).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether `label` is in the set (ASCII case-insensitive).
+    pub fn contains(&self, label: &str) -> bool {
+        self.contains_bytes(label.as_bytes())
+    }
+
+    /// Whether the UTF-8 `label` is in the set (ASCII case-insensitive). Never allocates.
+    #[inline]
+    pub fn contains_bytes(&self, label: &[u8]) -> bool {
+        if label.is_empty() || label.len() > self.max_len {
+            return false;
+        }
+        let mut buf = [0u8; MAX_TLD_BYTES];
+        let folded = &mut buf[..label.len()];
+        folded.copy_from_slice(label);
+        folded.make_ascii_lowercase();
+        let mask = self.slots.len() - 1;
+        let mut slot = hash(folded) as usize & mask;
+        loop {
+            let (offset, len) = self.slots[slot];
+            if len == 0 {
+                return false;
+            }
+            if len as usize == folded.len()
+                && &self.arena[offset as usize..offset as usize + len as usize] == folded
+            {
+                return true;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// Every entry, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        self.slots.iter().filter(|s| s.1 != 0).map(|&(o, l)| {
+            std::str::from_utf8(&self.arena[o as usize..(o + l) as usize]).unwrap_or_default()
+        })
+    }
+}
+
+/// An entry must be one host label that could follow a dot: HostChar characters other than
+/// the dots, all Link_Term=Include, not starting or ending with `-`, at most 63 code points.
+fn validate_label(label: &str) -> Result<(), String> {
+    if label.chars().count() > 63 || label.len() > MAX_TLD_BYTES {
+        return Err("longer than 63 characters".into());
+    }
+    if label.starts_with('-') || label.ends_with('-') {
+        return Err("starts or ends with '-'".into());
+    }
+    for c in label.chars() {
+        let host = props::is_host_char(c) && !matches!(c, '.' | '\u{FF0E}' | '\u{3002}');
+        if !host || props::link_term(c) != props::LinkTerm::Include {
+            return Err(format!("{c:?} cannot be part of a TLD"));
+        }
+    }
+    Ok(())
+}
+
+/// How the finder decides whether the label after a dot is a top-level domain.
+#[derive(Clone, Debug, Default)]
+pub enum TldPolicy {
+    /// The IANA root zone list embedded at build time (the default).
+    #[default]
+    Iana,
+    /// A list supplied at run time.
+    List(Arc<TldSet>),
+    /// No list: any syntactically valid TLD (UTS #58 section 8).
+    Syntactic,
+}
+
+impl TldPolicy {
+    /// Whether the UTF-8 label `label` (HostChar characters, no dots) is a TLD.
+    #[inline]
+    pub fn is_tld(&self, label: &[u8]) -> bool {
+        match self {
+            TldPolicy::Iana => TldSet::iana().contains_bytes(label),
+            TldPolicy::List(set) => set.contains_bytes(label),
+            TldPolicy::Syntactic => is_syntactic_tld(label),
+        }
+    }
+}
+
+/// CONTEXTO code points of RFC 5892 (and the CONTEXTJ joiners), never in a TLD.
+fn is_context_rule(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00B7}'
+            | '\u{0375}'
+            | '\u{05F3}'
+            | '\u{05F4}'
+            | '\u{30FB}'
+            | '\u{0660}'..='\u{0669}'
+            | '\u{06F0}'..='\u{06F9}'
+            | '\u{200C}'
+            | '\u{200D}'
+    )
+}
+
+fn is_syntactic_unicode_tld(label: &str) -> bool {
+    !label.is_empty()
+        && label.chars().all(|c| {
+            if c.is_ascii() {
+                c.is_ascii_lowercase()
+            } else {
+                props::is_idna2008_valid(c) && !c.is_numeric() && !is_context_rule(c)
+            }
+        })
+}
+
+/// Whether `label` could be a TLD by the syntactic rules of UTS #58 section 8: ASCII
+/// letters only and at least two of them; `xn--` labels decoded and checked as Unicode;
+/// Unicode labels of IDNA2008-valid characters without digits, hyphens or CONTEXTJ/CONTEXTO
+/// characters.
+///
+/// ```
+/// use linkscan::is_syntactic_tld;
+/// assert!(is_syntactic_tld(b"com"));
+/// assert!(is_syntactic_tld(b"Example"));
+/// assert!(is_syntactic_tld("рф".as_bytes()));
+/// assert!(is_syntactic_tld(b"XN--P1AI"));
+/// assert!(!is_syntactic_tld(b"c"));
+/// assert!(!is_syntactic_tld(b"co2"));
+/// assert!(!is_syntactic_tld(b"a-b"));
+/// assert!(!is_syntactic_tld("😎".as_bytes()));
+/// ```
+pub fn is_syntactic_tld(label: &[u8]) -> bool {
+    let Ok(label) = std::str::from_utf8(label) else {
+        return false;
+    };
+    if label.is_ascii() {
+        if label.len() > 4 && label[..4].eq_ignore_ascii_case("xn--") {
+            let ace = label[4..].to_ascii_lowercase();
+            return match idna::punycode::decode_to_string(&ace) {
+                Some(unicode) => !unicode.is_ascii() && is_syntactic_unicode_tld(&unicode),
+                None => false,
+            };
+        }
+        return label.len() >= 2 && label.bytes().all(|b| b.is_ascii_alphabetic());
+    }
+    is_syntactic_unicode_tld(label)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iana_set_holds_ascii_and_decoded_forms() {
+        let set = TldSet::iana();
+        for tld in ["com", "COM", "Com", "accountants", "香港", "рф", "xn--p1ai", "XN--P1AI"] {
+            assert!(set.contains(tld), "{tld}");
+        }
+        for not in ["", "c", "comm", "invalid", "😎", "example", "xn--"] {
+            assert!(!set.contains(not), "{not}");
+        }
+        assert_eq!(set.len(), crate::tables::TLDS.len());
+    }
+
+    #[test]
+    fn user_lists_are_validated() {
+        assert!(TldSet::from_list(["foo", "bar"]).is_ok());
+        assert!(TldSet::from_list(["a.b"]).is_err());
+        assert!(TldSet::from_list(["-ab"]).is_err());
+        assert!(TldSet::from_list(["ab!"]).is_err());
+        assert!(TldSet::from_list(["xn--zzzzzzzzzz-"]).is_err());
+        let err = TldSet::from_list_text("# header\ncom\n\nbad label\n").unwrap_err();
+        assert!(err.to_string().contains("line 4"), "{err}");
+    }
+
+    #[test]
+    fn syntactic_rules() {
+        assert!(is_syntactic_tld(b"xn--mgbah1a3hjkrd"));
+        assert!(!is_syntactic_tld(b"xn-----ctdbabcfhu9c2b9l1acccr4c"));
+        assert!(!is_syntactic_tld(b"xn--abc"), "decodes to ASCII or fails");
+        assert!(!is_syntactic_tld("ab\u{200D}".as_bytes()));
+        assert!(!is_syntactic_tld("١٢".as_bytes()), "Arabic-Indic digits");
+        assert!(!is_syntactic_tld("१२".as_bytes()), "Devanagari digits");
+        assert!(is_syntactic_tld("ευ".as_bytes()));
+        assert!(is_syntactic_tld("みんな".as_bytes()));
+    }
+}

@@ -1,0 +1,54 @@
+//! UTS58-C1 and C3: every line of the official `LinkDetectionTest.txt`, through the fast
+//! finder and through the oracle.
+
+mod common;
+
+use linkscan::conformance::{mark, parse_detection_tests, run_detection, DetectionCase};
+use linkscan::{oracle, LinkFinder, TldPolicy};
+
+fn cases(version: &str) -> Vec<DetectionCase> {
+    let text = common::read(common::unicode(version).join("LinkDetectionTest.txt"));
+    let cases = parse_detection_tests(&text);
+    assert!(cases.len() > 300, "only {} cases parsed", cases.len());
+    cases
+}
+
+fn assert_all_pass(name: &str, cases: &[DetectionCase], detect: impl FnMut(&str) -> String) {
+    let failures = run_detection(cases, detect);
+    let report: Vec<String> = failures.iter().map(|f| f.to_string()).collect();
+    assert!(
+        failures.is_empty(),
+        "{name}: {} of {} lines fail:\n{}",
+        failures.len(),
+        cases.len(),
+        report.join("\n")
+    );
+}
+
+#[test]
+fn finder_passes_every_line_17() {
+    let cases = cases("17.0.0");
+    assert_eq!(cases.len(), 344);
+    let finder = LinkFinder::new();
+    assert_all_pass("finder", &cases, |s| mark(s, finder.links(s)));
+}
+
+#[test]
+fn oracle_passes_every_line_17() {
+    let cases = cases("17.0.0");
+    assert_all_pass("oracle", &cases, |s| mark(s, oracle::find_links(s.as_bytes(), &TldPolicy::Iana)));
+}
+
+#[test]
+fn finder_passes_every_line_18_draft() {
+    let cases = cases("18.0.0-draft");
+    let finder = LinkFinder::new();
+    assert_all_pass("finder", &cases, |s| mark(s, finder.links(s)));
+}
+
+#[test]
+fn bytes_entry_point_passes_every_line() {
+    let cases = cases("17.0.0");
+    let finder = LinkFinder::new();
+    assert_all_pass("links_bytes", &cases, |s| mark(s, finder.links_bytes(s.as_bytes())));
+}
