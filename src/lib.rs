@@ -26,6 +26,7 @@
 
 pub mod conformance;
 mod finder;
+pub mod html;
 pub mod oracle;
 mod props;
 mod scanner;
@@ -43,3 +44,8 @@ pub use props::{
 };
 pub use terminate::{link_end, link_end_bytes, BRACKET_LIMIT};
 pub use tld::{is_syntactic_tld, TldListError, TldPolicy, TldSet};
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -1,0 +1,228 @@
+//! `linkscan`: find, linkify and format links as Unicode UTS #58 specifies.
+//!
+//! Each subcommand lives in its own module; this file holds the command line (clap), the
+//! exit status convention (0: all inputs processed; 1: `conformance` found failures;
+//! 2: an input could not be read or an argument was wrong), and the handling of a closed
+//! standard output (a pipe into `head` ends the program quietly).
+
+mod conformance;
+mod escape;
+mod find;
+mod input;
+mod linkify;
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use linkscan::{LinkFinder, TldPolicy, TldSet};
+
+const EXAMPLES: &str = "\
+Examples:
+  linkscan find notes.txt                      one JSON object per link
+  linkscan find --format tsv *.txt             file, start, end, kind, text
+  linkscan find --format marked notes.txt      the text with ⸠links⸡ marked
+  cat mail.txt | linkscan find --count         how many links
+  linkscan find --tld-policy syntactic -       any well-formed TLD, stdin
+  linkscan linkify notes.txt > notes.html      HTML with <a href> links
+  linkscan escape 'https://example.com/%CE%B1%CE%B2(x))'
+  linkscan conformance ../shared/unicode/17.0.0";
+
+/// Find URLs and email addresses in plain text exactly as Unicode UTS #58 specifies.
+#[derive(Parser, Debug)]
+#[command(name = "linkscan", version, about, after_help = EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print the links found in files (or standard input).
+    #[command(after_help = "\
+Output formats:
+  jsonl   {\"file\",\"start\",\"end\",\"kind\",\"text\"} per link; offsets are bytes from the
+          start of that input, kind is \"url\" or \"email\"
+  tsv     file, start, end, kind, text separated by tabs
+  marked  the input with ⸠ and ⸡ around each link (the official test file's format)
+
+Invalid UTF-8 is scanned as bytes (it never belongs to a link), not rejected.
+Exit status: 0 when every input was read, 2 when one could not be (the others are still
+processed).
+
+Examples:
+  linkscan find notes.txt
+  linkscan find --format tsv --kind url *.txt
+  zcat archive.gz | linkscan find --count")]
+    Find(FindArgs),
+    /// Write the text as HTML with every link wrapped in <a href="…">.
+    #[command(after_help = "\
+Examples:
+  linkscan linkify notes.txt > notes.html
+  linkscan linkify --default-scheme http:// - < notes.txt")]
+    Linkify(LinkifyArgs),
+    /// Print URLs minimally escaped (UTS #58 section 4.1), one per line.
+    #[command(after_help = "\
+Reads one URL per line from standard input when no URL is given.
+
+Examples:
+  linkscan escape 'https://example.com/%CE%B1%CE%B2%CE%B3/%CE%B4.%CE%B5%CE%B6.'
+  linkscan escape https://xn--bcher-kva.de/b%C3%BCcher
+  linkscan find --format tsv notes.txt | cut -f5 | linkscan escape")]
+    Escape(EscapeArgs),
+    /// Run the official conformance files of a Unicode data folder and print the counts.
+    #[command(after_help = "\
+DIR holds LinkDetectionTest.txt and LinkFormattingTest.txt (as in Unicode's data folder
+for UTS #58). Default: $LINKSCAN_SHARED/unicode/17.0.0, else ../shared/unicode/17.0.0.
+Exit status 1 when a case fails (known errata of the 17.0.0 formatting file excepted).
+
+Example:
+  linkscan conformance ../shared/unicode/17.0.0")]
+    Conformance(ConformanceArgs),
+}
+
+/// Options that choose what counts as a link.
+#[derive(Args, Debug, Clone)]
+struct DetectArgs {
+    /// Which kinds of links to report.
+    #[arg(long, value_enum, default_value_t = Kind::All)]
+    kind: Kind,
+    /// How top-level domains are recognised.
+    #[arg(long, value_enum, default_value_t = TldChoice::Iana)]
+    tld_policy: TldChoice,
+    /// A TLD list in the IANA format (one per line, # comments); implies --tld-policy list.
+    #[arg(long, value_name = "FILE")]
+    tld_list: Option<PathBuf>,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// URLs and email addresses.
+    All,
+    /// URLs only.
+    Url,
+    /// Email addresses only.
+    Email,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum TldChoice {
+    /// The IANA root zone list built into this program.
+    Iana,
+    /// Any syntactically valid TLD (UTS #58 section 8).
+    Syntactic,
+    /// The list given with --tld-list.
+    List,
+}
+
+impl DetectArgs {
+    fn finder(&self) -> Result<LinkFinder, String> {
+        let policy = match (self.tld_policy, &self.tld_list) {
+            (TldChoice::Iana, None) => TldPolicy::Iana,
+            (TldChoice::Syntactic, None) => TldPolicy::Syntactic,
+            (TldChoice::List | TldChoice::Iana, Some(path)) => {
+                let set = TldSet::from_file(path).map_err(|e| e.to_string())?;
+                TldPolicy::List(set.into())
+            }
+            (TldChoice::List, None) => return Err("--tld-policy list needs --tld-list FILE".into()),
+            (TldChoice::Syntactic, Some(_)) => {
+                return Err("--tld-list cannot be used with --tld-policy syntactic".into())
+            }
+        };
+        Ok(LinkFinder::builder()
+            .urls(self.kind != Kind::Email)
+            .emails(self.kind != Kind::Url)
+            .tld_policy(policy)
+            .build())
+    }
+}
+
+#[derive(Args, Debug)]
+struct FindArgs {
+    /// Files to scan; `-` or none: standard input.
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = find::Format::Jsonl)]
+    format: find::Format,
+    /// Print only the number of links (per file when there are several, as `FILE:N`).
+    #[arg(short, long)]
+    count: bool,
+    #[command(flatten)]
+    detect: DetectArgs,
+}
+
+#[derive(Args, Debug)]
+struct LinkifyArgs {
+    /// Files to convert; `-` or none: standard input.
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Scheme put in the href of links written without one.
+    #[arg(long, default_value = "https://", value_name = "SCHEME")]
+    default_scheme: String,
+    #[command(flatten)]
+    detect: DetectArgs,
+}
+
+#[derive(Args, Debug)]
+struct EscapeArgs {
+    /// URLs to format; none: one per line from standard input.
+    #[arg(value_name = "URL")]
+    urls: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+struct ConformanceArgs {
+    /// Folder with LinkDetectionTest.txt and LinkFormattingTest.txt.
+    #[arg(value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Print every failing case.
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+/// How a subcommand ended, before it becomes an exit status.
+pub(crate) enum Outcome {
+    /// Everything was processed.
+    Ok,
+    /// Some inputs could not be read (already reported on stderr).
+    InputErrors,
+    /// A check failed (conformance).
+    Failed,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let result = match &cli.command {
+        Command::Find(args) => args
+            .detect
+            .finder()
+            .map_err(usage_error)
+            .and_then(|finder| find::run(args, &finder, &mut out)),
+        Command::Linkify(args) => args
+            .detect
+            .finder()
+            .map_err(usage_error)
+            .and_then(|finder| linkify::run(args, finder, &mut out)),
+        Command::Escape(args) => escape::run(args, &mut out),
+        Command::Conformance(args) => conformance::run(args, &mut out),
+    };
+    let result = result.and_then(|outcome| out.flush().map(|()| outcome));
+    match result {
+        Ok(Outcome::Ok) => ExitCode::SUCCESS,
+        Ok(Outcome::Failed) => ExitCode::from(1),
+        Ok(Outcome::InputErrors) => ExitCode::from(2),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("linkscan: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn usage_error(message: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, message)
+}

@@ -1,0 +1,228 @@
+//! The `linkscan` command line, run as a user would.
+
+mod common;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn linkscan(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("linkscan runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin)
+        .expect("write stdin");
+    child.wait_with_output().expect("linkscan finishes")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
+}
+
+fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("linkscan-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, contents).expect("write temp file");
+    path
+}
+
+const SAMPLE: &str = "See example.com/αβγ and x.abcd@example.com.\n(https://en.wikipedia.org/wiki/The_Lovemakers_(film)).\n";
+
+#[test]
+fn find_jsonl_from_stdin() {
+    let out = linkscan(&["find"], SAMPLE.as_bytes());
+    assert!(out.status.success(), "{out:?}");
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["file"], "-");
+    assert_eq!(lines[0]["text"], "example.com/αβγ");
+    assert_eq!(lines[0]["kind"], "url");
+    assert_eq!(lines[1]["kind"], "email");
+    for line in &lines {
+        let (start, end) = (
+            line["start"].as_u64().unwrap() as usize,
+            line["end"].as_u64().unwrap() as usize,
+        );
+        assert_eq!(
+            &SAMPLE[start..end],
+            line["text"].as_str().unwrap(),
+            "offsets are bytes"
+        );
+    }
+}
+
+#[test]
+fn find_tsv_count_and_marked() {
+    let path = temp_file("sample.txt", SAMPLE.as_bytes());
+    let path = path.to_str().unwrap();
+    let tsv = stdout(&linkscan(&["find", "--format", "tsv", path], b""));
+    assert_eq!(
+        tsv.lines().next(),
+        Some(format!("{path}\t4\t22\turl\texample.com/αβγ").as_str())
+    );
+    assert_eq!(stdout(&linkscan(&["find", "--count", path], b"")), "3\n");
+    assert_eq!(
+        stdout(&linkscan(&["find", "-c", path, "-"], SAMPLE.as_bytes())),
+        format!("{path}:3\n-:3\n")
+    );
+    assert_eq!(
+        stdout(&linkscan(
+            &["find", "--kind", "email", "--count", path],
+            b""
+        )),
+        "1\n"
+    );
+    let marked = stdout(&linkscan(&["find", "--format", "marked", path], b""));
+    assert_eq!(
+        marked,
+        "See ⸠example.com/αβγ⸡ and ⸠x.abcd@example.com⸡.\n(⸠https://en.wikipedia.org/wiki/The_Lovemakers_(film)⸡).\n"
+    );
+}
+
+#[test]
+fn marked_output_reproduces_the_official_test_file() {
+    let text = common::read(common::unicode("17.0.0").join("LinkDetectionTest.txt"));
+    let input = text.replace(['⸠', '⸡'], "");
+    let out = linkscan(&["find", "--format", "marked"], input.as_bytes());
+    assert!(out.status.success());
+    let marked = stdout(&out);
+    // Every test line comes back exactly as written (comment lines carry no marks).
+    for case in linkscan::conformance::parse_detection_tests(&text) {
+        assert!(
+            marked.lines().any(|l| l == case.expected),
+            "line {} not reproduced: {}",
+            case.line,
+            case.expected
+        );
+    }
+}
+
+#[test]
+fn missing_file_is_reported_and_others_still_processed() {
+    let path = temp_file("present.txt", b"visit example.org today");
+    let out = linkscan(
+        &[
+            "find",
+            "--count",
+            "/nonexistent/linkscan-missing.txt",
+            path.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("/nonexistent/linkscan-missing.txt"),
+        "{stderr}"
+    );
+    assert!(stdout(&out).ends_with(":1\n"), "{}", stdout(&out));
+}
+
+#[test]
+fn invalid_utf8_is_scanned_not_rejected() {
+    let out = linkscan(
+        &["find", "--format", "tsv"],
+        b"\xFF\xFEexample.com\xC3 and b\xE9b\xE9@example.org",
+    );
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "-\t2\t13\turl\texample.com\n");
+    let marked = linkscan(&["find", "--format", "marked"], b"\xFFa.com\xFF");
+    assert_eq!(
+        marked.stdout,
+        [&b"\xFF"[..], "⸠a.com⸡".as_bytes(), b"\xFF"].concat()
+    );
+}
+
+#[test]
+fn tld_policy_options() {
+    let text = b"a example.invalid b example.com c example.zz";
+    let count = |args: &[&str]| stdout(&linkscan(args, text));
+    assert_eq!(count(&["find", "-c"]), "1\n");
+    assert_eq!(count(&["find", "-c", "--tld-policy", "syntactic"]), "3\n");
+    let list = temp_file("tlds.txt", b"# mine\nZZ\ninvalid\n");
+    assert_eq!(
+        count(&["find", "-c", "--tld-list", list.to_str().unwrap()]),
+        "2\n"
+    );
+    let bad = temp_file("bad-tlds.txt", b"good\nnot a tld\n");
+    let out = linkscan(&["find", "--tld-list", bad.to_str().unwrap()], text);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2"));
+}
+
+#[test]
+fn linkify_writes_escaped_html() {
+    let out = linkscan(&["linkify"], b"<b> example.com/?a=1&b=2 \xFF");
+    assert!(out.status.success());
+    assert_eq!(
+        stdout(&out),
+        "&lt;b&gt; <a href=\"https://example.com/?a=1&amp;b=2\">example.com/?a=1&amp;b=2</a> \u{FFFD}"
+    );
+    let out = linkscan(&["linkify", "--default-scheme", "http://"], b"x.com");
+    assert_eq!(stdout(&out), "<a href=\"http://x.com\">x.com</a>");
+}
+
+#[test]
+fn conformance_command_reports_counts() {
+    let dir = common::unicode("17.0.0");
+    let out = linkscan(&["conformance", dir.to_str().unwrap()], b"");
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("detection (finder): 344 passed, 0 failed"),
+        "{text}"
+    );
+    assert!(
+        text.contains("detection (oracle): 344 passed, 0 failed"),
+        "{text}"
+    );
+    let out = linkscan(&["conformance", "/nonexistent"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("LinkDetectionTest.txt"));
+}
+
+#[test]
+fn help_shows_examples() {
+    let out = linkscan(&["--help"], b"");
+    assert!(stdout(&out).contains("Examples:"));
+    let out = linkscan(&["find", "--help"], b"");
+    assert!(stdout(&out).contains("Examples:"));
+}
+
+#[test]
+fn closed_stdout_ends_quietly() {
+    // Many links, and a reader that closes the pipe at once.
+    let input = "see example.com\n".repeat(200_000);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .arg("find")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
