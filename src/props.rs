@@ -174,7 +174,9 @@ pub mod raw {
     }
     /// Link_Bracket of any code point.
     pub fn link_bracket(cp: u32) -> Option<u32> {
-        char::from_u32(cp).and_then(super::link_bracket).map(|c| c as u32)
+        char::from_u32(cp)
+            .and_then(super::link_bracket)
+            .map(|c| c as u32)
     }
 }
 

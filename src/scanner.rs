@@ -193,7 +193,10 @@ impl<'t, 'p> Scanner<'t, 'p> {
             if is_dot_cp(cp) {
                 if end + len < n {
                     let (next, _) = utf8::decode(text, end + len);
-                    if host_props(next) & HOST_CHAR != 0 && !is_dot_cp(next) && next != FULLWIDTH_FULL_STOP {
+                    if host_props(next) & HOST_CHAR != 0
+                        && !is_dot_cp(next)
+                        && next != FULLWIDTH_FULL_STOP
+                    {
                         return Err(resume);
                     }
                 }
@@ -205,7 +208,11 @@ impl<'t, 'p> Scanner<'t, 'p> {
         // 3. Port: ':' and 1–5 digits up to 65535.
         let mut has_port = false;
         if end < n && text[end] == b':' {
-            let digits = text[end + 1..].iter().take(6).take_while(|b| b.is_ascii_digit()).count();
+            let digits = text[end + 1..]
+                .iter()
+                .take(6)
+                .take_while(|b| b.is_ascii_digit())
+                .count();
             if digits > 0 {
                 if digits > 5 {
                     return Err(resume);

@@ -139,9 +139,7 @@ pub(crate) fn terminate(text: &[u8], start: usize, stack: &mut BracketStack) -> 
                 b':' if starts_with_directive(text, i) => (Part::Directive, 3),
                 _ => return last_safe,
             };
-            if next == Part::Directive
-                && previous != Part::Fragment
-                && previous != Part::Directive
+            if next == Part::Directive && previous != Part::Fragment && previous != Part::Directive
             {
                 return last_safe;
             }

@@ -328,7 +328,16 @@ mod tests {
     #[test]
     fn iana_set_holds_ascii_and_decoded_forms() {
         let set = TldSet::iana();
-        for tld in ["com", "COM", "Com", "accountants", "香港", "рф", "xn--p1ai", "XN--P1AI"] {
+        for tld in [
+            "com",
+            "COM",
+            "Com",
+            "accountants",
+            "香港",
+            "рф",
+            "xn--p1ai",
+            "XN--P1AI",
+        ] {
             assert!(set.contains(tld), "{tld}");
         }
         for not in ["", "c", "comm", "invalid", "😎", "example", "xn--"] {

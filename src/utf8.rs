@@ -144,7 +144,13 @@ mod tests {
 
     #[test]
     fn rejects_surrogates_overlongs_and_out_of_range() {
-        for bad in [&[0xED, 0xA0, 0x80][..], &[0xC0, 0x80], &[0xE0, 0x80, 0x80], &[0xF4, 0x90, 0x80, 0x80], &[0xF8]] {
+        for bad in [
+            &[0xED, 0xA0, 0x80][..],
+            &[0xC0, 0x80],
+            &[0xE0, 0x80, 0x80],
+            &[0xF4, 0x90, 0x80, 0x80],
+            &[0xF8],
+        ] {
             assert_eq!(decode(bad, 0), (INVALID, 1), "{bad:02X?}");
             assert_eq!(decode_before(bad, bad.len()).0, INVALID, "{bad:02X?}");
         }

@@ -36,7 +36,9 @@ fn finder_passes_every_line_17() {
 #[test]
 fn oracle_passes_every_line_17() {
     let cases = cases("17.0.0");
-    assert_all_pass("oracle", &cases, |s| mark(s, oracle::find_links(s.as_bytes(), &TldPolicy::Iana)));
+    assert_all_pass("oracle", &cases, |s| {
+        mark(s, oracle::find_links(s.as_bytes(), &TldPolicy::Iana))
+    });
 }
 
 #[test]
@@ -50,5 +52,7 @@ fn finder_passes_every_line_18_draft() {
 fn bytes_entry_point_passes_every_line() {
     let cases = cases("17.0.0");
     let finder = LinkFinder::new();
-    assert_all_pass("links_bytes", &cases, |s| mark(s, finder.links_bytes(s.as_bytes())));
+    assert_all_pass("links_bytes", &cases, |s| {
+        mark(s, finder.links_bytes(s.as_bytes()))
+    });
 }

@@ -60,9 +60,7 @@ fn run() -> Result<ExitCode, String> {
             "--tlds" => tlds = value("--tlds")?.into(),
             "--idna" => idna = Some(PathBuf::from(value("--idna")?)),
             "--proplist" => proplist = Some(PathBuf::from(value("--proplist")?)),
-            "--identifier-status" => {
-                idstatus = Some(PathBuf::from(value("--identifier-status")?))
-            }
+            "--identifier-status" => idstatus = Some(PathBuf::from(value("--identifier-status")?)),
             "--unicode-version" => version = Some(value("--unicode-version")?),
             "-h" | "--help" => {
                 println!("{USAGE}");

@@ -93,11 +93,15 @@ pub fn find_links(text: &[u8], policy: &TldPolicy) -> Vec<Link> {
         let mut has_port = false;
         if end < n && cp[end] == ':' as u32 {
             let mut digits = 0;
-            while end + 1 + digits < n && char::from_u32(cp[end + 1 + digits]).is_some_and(|c| c.is_ascii_digit()) {
+            while end + 1 + digits < n
+                && char::from_u32(cp[end + 1 + digits]).is_some_and(|c| c.is_ascii_digit())
+            {
                 digits += 1;
             }
             if digits > 0 {
-                let value: u64 = to_string(&cp[end + 1..end + 1 + digits]).parse().unwrap_or(u64::MAX);
+                let value: u64 = to_string(&cp[end + 1..end + 1 + digits])
+                    .parse()
+                    .unwrap_or(u64::MAX);
                 if digits > 5 || value > 65535 {
                     continue;
                 }
@@ -158,7 +162,12 @@ pub fn find_links(text: &[u8], policy: &TldPolicy) -> Vec<Link> {
         };
 
         // 9. Report.
-        links.push(link(link_start, link_end, LinkKind::Url, link_start != start));
+        links.push(link(
+            link_start,
+            link_end,
+            LinkKind::Url,
+            link_start != start,
+        ));
         floor = link_end;
     }
     links
@@ -266,13 +275,24 @@ fn terminate_cp(cp: &[u32], link_start: usize, start: usize) -> usize {
             }
         }
         if part.is_none() {
-            let initiators = [Part::Path, Part::Query, Part::Fragment, Part::FragmentDirective];
-            let Some(p) = initiators.into_iter().find(|p| matches_exact(cp, i, p.initiator())) else {
+            let initiators = [
+                Part::Path,
+                Part::Query,
+                Part::Fragment,
+                Part::FragmentDirective,
+            ];
+            let Some(p) = initiators
+                .into_iter()
+                .find(|p| matches_exact(cp, i, p.initiator()))
+            else {
                 return last_safe;
             };
             part = Some(p);
             if p == Part::FragmentDirective
-                && !matches!(previous_part, Some(Part::Fragment | Part::FragmentDirective))
+                && !matches!(
+                    previous_part,
+                    Some(Part::Fragment | Part::FragmentDirective)
+                )
             {
                 return last_safe;
             }
@@ -282,7 +302,11 @@ fn terminate_cp(cp: &[u32], link_start: usize, start: usize) -> usize {
             continue;
         }
         let p = part.expect("part is set");
-        if let Some(sep) = p.clear_stack_open().iter().find(|s| matches_exact(cp, i, s)) {
+        if let Some(sep) = p
+            .clear_stack_open()
+            .iter()
+            .find(|s| matches_exact(cp, i, s))
+        {
             i += sep.len();
             last_safe = i;
             open_stack.clear();
