@@ -281,7 +281,8 @@ fn is_syntactic_unicode_tld(label: &str) -> bool {
     !label.is_empty()
         && label.chars().all(|c| {
             if c.is_ascii() {
-                c.is_ascii_lowercase()
+                // ASCII case does not matter in a TLD, here as in the ASCII-only path.
+                c.is_ascii_alphabetic()
             } else {
                 props::is_idna2008_valid(c) && !c.is_numeric() && !is_context_rule(c)
             }
@@ -367,5 +368,11 @@ mod tests {
         assert!(!is_syntactic_tld("१२".as_bytes()), "Devanagari digits");
         assert!(is_syntactic_tld("ευ".as_bytes()));
         assert!(is_syntactic_tld("みんな".as_bytes()));
+        assert!(is_syntactic_tld("ευtest".as_bytes()));
+        assert!(
+            is_syntactic_tld("ευTest".as_bytes()),
+            "ASCII case is ignored"
+        );
+        assert!(!is_syntactic_tld("ευ1".as_bytes()));
     }
 }

@@ -470,10 +470,12 @@ fn push_numbers(s: &mut String, values: impl Iterator<Item = u32>, per_line: usi
     }
 }
 
+/// The arrays of a rendered file: `(PROPS_INDEX, PROPS_BLOCKS, LINK_BRACKETS as close → open)`.
+pub type RenderedTables = (Vec<u16>, Vec<u8>, BTreeMap<u32, u32>);
+
 /// Reads the arrays back out of rendered source: `(index, blocks, brackets)`. Used by the
 /// tests to check that a rendered file encodes the data it was made from.
-#[allow(clippy::type_complexity)]
-pub fn parse_rendered(src: &str) -> Option<(Vec<u16>, Vec<u8>, BTreeMap<u32, u32>)> {
+pub fn parse_rendered(src: &str) -> Option<RenderedTables> {
     fn array<'a>(src: &'a str, name: &str) -> Option<&'a str> {
         let start = src.find(&format!("pub static {name}:"))?;
         let body = &src[start..];

@@ -1,0 +1,513 @@
+//! One test per rule of `initiation.md` (host, TLD, port, trailing dot, labels, email,
+//! scheme) and of spec section 3.5.1 (termination), through the public finder.
+//!
+//! Every text is also run through the spec-literal oracle (`linkscan::oracle`), and, when
+//! it is valid UTF-8, through both the `&str` and the `&[u8]` entry points: all of them
+//! must report exactly the same links (offsets, kind, scheme) before the expected strings
+//! are compared.
+
+use std::sync::Arc;
+
+use linkscan::{oracle, Link, LinkFinder, LinkKind, TldPolicy, TldSet};
+
+/// The links of `text` under `policy`, after checking that the finder (both entry points)
+/// and the oracle agree on them.
+fn scan(policy: &TldPolicy, text: &[u8]) -> Vec<Link> {
+    let finder = LinkFinder::builder().tld_policy(policy.clone()).build();
+    let fast: Vec<Link> = finder.links_bytes(text).collect();
+    let slow = oracle::find_links(text, policy);
+    assert_eq!(
+        fast,
+        slow,
+        "finder (left) and oracle (right) differ on {:?} under {policy:?}",
+        text.escape_ascii().to_string()
+    );
+    if let Ok(s) = std::str::from_utf8(text) {
+        let from_str: Vec<Link> = finder.links(s).collect();
+        assert_eq!(
+            from_str, fast,
+            "links(&str) and links_bytes differ on {s:?}"
+        );
+    }
+    fast
+}
+
+/// The link texts of `text` under `policy`.
+fn found_with<'t>(policy: &TldPolicy, text: &'t str) -> Vec<&'t str> {
+    scan(policy, text.as_bytes())
+        .iter()
+        .map(|l| l.as_str(text))
+        .collect()
+}
+
+/// The link texts of `text` with the IANA list.
+fn found(text: &str) -> Vec<&str> {
+    found_with(&TldPolicy::Iana, text)
+}
+
+/// The link texts with their kind and whether a scheme was written.
+fn detailed(text: &str) -> Vec<(&str, LinkKind, bool)> {
+    scan(&TldPolicy::Iana, text.as_bytes())
+        .iter()
+        .map(|l| (l.as_str(text), l.kind(), l.has_scheme()))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Step 1: the candidate TLD is the maximal run of HostCharNoDot after a Dot.
+
+#[test]
+fn tld_is_the_maximal_run_after_the_dot() {
+    assert_eq!(found("see example.com now"), ["example.com"]);
+    assert_eq!(found("see example.comx now"), Vec::<&str>::new());
+    assert_eq!(found("see example.com-x now"), Vec::<&str>::new());
+    assert_eq!(found("see example.community now"), ["example.community"]);
+    assert_eq!(found("see example.c now"), Vec::<&str>::new());
+    assert_eq!(found("a dot. then com"), Vec::<&str>::new());
+}
+
+// Step 2: a dot after the TLD is taken unless another label follows; dropped at the end.
+
+#[test]
+fn inner_labels_are_not_tlds() {
+    assert_eq!(found("see example.co.uk now"), ["example.co.uk"]);
+    assert_eq!(found("see a.com.b.com now"), ["a.com.b.com"]);
+}
+
+#[test]
+fn trailing_dot_dropped_before_space_and_at_end_kept_before_path() {
+    assert_eq!(found("Visit example.com."), ["example.com"]);
+    assert_eq!(found("Visit example.com. Then"), ["example.com"]);
+    assert_eq!(
+        found("See http://foo.example.com. on"),
+        ["http://foo.example.com"]
+    );
+    assert_eq!(found("example.com./path"), ["example.com./path"]);
+    assert_eq!(found("example.com.?q"), ["example.com.?q"]);
+    assert_eq!(found("example.com.#top"), ["example.com.#top"]);
+    assert_eq!(found("example.co.uk."), ["example.co.uk"]);
+    assert_eq!(found("example.com.."), ["example.com"]);
+}
+
+// Step 3: the port.
+
+#[test]
+fn ports() {
+    assert_eq!(found("at example.com:443 now"), ["example.com:443"]);
+    assert_eq!(
+        found("at example.com:443/path now"),
+        ["example.com:443/path"]
+    );
+    assert_eq!(found("at example.com:65535 now"), ["example.com:65535"]);
+    assert_eq!(found("at example.com:0 now"), ["example.com:0"]);
+    assert_eq!(found("at example.com:00080 now"), ["example.com:00080"]);
+    assert_eq!(
+        found("at https://example.com:8080/a?b#c now"),
+        ["https://example.com:8080/a?b#c"]
+    );
+}
+
+#[test]
+fn port_out_of_range_or_too_long_rejects_the_candidate() {
+    assert_eq!(found("at example.com:65536 now"), Vec::<&str>::new());
+    assert_eq!(found("at example.com:99999/x now"), Vec::<&str>::new());
+    assert_eq!(found("at example.com:123456 now"), Vec::<&str>::new());
+    assert_eq!(found("at example.com:000443 now"), Vec::<&str>::new());
+    // A rejected candidate does not hide later links.
+    assert_eq!(
+        found("at example.com:65536 or example.org"),
+        ["example.org"]
+    );
+}
+
+#[test]
+fn colon_without_digits_ends_before_the_colon() {
+    assert_eq!(found("example.com: see"), ["example.com"]);
+    assert_eq!(found("example.com:"), ["example.com"]);
+    assert_eq!(found("example.com:x/y"), ["example.com"]);
+    assert_eq!(found("example.com:/path"), ["example.com"]);
+    assert_eq!(found("example.com.: see"), ["example.com"]);
+}
+
+// Step 4: the host start.
+
+#[test]
+fn host_walks_back_over_host_chars() {
+    assert_eq!(found("See .fr on"), Vec::<&str>::new());
+    assert_eq!(found("(example.com)"), ["example.com"]);
+    assert_eq!(found("[пример.рф]"), ["пример.рф"]);
+    assert_eq!(found("x,example.com"), ["example.com"]);
+    assert_eq!(found("a-b.example.com"), ["a-b.example.com"]);
+    // The fullwidth dot is a host character but does not start a TLD.
+    assert_eq!(found("a．example.com"), ["a．example.com"]);
+    assert_eq!(found("example．com"), Vec::<&str>::new());
+}
+
+#[test]
+fn ideographic_full_stop_separates_labels() {
+    assert_eq!(found("普遍适用测试。我爱你"), ["普遍适用测试。我爱你"]);
+    assert_eq!(
+        found("Lorem 普遍适用测试.我爱你 dolor"),
+        ["普遍适用测试.我爱你"]
+    );
+    assert_eq!(found("例子。com。"), ["例子。com"]);
+    assert_eq!(found("例子。com。/路径"), ["例子。com。/路径"]);
+    assert_eq!(found("例子。。com"), Vec::<&str>::new());
+}
+
+// Step 5: the labels.
+
+#[test]
+fn empty_or_hyphenated_labels_reject_the_host() {
+    assert_eq!(found("http://.foo.example.com"), Vec::<&str>::new());
+    assert_eq!(found("foo..example.com"), Vec::<&str>::new());
+    assert_eq!(found("-foo.example.com"), Vec::<&str>::new());
+    assert_eq!(found("foo-.example.com"), Vec::<&str>::new());
+    assert_eq!(found("foo.-example.com"), Vec::<&str>::new());
+    assert_eq!(found("foo.example-.com"), Vec::<&str>::new());
+    assert_eq!(found("-foo.example-.com"), Vec::<&str>::new());
+    assert_eq!(found("foo.example.-com"), Vec::<&str>::new());
+    assert_eq!(found("foo.example.com-"), Vec::<&str>::new());
+    assert_eq!(found("fo-o.exa--mple.com"), ["fo-o.exa--mple.com"]);
+}
+
+// TLD matching: case, Punycode, Unicode.
+
+#[test]
+fn upper_case_tlds_and_schemes() {
+    assert_eq!(
+        detailed("HTTPS://EXAMPLE.COM"),
+        [("HTTPS://EXAMPLE.COM", LinkKind::Url, true)]
+    );
+    assert_eq!(
+        detailed("Http://Example.Com/Path"),
+        [("Http://Example.Com/Path", LinkKind::Url, true)]
+    );
+    assert_eq!(
+        detailed("see EXAMPLE.COM."),
+        [("EXAMPLE.COM", LinkKind::Url, false)]
+    );
+    assert_eq!(found("x.CoM"), ["x.CoM"]);
+}
+
+#[test]
+fn punycode_and_unicode_tlds() {
+    assert_eq!(found("пример.рф"), ["пример.рф"]);
+    assert_eq!(found("example.xn--p1ai"), ["example.xn--p1ai"]);
+    assert_eq!(found("example.XN--P1AI"), ["example.XN--P1AI"]);
+    assert_eq!(found("example.Xn--P1ai/x"), ["example.Xn--P1ai/x"]);
+    assert_eq!(found("例子.香港"), ["例子.香港"]);
+    assert_eq!(found("example.xn--p1aj"), Vec::<&str>::new());
+}
+
+// TLD policies.
+
+#[test]
+fn iana_policy() {
+    assert_eq!(found("example.invalid"), Vec::<&str>::new());
+    assert_eq!(found("example.museum"), ["example.museum"]);
+}
+
+#[test]
+fn list_policy() {
+    let set = TldSet::from_list(["invalid", "XN--P1AI"]).expect("valid list");
+    let policy = TldPolicy::List(Arc::new(set));
+    assert_eq!(found_with(&policy, "example.invalid"), ["example.invalid"]);
+    assert_eq!(found_with(&policy, "EXAMPLE.INVALID"), ["EXAMPLE.INVALID"]);
+    assert_eq!(found_with(&policy, "пример.рф"), ["пример.рф"]);
+    assert_eq!(found_with(&policy, "пример.xn--p1ai"), ["пример.xn--p1ai"]);
+    assert_eq!(found_with(&policy, "example.com"), Vec::<&str>::new());
+    assert_eq!(
+        found_with(&policy, "a@example.invalid, x@example.com"),
+        ["a@example.invalid"]
+    );
+    // The builder shorthand gives the same finder.
+    let finder = LinkFinder::builder()
+        .tld_set(TldSet::from_list(["invalid"]).expect("valid list"))
+        .build();
+    assert_eq!(finder.links("x.invalid y.com").count(), 1);
+}
+
+#[test]
+fn syntactic_policy() {
+    let policy = TldPolicy::Syntactic;
+    assert_eq!(found_with(&policy, "example.invalid"), ["example.invalid"]);
+    assert_eq!(found_with(&policy, "example.com"), ["example.com"]);
+    assert_eq!(found_with(&policy, "example.c0m"), Vec::<&str>::new());
+    assert_eq!(found_with(&policy, "example.😎"), Vec::<&str>::new());
+    assert_eq!(found_with(&policy, "example.c"), Vec::<&str>::new());
+    assert_eq!(found_with(&policy, "example.a-b"), Vec::<&str>::new());
+    assert_eq!(
+        found_with(&policy, "пример.испытание"),
+        ["пример.испытание"]
+    );
+    assert_eq!(
+        found_with(&policy, "example.xn--p1ai"),
+        ["example.xn--p1ai"]
+    );
+    assert_eq!(found_with(&policy, "example.xn--abc"), Vec::<&str>::new());
+    assert_eq!(found_with(&policy, "v1.2"), Vec::<&str>::new());
+}
+
+// Step 6: email.
+
+#[test]
+fn email_local_parts() {
+    assert_eq!(
+        detailed("Contact x.abcd@example.com."),
+        [("x.abcd@example.com", LinkKind::Email, false)]
+    );
+    assert_eq!(
+        detailed("Contact アルベルト.アルベルト@example.com"),
+        [("アルベルト.アルベルト@example.com", LinkKind::Email, false)]
+    );
+    assert_eq!(found("σωκράτης@example.com"), ["σωκράτης@example.com"]);
+    assert_eq!(found("a+tag@example.com"), ["a+tag@example.com"]);
+    // An email never takes the trailing dot, the port or a path.
+    assert_eq!(found("x@example.com:25 y"), ["x@example.com"]);
+    assert_eq!(found("x@example.com/path"), ["x@example.com"]);
+    assert_eq!(found("x@example.com./path"), ["x@example.com"]);
+}
+
+#[test]
+fn invalid_local_part_skips_the_whole_domain() {
+    assert_eq!(found("Contact .a@x.com"), Vec::<&str>::new());
+    assert_eq!(found("Contact a.@x.com"), Vec::<&str>::new());
+    assert_eq!(found("Contact a..b@x.com"), Vec::<&str>::new());
+    assert_eq!(found("Contact @example.com"), Vec::<&str>::new());
+    assert_eq!(found("@example.com"), Vec::<&str>::new());
+    assert_eq!(
+        found("See mailto:αβγ..δεζ@example.com on"),
+        Vec::<&str>::new()
+    );
+    // ...but not what follows it.
+    assert_eq!(found("a..b@x.com and y.org"), ["y.org"]);
+}
+
+#[test]
+fn mailto_prefix_in_any_case() {
+    for prefix in ["mailto:", "MAILTO:", "MailTo:"] {
+        let text = format!("write {prefix}a.b@example.com.");
+        let expected = format!("{prefix}a.b@example.com");
+        assert_eq!(
+            detailed(&text),
+            [(expected.as_str(), LinkKind::Email, true)],
+            "{text}"
+        );
+    }
+    // ':' ends the local part, and "mailto:" right before it is taken whatever precedes.
+    assert_eq!(
+        detailed("xmailto:a@example.com"),
+        [("mailto:a@example.com", LinkKind::Email, true)]
+    );
+    assert_eq!(
+        detailed("mailto a@example.com"),
+        [("a@example.com", LinkKind::Email, false)]
+    );
+}
+
+#[test]
+fn userinfo_is_not_an_email() {
+    assert_eq!(found("http://user@example.com"), Vec::<&str>::new());
+    assert_eq!(found("https://user@example.com/path"), Vec::<&str>::new());
+    // Without the scheme's colon the slashes are ordinary local-part characters.
+    assert_eq!(found("//user@example.com"), ["//user@example.com"]);
+}
+
+#[test]
+fn two_at_signs() {
+    assert_eq!(
+        detailed("a@b@example.com"),
+        [("b@example.com", LinkKind::Email, false)]
+    );
+    // After an email the floor is past its domain: nothing before it is a local part.
+    assert_eq!(found("a@b.com@c.com"), ["a@b.com"]);
+}
+
+// Step 7: the scheme.
+
+#[test]
+fn only_http_and_https_schemes_are_included() {
+    assert_eq!(
+        detailed("see https://example.com/"),
+        [("https://example.com/", LinkKind::Url, true)]
+    );
+    assert_eq!(
+        detailed("see http://example.com"),
+        [("http://example.com", LinkKind::Url, true)]
+    );
+    assert_eq!(
+        detailed("see ftp://example.com"),
+        [("example.com", LinkKind::Url, false)]
+    );
+    assert_eq!(
+        detailed("see http:/example.com"),
+        [("example.com", LinkKind::Url, false)]
+    );
+}
+
+// Step 8 / section 3.5.1: termination.
+
+#[test]
+fn soft_characters_end_a_link_only_before_hard_or_end() {
+    assert_eq!(found("example.com/a."), ["example.com/a"]);
+    assert_eq!(found("example.com/a.b"), ["example.com/a.b"]);
+    assert_eq!(found("example.com/a?!"), ["example.com/a?"]);
+    assert_eq!(found("example.com/a!?, x"), ["example.com/a!?"]);
+    assert_eq!(found("example.com/a'b'."), ["example.com/a'b"]);
+    assert_eq!(found("example.com/a'b'c"), ["example.com/a'b'c"]);
+}
+
+#[test]
+fn brackets_match_within_a_part() {
+    assert_eq!(
+        found("(see example.com/wiki/Ракь_(планета))."),
+        ["example.com/wiki/Ракь_(планета)"]
+    );
+    assert_eq!(found("example.com/a)"), ["example.com/a"]);
+    assert_eq!(found("example.com/a(b]"), ["example.com/a(b"]);
+    assert_eq!(found("example.com/「a」"), ["example.com/「a」"]);
+    // '/' clears the stack of the path, so a bracket cannot close across it.
+    assert_eq!(found("example.com/(a/b)"), ["example.com/(a/b"]);
+    assert_eq!(found("example.com/?a=(b&c)"), ["example.com/?a=(b&c"]);
+}
+
+#[test]
+fn fragment_directives() {
+    assert_eq!(
+        found("see https://example.com/#a:~:text=x,y&text=z now"),
+        ["https://example.com/#a:~:text=x,y&text=z"]
+    );
+    assert_eq!(
+        found("example.com/#:~:text=a:~:text=b"),
+        ["example.com/#:~:text=a:~:text=b"]
+    );
+    // In a directive ',' and '&' clear the bracket stack; in a plain fragment nothing does.
+    assert_eq!(
+        found("example.com/#:~:text=(a,b)"),
+        ["example.com/#:~:text=(a,b"]
+    );
+    assert_eq!(
+        found("example.com/#:~:text=(a)&text=b"),
+        ["example.com/#:~:text=(a)&text=b"]
+    );
+    assert_eq!(found("example.com/#(a&b)"), ["example.com/#(a&b)"]);
+    // ':~:' ends the fragment part, so a bracket opened before it cannot close after it.
+    assert_eq!(
+        found("example.com/#(a:~:text=b)"),
+        ["example.com/#(a:~:text=b"]
+    );
+}
+
+#[test]
+fn directive_outside_a_fragment_is_not_special() {
+    // In a path or query ':~:' is just ':' (Soft), '~' (Include), ':' (Soft).
+    assert_eq!(
+        found("example.com/(a:~:text=b)"),
+        ["example.com/(a:~:text=b)"]
+    );
+    assert_eq!(found("example.com/?q=(a:~:b)"), ["example.com/?q=(a:~:b)"]);
+    assert_eq!(found("example.com/a:~:"), ["example.com/a:~"]);
+    // Right after the host it cannot start a part.
+    assert_eq!(found("example.com:~:text=a"), ["example.com"]);
+}
+
+#[test]
+fn bracket_stack_holds_125() {
+    let deep = |n: usize| format!("x.com/{}a{}", "(".repeat(n), ")".repeat(n));
+    let text = deep(125);
+    assert_eq!(found(&text), [text.as_str()]);
+    let text = deep(126);
+    let expected = format!("x.com/{}", "(".repeat(125));
+    assert_eq!(found(&text), [expected.as_str()]);
+    // Each path segment has its own stack.
+    let text = format!("x.com/{}/{}", "(".repeat(125), "(".repeat(125));
+    assert_eq!(found(&text), [text.as_str()]);
+    // Mixed kinds count together.
+    let text = format!("x.com/{}「a」{}", "[".repeat(124), "]".repeat(124));
+    assert_eq!(found(&text), [text.as_str()]);
+    let text = format!("x.com/{}「a」{}", "[".repeat(125), "]".repeat(125));
+    let expected = format!("x.com/{}", "[".repeat(125));
+    assert_eq!(found(&text), [expected.as_str()]);
+}
+
+// Bytes.
+
+#[test]
+fn invalid_utf8_acts_as_hard_and_offsets_are_into_the_bytes() {
+    let ranges = |text: &[u8]| -> Vec<(usize, usize)> {
+        scan(&TldPolicy::Iana, text)
+            .iter()
+            .map(|l| (l.start(), l.end()))
+            .collect()
+    };
+    assert_eq!(ranges(b"old \xFFexample.com\xFE/path"), [(5, 16)]);
+    assert_eq!(ranges(b"example.com/pa\xFFth"), [(0, 14)]);
+    assert_eq!(ranges(b"exa\xFFmple.com"), [(4, 12)]);
+    assert_eq!(ranges(b"a\xC3@example.com"), Vec::new());
+    assert_eq!(ranges(b"example.c\x80om"), Vec::new());
+    assert_eq!(ranges(b"example.com\xC3"), [(0, 11)]);
+    // Non-ASCII before the link: offsets count bytes, not characters.
+    assert_eq!(ranges("αβγ 😀 example.com".as_bytes()), [(12, 23)]);
+    // A surrogate encoded in UTF-8 is invalid too.
+    assert_eq!(ranges(b"x.com/a\xED\xA0\x80b"), [(0, 7)]);
+    // An overlong '.' is not a dot.
+    assert_eq!(ranges(b"example\xC0\xAEcom"), Vec::new());
+}
+
+#[test]
+fn no_byte_anywhere_makes_the_finder_panic_or_disagree() {
+    let template = b"a@x.com mailto:b@y.org http://z.com:80/(p)?q=1#f:~:t=1,2 w.co.uk.";
+    for at in 0..=template.len() {
+        for byte in 0..=255u8 {
+            let mut text = template.to_vec();
+            text.insert(at, byte);
+            scan(&TldPolicy::Iana, &text);
+            // Truncations of multi-byte sequences, too.
+            text.truncate(at + 1);
+            scan(&TldPolicy::Iana, &text);
+        }
+    }
+}
+
+// The API.
+
+#[test]
+fn kind_filters_do_not_change_other_links() {
+    let text = "mail a@x.com or see x.com/p, mailto:b@y.org and http://z.org/ — c@d.com/e";
+    let all: Vec<Link> = LinkFinder::new().links(text).collect();
+    let strs: Vec<&str> = all.iter().map(|l| l.as_str(text)).collect();
+    assert_eq!(
+        strs,
+        [
+            "a@x.com",
+            "x.com/p",
+            "mailto:b@y.org",
+            "http://z.org/",
+            "c@d.com"
+        ]
+    );
+    let urls: Vec<Link> = LinkFinder::builder()
+        .emails(false)
+        .build()
+        .links(text)
+        .collect();
+    let emails: Vec<Link> = LinkFinder::builder()
+        .urls(false)
+        .build()
+        .links(text)
+        .collect();
+    let none = LinkFinder::builder()
+        .urls(false)
+        .emails(false)
+        .build()
+        .links(text)
+        .count();
+    let want = |kind| -> Vec<Link> { all.iter().copied().filter(|l| l.kind() == kind).collect() };
+    assert_eq!(urls, want(LinkKind::Url));
+    assert_eq!(emails, want(LinkKind::Email));
+    assert_eq!(none, 0);
+    // The domain of an email is not reported as a URL when emails are off.
+    let finder = LinkFinder::builder().emails(false).build();
+    assert_eq!(finder.links("a@example.com").count(), 0);
+}
