@@ -41,38 +41,37 @@ const FULLWIDTH_FULL_STOP: u32 = 0xFF0E;
 /// Finds the next Dot (`.` or `。`) at or after a position, caching the next occurrence of
 /// each so that every byte is searched once.
 pub(crate) struct DotFinder {
+    /// The first `.` at or after the last search position (`None`: there is none).
     ascii: Option<usize>,
+    /// The first `。` at or after the last search position.
     ideographic: Option<usize>,
     ideographic_finder: memmem::Finder<'static>,
 }
 
 impl DotFinder {
-    pub(crate) fn new() -> DotFinder {
+    pub(crate) fn new(text: &[u8]) -> DotFinder {
+        let ideographic_finder = memmem::Finder::new(IDEOGRAPHIC_FULL_STOP);
         DotFinder {
-            ascii: Some(0),
-            ideographic: Some(0),
-            ideographic_finder: memmem::Finder::new(IDEOGRAPHIC_FULL_STOP),
+            ascii: memchr::memchr(b'.', text),
+            ideographic: ideographic_finder.find(text),
+            ideographic_finder,
         }
     }
 
     /// The next dot at or after `from`: `(position, byte length)`.
     #[inline]
     pub(crate) fn next(&mut self, text: &[u8], from: usize) -> Option<(usize, usize)> {
-        if let Some(p) = self.ascii {
-            if p < from {
-                self.ascii = text
-                    .get(from..)
-                    .and_then(|t| memchr::memchr(b'.', t))
-                    .map(|q| q + from);
-            }
+        if self.ascii.is_some_and(|p| p < from) {
+            self.ascii = text
+                .get(from..)
+                .and_then(|t| memchr::memchr(b'.', t))
+                .map(|q| q + from);
         }
-        if let Some(p) = self.ideographic {
-            if p < from {
-                self.ideographic = text
-                    .get(from..)
-                    .and_then(|t| self.ideographic_finder.find(t))
-                    .map(|q| q + from);
-            }
+        if self.ideographic.is_some_and(|p| p < from) {
+            self.ideographic = text
+                .get(from..)
+                .and_then(|t| self.ideographic_finder.find(t))
+                .map(|q| q + from);
         }
         match (self.ascii, self.ideographic) {
             (Some(a), Some(i)) if i < a => Some((i, 3)),
@@ -135,7 +134,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
             policy,
             pos: 0,
             floor: 0,
-            dots: DotFinder::new(),
+            dots: DotFinder::new(text),
             run: None,
             stack: BracketStack::new(),
         }

@@ -511,3 +511,27 @@ fn kind_filters_do_not_change_other_links() {
     let finder = LinkFinder::builder().emails(false).build();
     assert_eq!(finder.links("a@example.com").count(), 0);
 }
+
+/// Every text of up to two bytes, and every three-byte text over an alphabet of the bytes
+/// that matter to the scanner: the edges of the input (empty text, a dot or a UTF-8 lead
+/// byte at the very end) never panic and agree with the oracle.
+#[test]
+fn tiny_texts_at_the_edges() {
+    let policy = TldPolicy::Syntactic;
+    assert!(scan(&policy, b"").is_empty());
+    for a in 0..=255u8 {
+        scan(&policy, &[a]);
+        for b in 0..=255u8 {
+            scan(&policy, &[a, b]);
+        }
+    }
+    let alphabet = b".:/@-aZ9\xE3\x80\x82\xC3 ";
+    for &a in alphabet {
+        for &b in alphabet {
+            for &c in alphabet {
+                scan(&policy, &[a, b, c]);
+                scan(&TldPolicy::Iana, &[b'x', a, b, c, b'o', b'm']);
+            }
+        }
+    }
+}

@@ -4,7 +4,9 @@
 //! cargo run -p linkscan-gen                       # regenerate src/tables.rs
 //! cargo run -p linkscan-gen -- --check            # fail if src/tables.rs is out of date
 //! cargo run -p linkscan-gen -- --unicode ../shared/unicode/18.0.0-draft \
-//!     --idna ../shared/unicode/17.0.0/IdnaMappingTable.txt ... --out /tmp/tables.rs
+//!     --proplist ../shared/unicode/17.0.0/PropList.txt \
+//!     --identifier-status ../shared/unicode/17.0.0/security/IdentifierStatus.txt \
+//!     --out /tmp/tables.rs
 //! ```
 //!
 //! Data is read from `../shared` beside the workspace, or from `$LINKSCAN_SHARED`.
