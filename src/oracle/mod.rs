@@ -8,8 +8,10 @@
 //! sanity checks, not for production scanning.
 
 mod detect;
+mod format;
 
 pub use detect::{find_links, terminate};
+pub use format::{format_url_parts, minimal_escape, Part};
 
 /// The code points of `text` with their byte offsets. Every maximal invalid UTF-8
 /// sequence becomes one [`INVALID`] unit, which has the properties of a Hard character.

@@ -1,0 +1,266 @@
+//! Unit tests of the formatter, and randomised differential tests against the oracle.
+
+use super::*;
+use crate::{oracle, LinkFinder};
+
+fn path(segments: &[&str]) -> UrlParts {
+    segments
+        .iter()
+        .fold(UrlParts::new("example.com"), |u, s| u.with_segment(*s))
+}
+
+fn links(text: &str) -> Vec<&str> {
+    LinkFinder::new()
+        .links(text)
+        .map(|l| l.as_str(text))
+        .collect()
+}
+
+/// The formatted URL is detected whole, alone and in running text.
+fn assert_detected_whole(url: &str) {
+    assert_eq!(links(url), [url], "alone");
+    let text = format!("See {url} for more.");
+    assert_eq!(links(&text), [url], "in {text:?}");
+}
+
+#[test]
+fn percent_is_escaped_only_before_two_hex_digits() {
+    assert_eq!(
+        escape_url_parts(&path(&["α", "β%41γ%ε%"])),
+        "example.com/α/β%2541γ%ε%"
+    );
+    assert_eq!(
+        escape_url_parts(&path(&["%4", "%g1", "%%41"])),
+        "example.com/%4/%g1/%%2541"
+    );
+    let query = UrlParts::new("example.com").with_query("α%β", Some("%aF"));
+    assert_eq!(escape_url_parts(&query), "example.com?α%β=%25aF");
+    let fragment = UrlParts::new("example.com").with_fragment("%41%");
+    assert_eq!(escape_url_parts(&fragment), "example.com#%2541%");
+    // The hex digits after a `%` may come from a later segment's data only through a `/`.
+    assert_eq!(escape_url_parts(&path(&["%", "41"])), "example.com/%/41");
+}
+
+#[test]
+fn hard_soft_and_separators() {
+    let url = path(&["αβ γ\t", "δ.", ""])
+        .with_query("θ.", Some("ικ."))
+        .with_query("", None);
+    assert_eq!(escape_url_parts(&url), "example.com/αβ%20γ%09/δ./?θ.=ικ.&");
+    // Only the last character of the last part is escaped, not all trailing Soft ones.
+    assert_eq!(escape_url_parts(&path(&["a?!."])), "example.com/a%3F!%2E");
+    assert_eq!(escape_url_parts(&path(&["a\\b"])), "example.com/a%5Cb");
+    let query = UrlParts::new("example.com").with_query("a+b", Some("c d"));
+    assert_eq!(escape_url_parts(&query), "example.com?a%2Bb=c%20d");
+    // Unassigned and noncharacters are Hard.
+    assert_eq!(
+        escape_url_parts(&path(&["a\u{FFFF}b"])),
+        "example.com/a%EF%BF%BFb"
+    );
+}
+
+#[test]
+fn brackets_match_within_a_part_and_separators_clear_them() {
+    assert_eq!(
+        escape_url_parts(&path(&["a(b", "c)"])),
+        "example.com/a(b/c%29"
+    );
+    assert_eq!(
+        escape_url_parts(&path(&["(「a」)", "[b)"])),
+        "example.com/(「a」)/[b%29"
+    );
+    // A mismatched Close pops its Open anyway, so the next Close is unmatched too.
+    assert_eq!(escape_url_parts(&path(&["(a])"])), "example.com/(a%5D%29");
+    let query = UrlParts::new("example.com").with_query("(a", Some("b)"));
+    assert_eq!(escape_url_parts(&query), "example.com?(a=b%29");
+    assert_eq!(escape_url_parts(&path(&["<a>"])), "example.com/<a>");
+}
+
+#[test]
+fn bracket_limit_is_125() {
+    let deep = format!("{}{}", "(".repeat(125), ")".repeat(125));
+    let url = escape_url_parts(&path(&[&deep]));
+    assert_eq!(url, format!("example.com/{deep}"));
+    assert_detected_whole(&url);
+
+    let deeper = format!("{}{}", "(".repeat(126), ")".repeat(126));
+    let url = escape_url_parts(&path(&[&deeper]));
+    let expected = format!("example.com/{}%28{}%29", "(".repeat(125), ")".repeat(125));
+    assert_eq!(url, expected);
+    assert_eq!(url, oracle::format_url_parts(&path(&[&deeper])));
+    assert_detected_whole(&url);
+}
+
+/// Section 4.1 pops the bracket stack on every Close, also on one that does not match and
+/// is escaped; detection never sees that escaped Close as a bracket, so the Open it popped
+/// is still open there and a later Close can end the link. We follow section 4.1 (UTS58-C2
+/// asks for its results exactly); this pins the behaviour and its consequence.
+#[test]
+fn a_mismatched_close_pops_the_stack_as_section_4_1_says() {
+    let url = escape_url_parts(&path(&["(<])"]));
+    assert_eq!(url, "example.com/(<%5D)");
+    assert_eq!(url, oracle::format_url_parts(&path(&["(<])"])));
+    assert_eq!(links(&url), ["example.com/(<%5D"]);
+}
+
+#[test]
+fn fragment_directives() {
+    let url = UrlParts::new("example.com")
+        .with_scheme("https")
+        .with_fragment("reserved")
+        .with_directive("text=Reserved,into")
+        .with_directive("text=open,closed");
+    assert_eq!(
+        escape_url_parts(&url),
+        "https://example.com#reserved:~:text=Reserved,into:~:text=open,closed"
+    );
+    // Directives without a fragment still start with `#`.
+    let url = UrlParts::new("example.com").with_directive("text=α.");
+    assert_eq!(escape_url_parts(&url), "example.com#:~:text=α%2E");
+    // A literal `:~:` in a fragment or directive has its first `:` escaped, and so has a
+    // final `:~` that the next `:~:` would complete.
+    let url = UrlParts::new("example.com")
+        .with_fragment("a:~:b:~")
+        .with_directive("c:~:d:~")
+        .with_directive("e:~");
+    assert_eq!(
+        escape_url_parts(&url),
+        "example.com#a%3A~:b%3A~:~:c%3A~:d%3A~:~:e:~"
+    );
+    // A directive's `,` and `&` are separators: they clear the bracket stack.
+    let url = UrlParts::new("example.com").with_directive("text=(a,b)&text=(c)");
+    assert_eq!(
+        escape_url_parts(&url),
+        "example.com#:~:text=(a,b%29&text=(c)"
+    );
+    // Section 4.1 reads a final `,` by its Link_Term (Soft) and escapes it.
+    let url = UrlParts::new("example.com").with_directive("text=a,");
+    assert_eq!(escape_url_parts(&url), "example.com#:~:text=a%2C");
+}
+
+#[test]
+fn minimal_escape_applies_terminators_as_hard() {
+    let options = FormatOptions::default();
+    let mut out = String::new();
+    minimal_escape(UrlPart::Path, "a?b#c", true, &options, &mut out);
+    minimal_escape(UrlPart::Query, "a#b", true, &options, &mut out);
+    minimal_escape(UrlPart::Fragment, "a:~:b", true, &options, &mut out);
+    minimal_escape(UrlPart::FragmentDirective, "", true, &options, &mut out);
+    assert_eq!(out, "/a%3Fb%23c?a%23b#a%3A~:b:~:");
+}
+
+#[test]
+fn bidi_controls_are_escaped_only_on_request() {
+    let secure = FormatOptions {
+        escape_bidi_controls: true,
+    };
+    let url = UrlParts::new("example.com")
+        .with_segment("a\u{202E}b")
+        .with_query("\u{2066}k", Some("v\u{200F}"))
+        .with_fragment("\u{061C}");
+    assert_eq!(
+        escape_url_parts(&url),
+        "example.com/a\u{202E}b?\u{2066}k=v\u{200F}#\u{061C}"
+    );
+    assert_eq!(
+        escape_url_parts_with(&url, &secure),
+        "example.com/a%E2%80%AEb?%E2%81%A6k=v%E2%80%8F#%D8%9C"
+    );
+}
+
+#[test]
+fn punycode_hosts_are_shown_in_unicode() {
+    assert_eq!(format_host("xn--bcher-kva.de"), "bücher.de");
+    assert_eq!(format_host("xn--j1ay.xn--p1ai"), "кц.рф");
+    assert_eq!(
+        escape_url_parts(&UrlParts::new("xn--bcher-kva.de").with_port(8080)),
+        "bücher.de:8080"
+    );
+    // Not valid domain names: as given.
+    for host in ["xn--a.de", "[::1]", "a%41.de", "exa mple.com"] {
+        assert_eq!(format_host(host), host);
+    }
+}
+
+/// A small deterministic generator (xorshift64*), so the randomised tests need no crate.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn string(&mut self, alphabet: &[char], max_len: usize) -> String {
+        let len = self.below(max_len + 1);
+        (0..len)
+            .map(|_| alphabet[self.below(alphabet.len())])
+            .collect()
+    }
+}
+
+const ALPHABET: &[char] = &[
+    'a', 'α', 'F', '4', '(', ')', '[', ']', '「', '」', '<', '>', '.', '!', '?', '\'', '"', ',',
+    ':', '~', '/', '#', '&', '=', '+', '%', '-', '\\', ' ', '\t', '\u{200F}', '\u{202E}',
+    '\u{FFFF}', '。', 'ü', '@',
+];
+
+fn random_parts(rng: &mut Rng, alphabet: &[char]) -> UrlParts {
+    let mut url = UrlParts::new("example.com");
+    if rng.below(2) == 0 {
+        url.scheme = Some("https".into());
+    }
+    for _ in 0..rng.below(4) {
+        url.path.push(rng.string(alphabet, 6));
+    }
+    for _ in 0..rng.below(3) {
+        let key = rng.string(alphabet, 4);
+        let value = (rng.below(3) > 0).then(|| rng.string(alphabet, 4));
+        url.query.push((key, value));
+    }
+    if rng.below(2) == 0 {
+        url.fragment = Some(rng.string(alphabet, 6));
+    }
+    for _ in 0..rng.below(3) {
+        url.fragment_directives.push(rng.string(alphabet, 6));
+    }
+    url
+}
+
+#[test]
+fn random_parts_agree_with_the_oracle() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let secure = FormatOptions {
+        escape_bidi_controls: true,
+    };
+    for _ in 0..20_000 {
+        let url = random_parts(&mut rng, ALPHABET);
+        let fast = escape_url_parts(&url);
+        assert_eq!(fast, oracle::format_url_parts(&url), "{url:?}");
+        let checked = escape_url_parts_with(&url, &secure);
+        assert!(!checked.chars().any(crate::is_bidi_control), "{checked:?}");
+    }
+}
+
+/// Section 4's goal, on random parts. With one kind of bracket only: with two kinds, a
+/// mismatched Close pops the stack in section 4.1 but (escaped) not in detection, see
+/// [`a_mismatched_close_pops_the_stack_as_section_4_1_says`].
+#[test]
+fn random_parts_are_detected_whole() {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let alphabet: Vec<char> = ALPHABET
+        .iter()
+        .copied()
+        .filter(|c| !matches!(c, '[' | ']' | '「' | '」' | '<' | '>'))
+        .collect();
+    for _ in 0..20_000 {
+        let url = random_parts(&mut rng, &alphabet);
+        let fast = escape_url_parts(&url);
+        let text = format!("See {fast} now");
+        assert_eq!(links(&text), [fast.as_str()], "{url:?}");
+    }
+}
