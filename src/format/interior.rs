@@ -1,15 +1,17 @@
 //! Interior escaping: writing one part's text so that its data cannot be read as syntax.
 //!
 //! Section 4.1 assumes each part already has "the normal interior escaping for syntactic
-//! characters". [`Interior`] produces that text from a stream of two kinds of input:
+//! characters". [`Interior`] produces that text from a stream of three kinds of input:
 //!
 //! * [`Interior::data`]: a character of a decoded value (a path segment, a query key…);
 //!   the part's syntax characters ([`is_syntax`]) are percent-escaped.
 //! * [`Interior::literal`]: a character written as itself: structure (`/` between
 //!   segments, `=` and `&` in a query) or a character of a URL string that stays as typed.
+//! * [`Interior::escaped_byte`]: a byte that stays percent-escaped (`%25`, `%2F` in a path,
+//!   an invalid UTF-8 byte such as `%FF`).
 //!
 //! Two rules depend on context, and are enforced on the text as written, so that they
-//! hold whatever mix of the two kinds produced it:
+//! hold whatever mix of the three kinds produced it:
 //!
 //! * a `%` written as itself must not be followed by two hex digits (else it would read as
 //!   an escape): when the second digit arrives, the `%` becomes `%25`;
@@ -22,7 +24,7 @@
 //! span one (`%XX` contains neither `:` nor `~`, and a `%` directly before it is followed
 //! by `%`, not a hex digit).
 
-use super::escape::push_escaped_char;
+use super::escape::{push_escaped_byte, push_escaped_char};
 use super::UrlPart;
 
 /// Whether `c`, as data of `part`, must be percent-escaped.
@@ -105,6 +107,13 @@ impl<'a> Interior<'a> {
     fn replace_window_first(&mut self, at: usize, escape: &str) {
         self.out.replace_range(at..at + 1, escape);
         self.window[1].0 += escape.len() - 1;
+    }
+
+    /// A byte that stays percent-escaped.
+    #[inline]
+    pub(crate) fn escaped_byte(&mut self, b: u8) {
+        push_escaped_byte(b, self.out);
+        self.window_len = 0;
     }
 
     /// A character percent-escaped as its UTF-8 bytes.

@@ -27,6 +27,9 @@
 //!
 //! * [`escape_url_parts`]: from decoded parts ([`UrlParts`]), as the conformance file
 //!   describes its cases.
+//! * [`escape_url`]: from a URL string (escaped or not): it is split at its literal syntax
+//!   characters, percent-escapes are decoded where that is safe, and the result is
+//!   formatted as above.
 //! * [`minimal_escape`]: section 4.1 alone, for one part whose interior escaping is done.
 //! * The `_with` variants take [`FormatOptions`]; the default options are conformant.
 //!
@@ -54,11 +57,13 @@
 
 mod escape;
 mod interior;
+mod url;
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
 pub use escape::{minimal_escape, UrlPart};
+pub use url::{escape_url, escape_url_with};
 
 use escape::push_checked;
 use interior::Interior;

@@ -264,3 +264,169 @@ fn random_parts_are_detected_whole() {
         assert_eq!(links(&text), [fast.as_str()], "{url:?}");
     }
 }
+
+// URL strings.
+
+#[test]
+fn escape_url_keeps_percent_escapes_that_must_stay() {
+    // %25 stays; a lone % stays literal.
+    assert_eq!(
+        escape_url("example.com/%2541%CE%B3%%CE%B5%"),
+        "example.com/%2541γ%ε%"
+    );
+    // A literal % that decoding would put before two hex digits is written %25.
+    assert_eq!(escape_url("example.com/%%41B"), "example.com/%25AB");
+    assert_eq!(escape_url("example.com/%%41%42"), "example.com/%25AB");
+    assert_eq!(escape_url("example.com/%A%42"), "example.com/%25AB");
+    assert_eq!(escape_url("example.com/%%41"), "example.com/%A");
+    // Lower-case hex is decoded, or kept in upper case.
+    assert_eq!(escape_url("example.com/%c3%bc%2f"), "example.com/ü%2F");
+}
+
+#[test]
+fn escaped_syntax_characters_stay_escaped() {
+    assert_eq!(
+        escape_url("example.com/a%2Fb%3Fc%23d%5Ce?k%3D%26%2B=v%23#f%23:~:text=a%2Cb%26c%2Dd,e"),
+        "example.com/a%2Fb%3Fc%23d%5Ce?k%3D%26%2B=v%23#f%23:~:text=a%2Cb%26c%2Dd,e"
+    );
+    // Other ASCII is decoded; Hard characters come back escaped by section 4.1.
+    assert_eq!(
+        escape_url("example.com/%41%20%28x%29%2E"),
+        "example.com/A%20(x)%2E"
+    );
+    // Literal structure stays as typed: a raw `+` or `=` in a query value.
+    assert_eq!(escape_url("example.com?a=b=c+d"), "example.com?a=b=c+d");
+}
+
+#[test]
+fn invalid_utf8_bytes_stay_escaped() {
+    assert_eq!(escape_url("example.com/%FF"), "example.com/%FF");
+    assert_eq!(escape_url("example.com/a%ffb"), "example.com/a%FFb");
+    assert_eq!(escape_url("example.com/%C2%C2"), "example.com/%C2%C2");
+    // Truncated, overlong, surrogate, beyond U+10FFFF, lone continuation byte.
+    assert_eq!(escape_url("example.com/%E2%82x"), "example.com/%E2%82x");
+    assert_eq!(escape_url("example.com/%C0%AF"), "example.com/%C0%AF");
+    assert_eq!(escape_url("example.com/%ED%A0%80"), "example.com/%ED%A0%80");
+    assert_eq!(
+        escape_url("example.com/%F4%90%80%80"),
+        "example.com/%F4%90%80%80"
+    );
+    assert_eq!(escape_url("example.com/%80a"), "example.com/%80a");
+    // A sequence broken by a literal character.
+    assert_eq!(escape_url("example.com/%CEα"), "example.com/%CEα");
+    // One invalid sequence anywhere after the host marks the URL as legacy-encoded: then
+    // no non-ASCII byte is decoded, even where some happen to spell valid UTF-8 (%C2%A9
+    // is also "ｩ" in Shift_JIS). ASCII is decoded as usual.
+    assert_eq!(escape_url("example.com/%C2%C2%A9"), "example.com/%C2%C2%A9");
+    assert_eq!(
+        escape_url("example.com/%CE%B1%41?q=%93%FA%96%7B"),
+        "example.com/%CE%B1A?q=%93%FA%96{"
+    );
+    assert_eq!(
+        escape_url("example.com/%CE%B1#%FF"),
+        "example.com/%CE%B1#%FF"
+    );
+    assert_eq!(escape_url("example.com/%CE%B1#%C3%BF"), "example.com/α#ÿ");
+}
+
+#[test]
+fn scheme_userinfo_port_and_scheme_less_urls() {
+    assert_eq!(escape_url("example.com/%CE%B1"), "example.com/α");
+    assert_eq!(escape_url("localhost:8080/%CE%B1."), "localhost:8080/α%2E");
+    assert_eq!(
+        escape_url("HTTPS://Example.COM:443/"),
+        "HTTPS://example.com:443/"
+    );
+    assert_eq!(
+        escape_url("https://us%20er:p@example.com/"),
+        "https://us%20er:p@example.com/"
+    );
+    assert_eq!(escape_url("file:///etc/x."), "file:///etc/x%2E");
+    assert_eq!(escape_url("/just/a/path%CE%B1"), "/just/a/pathα");
+    assert_eq!(escape_url("?q.#f."), "?q.#f%2E");
+    assert_eq!(escape_url(""), "");
+    assert_eq!(
+        escape_url(" \thttps://example.com/a b.\n"),
+        "https://example.com/a%20b%2E"
+    );
+    // Not hierarchical: as given.
+    for url in [
+        "mailto:a.@example.com",
+        "tel:+1-555-0100.",
+        "urn:isbn:0451450523",
+    ] {
+        assert_eq!(escape_url(url), url);
+    }
+}
+
+#[test]
+fn escape_url_shows_punycode_hosts_in_unicode() {
+    assert_eq!(
+        escape_url("https://xn--bcher-kva.de/b%C3%BCcher"),
+        "https://bücher.de/bücher"
+    );
+    assert_eq!(escape_url("xn--j1ay.xn--p1ai"), "кц.рф");
+    // A host followed by something that is not a port is left as given.
+    assert_eq!(escape_url("//xn--bcher-kva.de:x/"), "//xn--bcher-kva.de:x/");
+}
+
+#[test]
+fn escape_url_splits_fragment_directives() {
+    // Split at the literal `:~:`; decoding never creates one.
+    assert_eq!(
+        escape_url("example.com#f%3A~:x:~:text=%CE%B1,%CE%B2:~:text=%3A%7E%3A"),
+        "example.com#f%3A~:x:~:text=α,β:~:text=%3A~%3A"
+    );
+    assert_eq!(
+        escape_url("example.com#a%3A%7E:~:text=b"),
+        "example.com#a%3A~:~:text=b"
+    );
+}
+
+#[test]
+fn escape_url_escapes_bidi_controls_only_on_request() {
+    let secure = FormatOptions {
+        escape_bidi_controls: true,
+    };
+    assert_eq!(
+        escape_url_with("https://exa\u{202E}mple.com/x", &secure),
+        "https://exa%E2%80%AEmple.com/x"
+    );
+    assert_eq!(
+        escape_url_with("mailto:\u{202E}@x.com", &secure),
+        "mailto:%E2%80%AE@x.com"
+    );
+    // The conformant formatter leaves them: their Link_Term is Include.
+    assert_eq!(
+        escape_url("example.com/%E2%80%8Fx"),
+        "example.com/\u{200F}x"
+    );
+}
+
+/// Parsing a formatted URL and formatting it again changes nothing.
+#[test]
+fn escape_url_leaves_formatted_urls_unchanged() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for _ in 0..20_000 {
+        let fast = escape_url_parts(&random_parts(&mut rng, ALPHABET));
+        assert_eq!(escape_url(&fast), fast);
+    }
+}
+
+#[test]
+fn escape_url_never_panics_and_is_idempotent() {
+    let mut rng = Rng(0x0123_4567_89AB_CDEF);
+    let alphabet: Vec<char> = ALPHABET
+        .iter()
+        .copied()
+        .chain([
+            '%', '%', 'C', 'E', 'B', '3', 'x', 'n', ':', '/', '/', '[', '@',
+        ])
+        .collect();
+    for _ in 0..20_000 {
+        let prefix = ["", "https://", "//", "x:", "example.com", "a:1"][rng.below(6)];
+        let input = format!("{prefix}{}", rng.string(&alphabet, 16));
+        let once = escape_url(&input);
+        assert_eq!(escape_url(&once), once, "input {input:?}");
+    }
+}
