@@ -8,8 +8,8 @@
 //!   over `&str` or over bytes that may be invalid UTF-8.
 //! * Termination alone (section 3.5.1, for the migration path of section 10): [`link_end`].
 //! * Properties: [`link_term`], [`link_bracket`], [`is_link_email`].
-//! * Formatting (section 4 minimal escaping): [`escape_url`], [`escape_url_parts`] and the
-//!   rest of [`format`](mod@format).
+//! * Formatting (section 4 minimal escaping, section 5.3 email quoting): [`escape_url`],
+//!   [`escape_url_parts`], [`format_email`] and the rest of [`format`](mod@format).
 //! * A slow, spec-literal reference implementation used to test all of the above:
 //!   [`oracle`].
 //!
@@ -41,7 +41,10 @@ mod tld;
 mod utf8;
 
 pub use finder::{Link, LinkFinder, LinkFinderBuilder, LinkKind, Links};
-pub use format::{escape_url, escape_url_parts, escape_url_with, FormatOptions, UrlParts};
+pub use format::{
+    escape_url, escape_url_parts, escape_url_with, format_email, quote_local_part, FormatOptions,
+    UrlParts,
+};
 pub use props::{
     is_bidi_control, is_dot, is_host_char, is_identifier_allowed, is_link_email, link_bracket,
     link_term, raw, LinkTerm,

@@ -1,4 +1,5 @@
-//! Formatting: URL minimal escaping (UTS #58 section 4).
+//! Formatting: URL minimal escaping (UTS #58 section 4) and email minimal quoting
+//! (section 5.3).
 //!
 //! A URL is shown with as few percent-escapes as possible while staying *completely
 //! link-detected when isolated*: formatting is the mirror of detection. Each part after the
@@ -31,6 +32,7 @@
 //!   characters, percent-escapes are decoded where that is safe, and the result is
 //!   formatted as above.
 //! * [`minimal_escape`]: section 4.1 alone, for one part whose interior escaping is done.
+//! * [`quote_local_part`] and [`format_email`]: section 5.3.
 //! * The `_with` variants take [`FormatOptions`]; the default options are conformant.
 //!
 //! Invariants: output is only ever appended to one `String` (plus one scratch buffer per
@@ -55,6 +57,7 @@
 //! unescaped contradict section 4.1 and are not reproduced (the 18.0 draft file corrects
 //! them).
 
+mod email;
 mod escape;
 mod interior;
 mod url;
@@ -62,6 +65,7 @@ mod url;
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+pub use email::{format_email, quote_local_part, QuoteError};
 pub use escape::{minimal_escape, UrlPart};
 pub use url::{escape_url, escape_url_with};
 

@@ -430,3 +430,59 @@ fn escape_url_never_panics_and_is_idempotent() {
         assert_eq!(escape_url(&once), once, "input {input:?}");
     }
 }
+
+// Email addresses.
+
+#[test]
+fn email_quoting() {
+    assert_eq!(quote_local_part("abcd").unwrap(), "abcd");
+    assert!(matches!(
+        quote_local_part("x.abcd").unwrap(),
+        Cow::Borrowed(_)
+    ));
+    assert_eq!(
+        quote_local_part("アルベルト.アルベルト").unwrap(),
+        "アルベルト.アルベルト"
+    );
+    assert_eq!(
+        quote_local_part("a+b!#$%&'*/=?^_`{|}~-").unwrap(),
+        "a+b!#$%&'*/=?^_`{|}~-"
+    );
+    for (local, quoted) in [
+        ("john.", "\"john.\""),
+        (".john", "\".john\""),
+        ("john..doe", "\"john..doe\""),
+        ("", "\"\""),
+        ("john doe", "\"john doe\""),
+        ("a@b", "\"a@b\""),
+        ("a(b)", "\"a(b)\""),
+        ("a\"b\\c", "\"a\\\"b\\\\c\""),
+        ("tab\there", "\"tab\there\""),
+        ("☃", "\"☃\""),
+    ] {
+        assert_eq!(quote_local_part(local).unwrap(), quoted, "{local:?}");
+    }
+    for (local, bad, offset) in [
+        ("a\0b", '\0', 1),
+        ("\r\n", '\r', 0),
+        ("ab\u{7F}", '\u{7F}', 2),
+    ] {
+        let err = quote_local_part(local).unwrap_err();
+        assert_eq!((err.character(), err.offset()), (bad, offset), "{local:?}");
+        assert!(err.to_string().contains("not even quoted"));
+    }
+    assert_eq!(
+        format_email("john doe", "example.com").unwrap(),
+        "\"john doe\"@example.com"
+    );
+    assert!(format_email("a\nb", "example.com").is_err());
+}
+
+#[test]
+fn email_domains_are_shown_in_unicode() {
+    assert_eq!(
+        format_email("σωκράτης", "xn--bcher-kva.de").unwrap(),
+        "σωκράτης@bücher.de"
+    );
+    assert_eq!(format_email("a", "[127.0.0.1]").unwrap(), "a@[127.0.0.1]");
+}
