@@ -180,17 +180,84 @@ fn conformance_command_reports_counts() {
     let out = linkscan(&["conformance", dir.to_str().unwrap()], b"");
     let text = stdout(&out);
     assert!(out.status.success(), "{text}");
+    assert!(text.contains(": 344 lines"), "{text}");
     assert!(
-        text.contains("detection (finder): 344 passed, 0 failed"),
+        text.contains("finder: 344 passed, 0 failed (of 344)"),
         "{text}"
     );
     assert!(
-        text.contains("detection (oracle): 344 passed, 0 failed"),
+        text.contains("oracle: 344 passed, 0 failed (of 344)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("formatter: 45 passed, 10 known errata of the 17.0.0 file, 0 failed (of 55)"),
+        "{text}"
+    );
+    let draft = common::unicode("18.0.0-draft");
+    let out = linkscan(&["conformance", draft.to_str().unwrap()], b"");
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("formatter: 55 passed, 0 failed (of 55)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("oracle: 55 passed, 0 failed (of 55)"),
         "{text}"
     );
     let out = linkscan(&["conformance", "/nonexistent"], b"");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("LinkDetectionTest.txt"));
+}
+
+#[test]
+fn conformance_command_fails_on_a_failing_case() {
+    let dir = std::env::temp_dir().join(format!("linkscan-conf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("LinkDetectionTest.txt"),
+        "# comment\nSee ⸠example.com⸡ on…\n⸠wrong.zz⸡\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("LinkFormattingTest.txt"),
+        "# {𝑺=https:// 𝑯=example.com 𝑷=α.}\nhttps://example.com/%CE%B1.\nhttps://example.com/α.\n",
+    )
+    .unwrap();
+    let out = linkscan(&["conformance", "--verbose", dir.to_str().unwrap()], b"");
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("finder: 1 passed, 1 failed (of 2)"), "{text}");
+    assert!(
+        text.contains("formatter: 0 passed, 1 failed (of 1)"),
+        "{text}"
+    );
+    assert!(text.contains("expected: https://example.com/α."), "{text}");
+}
+
+#[test]
+fn escape_formats_arguments_and_stdin_lines() {
+    let out = linkscan(
+        &[
+            "escape",
+            "https://example.com/%CE%B1%CE%B2%CE%B3/%CE%B4.%CE%B5%CE%B6.",
+            "https://xn--bcher-kva.de/b%C3%BCcher",
+        ],
+        b"",
+    );
+    assert!(out.status.success());
+    assert_eq!(
+        stdout(&out),
+        "https://example.com/αβγ/δ.εζ%2E\nhttps://bücher.de/bücher\n"
+    );
+    let out = linkscan(
+        &["escape"],
+        b"https://example.com#%CE%B5(%CE%B6))\r\nexample.com/a%20b%FF\n",
+    );
+    assert_eq!(
+        stdout(&out),
+        "https://example.com#ε(ζ)%29\nexample.com/a%20b%FF\n"
+    );
 }
 
 #[test]

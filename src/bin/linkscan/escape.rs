@@ -30,6 +30,5 @@ pub(crate) fn run(args: &EscapeArgs, out: &mut impl Write) -> io::Result<Outcome
 }
 
 fn escape(url: &str) -> String {
-    // TEMPORARY until the format module lands.
-    url.to_string()
+    linkscan::escape_url(url)
 }
