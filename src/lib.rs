@@ -10,6 +10,8 @@
 //! * Properties: [`link_term`], [`link_bracket`], [`is_link_email`].
 //! * Formatting (section 4 minimal escaping, section 5.3 email quoting): [`escape_url`],
 //!   [`escape_url_parts`], [`format_email`] and the rest of [`format`](mod@format).
+//! * Security checks of section 8 over detected links (TLD syntax, Identifier_Status,
+//!   Bidi_Control), an optional layer that leaves detection conformant: [`checks`].
 //! * A slow, spec-literal reference implementation used to test all of the above:
 //!   [`oracle`].
 //!
@@ -26,6 +28,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod checks;
 pub mod conformance;
 mod finder;
 pub mod format;
