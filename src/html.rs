@@ -5,6 +5,9 @@
 //! to embed in an HTML body whatever the input. The `href` of a link that did not spell a
 //! scheme gets the configured default (`https://`), and an email gets `mailto:`. Input
 //! bytes that are not valid UTF-8 are written as U+FFFD; links never contain them.
+//!
+//! With [`Linkifier::checks`], a link that fails a security check of section 8
+//! ([`crate::checks`]) is written as plain text, not linked.
 
 use std::io::{self, Write};
 
@@ -25,6 +28,7 @@ use crate::finder::{Link, LinkFinder, LinkKind};
 pub struct Linkifier {
     finder: LinkFinder,
     default_scheme: String,
+    checks: bool,
 }
 
 impl Default for Linkifier {
@@ -39,6 +43,7 @@ impl Linkifier {
         Linkifier {
             finder: LinkFinder::new(),
             default_scheme: "https://".to_string(),
+            checks: false,
         }
     }
 
@@ -57,6 +62,23 @@ impl Linkifier {
     /// ```
     pub fn default_scheme(mut self, scheme: impl Into<String>) -> Self {
         self.default_scheme = scheme.into();
+        self
+    }
+
+    /// Leave as plain text every link that fails a security check of UTS #58 section 8
+    /// (see [`crate::checks`]: a TLD that is not syntactically valid, a host character
+    /// that is not `Identifier_Status=Allowed`, a Bidi_Control character). Default: off.
+    ///
+    /// ```
+    /// use linkscan::html::Linkifier;
+    /// let text = "ｅxample.com and example.com";
+    /// assert_eq!(
+    ///     Linkifier::new().checks(true).linkify(text),
+    ///     "ｅxample.com and <a href=\"https://example.com\">example.com</a>"
+    /// );
+    /// ```
+    pub fn checks(mut self, yes: bool) -> Self {
+        self.checks = yes;
         self
     }
 
@@ -86,6 +108,9 @@ impl Linkifier {
     pub fn write_html<W: Write + ?Sized>(&self, text: &[u8], out: &mut W) -> io::Result<()> {
         let mut at = 0;
         for link in self.finder.links_bytes(text) {
+            if self.checks && !crate::checks::check_link(text, &link).passed() {
+                continue;
+            }
             write_escaped_bytes(&text[at..link.start()], out)?;
             // A link never contains invalid UTF-8, so this is lossless.
             let link_text = String::from_utf8_lossy(&text[link.range()]);

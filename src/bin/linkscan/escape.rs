@@ -7,7 +7,7 @@ use crate::{EscapeArgs, Outcome};
 pub(crate) fn run(args: &EscapeArgs, out: &mut impl Write) -> io::Result<Outcome> {
     if !args.urls.is_empty() {
         for url in &args.urls {
-            writeln!(out, "{}", escape(url))?;
+            writeln!(out, "{}", escape(url, args.checks))?;
         }
         return Ok(Outcome::Ok);
     }
@@ -24,11 +24,20 @@ pub(crate) fn run(args: &EscapeArgs, out: &mut impl Write) -> io::Result<Outcome
         while matches!(line.last(), Some(b'\n' | b'\r')) {
             line.pop();
         }
-        writeln!(out, "{}", escape(&String::from_utf8_lossy(&line)))?;
+        writeln!(
+            out,
+            "{}",
+            escape(&String::from_utf8_lossy(&line), args.checks)
+        )?;
     }
     Ok(Outcome::Ok)
 }
 
-fn escape(url: &str) -> String {
-    linkscan::escape_url(url)
+/// `url` minimally escaped; with `checks`, Bidi_Control characters escaped too.
+fn escape(url: &str, checks: bool) -> String {
+    if checks {
+        linkscan::escape_url_with(url, &linkscan::checks::SECURE_FORMAT)
+    } else {
+        linkscan::escape_url(url)
+    }
 }

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use clap::ValueEnum;
-use linkscan::{Link, LinkFinder};
+use linkscan::{checks, Link, LinkFinder};
 use serde::Serialize;
 
 use crate::{input, FindArgs, Outcome};
@@ -13,7 +13,7 @@ use crate::{input, FindArgs, Outcome};
 pub(crate) enum Format {
     /// One JSON object per link.
     Jsonl,
-    /// Tab-separated: file, start, end, kind, text.
+    /// Tab-separated: file, start, end, kind, text (and with --checks, the failed checks).
     Tsv,
     /// The input with ⸠ and ⸡ around each link.
     Marked,
@@ -26,6 +26,9 @@ struct JsonLink<'a> {
     end: usize,
     kind: &'static str,
     text: &'a str,
+    /// With `--checks`: the names of the failed checks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    checks: Option<Vec<&'static str>>,
 }
 
 /// The text of a link; links never contain invalid UTF-8.
@@ -38,6 +41,12 @@ pub(crate) fn run(
     finder: &LinkFinder,
     out: &mut impl Write,
 ) -> io::Result<Outcome> {
+    if args.checks && args.format == Format::Marked {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "--checks needs --format jsonl or tsv",
+        ));
+    }
     let several = args.files.len() > 1;
     input::for_each(&args.files, |name, bytes| {
         if args.count {
@@ -57,6 +66,9 @@ pub(crate) fn run(
                         end: link.end(),
                         kind: link.kind().as_str(),
                         text: link_text(bytes, &link),
+                        checks: args
+                            .checks
+                            .then(|| checks::check_link(bytes, &link).names().collect()),
                     };
                     serde_json::to_writer(&mut *out, &record)?;
                     out.write_all(b"\n")?;
@@ -64,7 +76,7 @@ pub(crate) fn run(
             }
             Format::Tsv => {
                 for link in finder.links_bytes(bytes) {
-                    writeln!(
+                    write!(
                         out,
                         "{name}\t{}\t{}\t{}\t{}",
                         link.start(),
@@ -72,6 +84,10 @@ pub(crate) fn run(
                         link.kind().as_str(),
                         link_text(bytes, &link)
                     )?;
+                    if args.checks {
+                        write!(out, "\t{}", checks::check_link(bytes, &link))?;
+                    }
+                    writeln!(out)?;
                 }
             }
             Format::Marked => {

@@ -14,6 +14,7 @@ pub(crate) fn run(
 ) -> io::Result<Outcome> {
     let linkifier = Linkifier::new()
         .finder(finder)
-        .default_scheme(args.default_scheme.clone());
+        .default_scheme(args.default_scheme.clone())
+        .checks(args.checks);
     input::for_each(&args.files, |_, bytes| linkifier.write_html(bytes, out))
 }

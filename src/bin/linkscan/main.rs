@@ -27,6 +27,7 @@ Examples:
   linkscan find --tld-policy syntactic -       any well-formed TLD, stdin
   linkscan linkify notes.txt > notes.html      HTML with <a href> links
   linkscan escape 'https://example.com/%CE%B1%CE%B2(x))'
+  linkscan find --checks notes.txt             with the security checks of section 8
   linkscan conformance ../shared/unicode/17.0.0";
 
 /// Find URLs and email addresses in plain text exactly as Unicode UTS #58 specifies.
@@ -47,6 +48,14 @@ Output formats:
   tsv     file, start, end, kind, text separated by tabs
   marked  the input with ⸠ and ⸡ around each link (the official test file's format)
 
+With --checks, each link also gets the security checks of UTS #58 section 8 that it
+fails: a \"checks\" array in jsonl (empty when it passes all), a sixth column in tsv
+(names joined by commas, empty when it passes all). The checks are
+  tld_syntax         the TLD is not syntactically valid (digits, hyphens, one letter…)
+  identifier_status  a host character is not Identifier_Status=Allowed (UTS #39)
+  bidi_control       the link holds a Bidi_Control character (U+202E…)
+Detection itself is not changed: every link is still reported.
+
 Invalid UTF-8 is scanned as bytes (it never belongs to a link), not rejected.
 Exit status: 0 when every input was read, 2 when one could not be (the others are still
 processed).
@@ -54,21 +63,29 @@ processed).
 Examples:
   linkscan find notes.txt
   linkscan find --format tsv --kind url *.txt
+  linkscan find --checks --format tsv notes.txt
   zcat archive.gz | linkscan find --count")]
     Find(FindArgs),
     /// Write the text as HTML with every link wrapped in <a href="…">.
     #[command(after_help = "\
+With --checks, links that fail a security check of UTS #58 section 8 (see
+`linkscan find --help`) are left as plain text.
+
 Examples:
   linkscan linkify notes.txt > notes.html
+  linkscan linkify --checks untrusted.txt > untrusted.html
   linkscan linkify --default-scheme http:// - < notes.txt")]
     Linkify(LinkifyArgs),
     /// Print URLs minimally escaped (UTS #58 section 4.1), one per line.
     #[command(after_help = "\
 Reads one URL per line from standard input when no URL is given.
+With --checks, Bidi_Control characters (U+202E…) are percent-escaped too, as UTS #58
+section 8 asks; the conformant algorithm of section 4.1 leaves them as they are.
 
 Examples:
   linkscan escape 'https://example.com/%CE%B1%CE%B2%CE%B3/%CE%B4.%CE%B5%CE%B6.'
   linkscan escape https://xn--bcher-kva.de/b%C3%BCcher
+  linkscan escape --checks 'https://example.com/%E2%80%AEfdp.exe'
   linkscan find --format tsv notes.txt | cut -f5 | linkscan escape")]
     Escape(EscapeArgs),
     /// Run the official conformance files of a Unicode data folder and print the counts.
@@ -149,6 +166,9 @@ struct FindArgs {
     /// Print only the number of links (per file when there are several, as `FILE:N`).
     #[arg(short, long)]
     count: bool,
+    /// Add the security checks of UTS #58 section 8 that each link fails (jsonl, tsv).
+    #[arg(long, conflicts_with = "count")]
+    checks: bool,
     #[command(flatten)]
     detect: DetectArgs,
 }
@@ -161,6 +181,9 @@ struct LinkifyArgs {
     /// Scheme put in the href of links written without one.
     #[arg(long, default_value = "https://", value_name = "SCHEME")]
     default_scheme: String,
+    /// Leave as plain text the links that fail a security check of UTS #58 section 8.
+    #[arg(long)]
+    checks: bool,
     #[command(flatten)]
     detect: DetectArgs,
 }
@@ -170,6 +193,9 @@ struct EscapeArgs {
     /// URLs to format; none: one per line from standard input.
     #[arg(value_name = "URL")]
     urls: Vec<String>,
+    /// Also percent-escape Bidi_Control characters (UTS #58 section 8).
+    #[arg(long)]
+    checks: bool,
 }
 
 #[derive(Args, Debug)]

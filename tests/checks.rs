@@ -1,0 +1,228 @@
+//! The security checks of UTS #58 section 8 (`linkscan::checks`): the library layer over
+//! the finder, and the `--checks` options of the command line.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use linkscan::checks::{self, Check, LinkCheck};
+use linkscan::{LinkFinder, LinkKind, TldPolicy, TldSet};
+
+fn linkscan(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("linkscan runs");
+    // A usage error ends the program before it reads its input.
+    let written = child.stdin.take().expect("stdin").write_all(stdin);
+    if let Err(e) = written {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
+    }
+    child.wait_with_output().expect("linkscan finishes")
+}
+
+/// One link per check, one that passes, and one that fails two.
+const SAMPLE: &str = "a ｅxample.com b example.com/\u{202E}fdp.exe c x@example.com \
+                      d ✓.example.org/\u{2066} e example.c0m";
+
+/// A finder whose TLD list lets a syntactically invalid TLD through, as a user's list may.
+fn finder_with_bad_tld() -> LinkFinder {
+    let set = TldSet::from_list(["com", "org", "c0m"]).expect("a valid list");
+    LinkFinder::builder()
+        .tld_policy(TldPolicy::List(set.into()))
+        .build()
+}
+
+fn results(finder: &LinkFinder, text: &str) -> Vec<(String, String)> {
+    checks::checked_links(finder, text.as_bytes())
+        .map(|(link, check)| (link.as_str(text).to_string(), check.to_string()))
+        .collect()
+}
+
+#[test]
+fn each_check_flags_its_links_and_only_those() {
+    let expected = [
+        ("ｅxample.com", "identifier_status"),
+        ("example.com/\u{202E}fdp.exe", "bidi_control"),
+        ("x@example.com", ""),
+        ("✓.example.org/\u{2066}", "identifier_status,bidi_control"),
+        ("example.c0m", "tld_syntax"),
+    ];
+    let expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(results(&finder_with_bad_tld(), SAMPLE), expected);
+    // With the IANA list, `c0m` is no TLD and the finder reports one link fewer.
+    assert_eq!(results(&LinkFinder::new(), SAMPLE), expected[..4]);
+}
+
+#[test]
+fn checks_never_change_what_is_detected() {
+    let finder = finder_with_bad_tld();
+    let plain: Vec<_> = finder.links(SAMPLE).collect();
+    let checked: Vec<_> = checks::checked_links(&finder, SAMPLE.as_bytes())
+        .map(|(link, _)| link)
+        .collect();
+    assert_eq!(plain, checked);
+}
+
+#[test]
+fn checks_match_a_direct_reading_of_the_data() {
+    // Every host character that is not a dot decides `identifier_status` alone.
+    for c in [
+        'a', 'Z', '0', '-', 'ü', 'ж', 'あ', '中', 'ｅ', '✓', 'ⓐ', 'ƿ', 'ß', 'ς',
+    ] {
+        if !linkscan::is_host_char(c) {
+            continue;
+        }
+        let url = format!("x{c}x.com");
+        let flagged = checks::check(&url, LinkKind::Url).fails(Check::IdentifierStatus);
+        assert_eq!(flagged, !linkscan::is_identifier_allowed(c), "{c:?}");
+    }
+    // Every Bidi_Control character, and nothing else in a sample of format characters.
+    for cp in 0x0600..0x2100u32 {
+        let Some(c) = char::from_u32(cp) else {
+            continue;
+        };
+        let url = format!("example.com/a{c}b");
+        assert_eq!(
+            checks::check(&url, LinkKind::Url).fails(Check::BidiControl),
+            linkscan::is_bidi_control(c),
+            "U+{cp:04X}"
+        );
+    }
+    // The TLD check is the syntactic TLD rule of section 8 on the last label.
+    for tld in [
+        "com",
+        "c",
+        "c0",
+        "a-b",
+        "рф",
+        "xn--p1ai",
+        "xn--zz",
+        "ευ1",
+        "テスト",
+    ] {
+        let url = format!("example.{tld}/x");
+        assert_eq!(
+            checks::check(&url, LinkKind::Url).fails(Check::TldSyntax),
+            !linkscan::is_syntactic_tld(tld.as_bytes()),
+            "{tld}"
+        );
+    }
+}
+
+#[test]
+fn a_link_check_lists_names_in_a_fixed_order() {
+    let result = checks::check("✓.c0m/\u{200F}", LinkKind::Url);
+    assert_eq!(
+        result.iter().collect::<Vec<_>>(),
+        [
+            Check::TldSyntax,
+            Check::IdentifierStatus,
+            Check::BidiControl
+        ]
+    );
+    assert_eq!(
+        result.names().collect::<Vec<_>>(),
+        ["tld_syntax", "identifier_status", "bidi_control"]
+    );
+    assert!(LinkCheck::default().passed());
+}
+
+#[test]
+fn secure_formatting_escapes_bidi_controls_everywhere() {
+    let url = "https://example.com/\u{202E}a?\u{2066}=b#\u{200F}";
+    let escaped = linkscan::escape_url_with(url, &checks::SECURE_FORMAT);
+    assert_eq!(
+        escaped,
+        "https://example.com/%E2%80%AEa?%E2%81%A6=b#%E2%80%8F"
+    );
+    assert!(!escaped.chars().any(linkscan::is_bidi_control));
+    // The conformant formatter leaves them (their Link_Term is Include).
+    assert_eq!(linkscan::escape_url(url), url);
+}
+
+#[test]
+fn find_checks_adds_an_array_to_jsonl_and_a_column_to_tsv() {
+    let out = linkscan(&["find", "--checks"], SAMPLE.as_bytes());
+    assert!(out.status.success(), "{out:?}");
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let checks: Vec<serde_json::Value> = lines.iter().map(|l| l["checks"].clone()).collect();
+    assert_eq!(
+        checks,
+        [
+            serde_json::json!(["identifier_status"]),
+            serde_json::json!(["bidi_control"]),
+            serde_json::json!([]),
+            serde_json::json!(["identifier_status", "bidi_control"]),
+        ]
+    );
+    // Without the option there is no such field.
+    let out = linkscan(&["find"], SAMPLE.as_bytes());
+    assert!(!String::from_utf8(out.stdout).unwrap().contains("checks"));
+
+    let out = linkscan(&["find", "--checks", "--format", "tsv"], SAMPLE.as_bytes());
+    let tsv = String::from_utf8(out.stdout).unwrap();
+    let last_columns: Vec<&str> = tsv
+        .lines()
+        .map(|l| l.split('\t').nth(5).expect("six columns"))
+        .collect();
+    assert_eq!(
+        last_columns,
+        [
+            "identifier_status",
+            "bidi_control",
+            "",
+            "identifier_status,bidi_control"
+        ]
+    );
+}
+
+#[test]
+fn find_checks_rejects_formats_without_room_for_them() {
+    let out = linkscan(&["find", "--checks", "--format", "marked"], b"example.com");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--checks"));
+    let out = linkscan(&["find", "--checks", "--count"], b"example.com");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn linkify_checks_leaves_failing_links_as_text() {
+    let out = linkscan(&["linkify", "--checks"], SAMPLE.as_bytes());
+    let html = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(html.matches("<a href").count(), 1, "{html}");
+    assert!(html.contains("<a href=\"mailto:x@example.com\">"));
+    assert!(html.contains("a ｅxample.com b"));
+    let out = linkscan(&["linkify"], SAMPLE.as_bytes());
+    let html = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(html.matches("<a href").count(), 4, "{html}");
+}
+
+#[test]
+fn escape_checks_escapes_bidi_controls() {
+    let url = "https://example.com/%E2%80%AEfdp.exe";
+    let out = linkscan(&["escape", "--checks", url], b"");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{url}\n"));
+    let out = linkscan(&["escape", url], b"");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "https://example.com/\u{202E}fdp.exe\n"
+    );
+    let out = linkscan(
+        &["escape", "--checks"],
+        "example.com/\u{200F}x\n".as_bytes(),
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "example.com/%E2%80%8Fx\n"
+    );
+}
