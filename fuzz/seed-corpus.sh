@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Builds the seed corpora of the fuzz targets under fuzz/corpus/<target>/ from the shared
+# data folder (../shared beside the repository, or $LINKSCAN_SHARED): every line of the
+# official detection test file (marks removed), every line of the formatting test files,
+# and slices of the multilingual corpus samples. Nothing from the shared folder is
+# committed; run this before `cargo +nightly fuzz run <target>`.
+#
+#   fuzz/seed-corpus.sh            # all targets
+#   fuzz/seed-corpus.sh finder_oracle
+set -euo pipefail
+cd "$(dirname "$0")"
+shared="${LINKSCAN_SHARED:-../../shared}"
+unicode="$shared/unicode/17.0.0"
+draft="$shared/unicode/18.0.0-draft"
+corpus="$shared/corpus"
+for f in "$unicode/LinkDetectionTest.txt" "$unicode/LinkFormattingTest.txt"; do
+    [ -r "$f" ] || { echo "seed-corpus.sh: cannot read $f (set LINKSCAN_SHARED)" >&2; exit 1; }
+done
+
+# One file per line of input: name = the line's checksum, so re-running adds nothing twice.
+lines_to() {
+    local dir=$1
+    mkdir -p "$dir"
+    while IFS= read -r line; do
+        [ -n "$line" ] || continue
+        printf '%s' "$line" > "$dir/seed-$(printf '%s' "$line" | cksum | cut -d' ' -f1)"
+    done
+}
+
+# Detection lines without the ⸠ ⸡ marks, and formatting lines (both sides of each pair).
+text_seeds() {
+    local dir=$1
+    grep -v '^#' "$unicode/LinkDetectionTest.txt" | sed 's/⸠//g; s/⸡//g' | lines_to "$dir"
+    cat "$unicode/LinkFormattingTest.txt" "$draft/LinkFormattingTest.txt" 2>/dev/null \
+        | grep -v '^#' | lines_to "$dir"
+    # Slices of real mail: 64 pieces of 2 KiB spread over each sample.
+    for sample in "$corpus/email-intl.txt" "$corpus/email-en.mbox"; do
+        [ -r "$sample" ] || continue
+        local size step
+        size=$(stat -c %s "$sample")
+        step=$(( size / 64 ))
+        for k in $(seq 0 63); do
+            dd if="$sample" of="$dir/slice-$(basename "$sample")-$k" bs=2048 count=1 \
+                skip=$(( k * step )) iflag=skip_bytes status=none
+        done
+    done
+}
+
+# Formatting pairs' URLs only, for the targets whose input is a URL string.
+url_seeds() {
+    cat "$unicode/LinkFormattingTest.txt" "$draft/LinkFormattingTest.txt" 2>/dev/null \
+        | grep -v '^#' | lines_to "$1"
+}
+
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(finder_oracle str_bytes entry_points escape_detect)
+for target in "${targets[@]}"; do
+    case $target in
+        # Structured targets read their parts from raw bytes; URLs make fine seeds too.
+        escape_detect) url_seeds "corpus/$target" ;;
+        *) text_seeds "corpus/$target" ;;
+    esac
+    echo "corpus/$target: $(ls "corpus/$target" | wc -l) seeds"
+done
