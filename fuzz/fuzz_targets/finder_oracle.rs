@@ -1,17 +1,16 @@
 //! The fast finder agrees with the spec-literal oracle on arbitrary bytes, for every TLD
-//! policy, and the `&str` entry point agrees with the bytes one on valid UTF-8.
+//! policy (IANA, syntactic, a list of the user's own): every link, with the same offsets,
+//! kinds and schemes. The property is shared with the proptest suite:
+//! `tests/common/properties.rs`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use linkscan::{oracle, LinkFinder, TldPolicy};
+
+#[path = "../../tests/common/properties.rs"]
+mod properties;
 
 fuzz_target!(|data: &[u8]| {
-    for policy in [TldPolicy::Iana, TldPolicy::Syntactic] {
-        let finder = LinkFinder::builder().tld_policy(policy.clone()).build();
-        let fast: Vec<_> = finder.links_bytes(data).collect();
-        assert_eq!(fast, oracle::find_links(data, &policy), "input {data:?}");
-        if let Ok(text) = std::str::from_utf8(data) {
-            assert!(finder.links(text).eq(fast.iter().copied()));
-        }
+    if let Err(e) = properties::finder_matches_oracle(data) {
+        panic!("{e}");
     }
 });
