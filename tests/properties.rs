@@ -189,7 +189,7 @@ fn config(cases: u32) -> ProptestConfig {
 }
 
 proptest! {
-    #![proptest_config(config(400))]
+    #![proptest_config(config(5000))]
 
     #[test]
     fn finder_matches_oracle(data in text_bytes()) {

@@ -46,7 +46,11 @@
 //! * A Close that does not match pops the bracket stack before it is escaped. Detection
 //!   never sees the escaped Close as a bracket, so in `(<])` (formatted `(<%5D)`) the
 //!   final `)` matches `(` when formatting but meets `<` when detecting, and the detected
-//!   link stops before it. Only text mixing two kinds of brackets this way is affected.
+//!   link stops before it. Likewise, with 125 brackets open, the popped entry lets
+//!   formatting write one more Open literally, which detection's full stack then rejects
+//!   (`{` × 125, `>`, `{`: the link is detected without its last `{`). Only text mixing
+//!   two kinds of brackets this way is affected; `tests/common/properties.rs`
+//!   (`hits_bracket_gap`) describes the exact condition.
 //! * In a fragment directive, `,` is a separator but its Link_Term is Soft, so a final
 //!   `,` is escaped (`text=a,` becomes `text=a%2C`), though detection would include it.
 //! * Bidi_Control characters are Include in `LinkTerm.txt`, so section 4.1 leaves them,

@@ -237,24 +237,39 @@ fn placed(case: &UrlCase, form: &str) -> (String, std::ops::Range<usize>) {
     (text, start..start + form.len())
 }
 
-/// Whether a close bracket in `data` that does not match the innermost open one is
-/// followed, before the stack is cleared, by another close bracket. Section 4.1 pops the
-/// stack on such a mismatch, but detection never sees the escaped close bracket, so the
-/// two stacks part and the later close bracket may end the detected link early: a known
-/// gap in the specification (documented in `linkscan::format`), not a bug of this crate.
-fn mismatched_close_then_close(data: &str) -> bool {
-    let mut stack: Vec<char> = Vec::new();
-    let mut mismatched = false;
+/// Whether the bracket stacks of formatting and of detection part ways in `data` (one
+/// stretch of a part between two stack clearings).
+///
+/// Section 4.1 pops the stack on a close bracket that does not match, and escapes that
+/// bracket; detection never sees the escaped bracket, so its stack keeps the open one.
+/// From there a later close bracket may meet a different open bracket in detection than
+/// in formatting, or a later open bracket may find detection's stack full (125) where
+/// formatting's had room, and the detected link ends early. This is a gap in the
+/// specification (documented in `linkscan::format`), not in this crate: both halves follow
+/// the text. The two stacks are simulated side by side, as the formatter writes each
+/// bracket and as detection then reads it.
+fn bracket_stacks_part(data: &str) -> bool {
+    let mut formatting: Vec<char> = Vec::new();
+    let mut detection: Vec<char> = Vec::new();
     for c in data.chars() {
         match linkscan::link_term(c) {
-            linkscan::LinkTerm::Open if stack.len() < linkscan::BRACKET_LIMIT => stack.push(c),
-            linkscan::LinkTerm::Close => {
-                if mismatched {
+            linkscan::LinkTerm::Open => {
+                if formatting.len() == linkscan::BRACKET_LIMIT {
+                    continue; // escaped: detection sees no bracket
+                }
+                formatting.push(c);
+                if detection.len() == linkscan::BRACKET_LIMIT {
                     return true;
                 }
-                let top = stack.pop();
-                if top.is_some() && linkscan::link_bracket(c) != top {
-                    mismatched = true;
+                detection.push(c);
+            }
+            linkscan::LinkTerm::Close => {
+                let top = formatting.pop();
+                if top.is_none() || linkscan::link_bracket(c) != top {
+                    continue; // escaped
+                }
+                if detection.pop() != top {
+                    return true;
                 }
             }
             _ => {}
@@ -263,7 +278,7 @@ fn mismatched_close_then_close(data: &str) -> bool {
     false
 }
 
-/// Whether the parts hit the known gap of [`mismatched_close_then_close`] in any stretch
+/// Whether the parts hit the known gap of [`bracket_stacks_part`] in any stretch
 /// between two stack clearings.
 pub fn hits_bracket_gap(parts: &UrlParts) -> bool {
     let path = parts.path.iter().map(String::as_str);
@@ -279,7 +294,7 @@ pub fn hits_bracket_gap(parts: &UrlParts) -> bool {
     path.chain(query)
         .chain(fragment)
         .chain(directives)
-        .any(mismatched_close_then_close)
+        .any(bracket_stacks_part)
 }
 
 /// The promise of section 4: the minimally escaped form, between spaces in any text, is
