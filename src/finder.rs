@@ -8,6 +8,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
+use crate::prefilter::Kernel;
 use crate::scanner::Scanner;
 use crate::tld::{TldPolicy, TldSet};
 
@@ -97,11 +98,18 @@ impl Link {
 ///     ("example.com/wiki/Ракь_(планета)", LinkKind::Url),
 /// ]);
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct LinkFinder {
     urls: bool,
     emails: bool,
     policy: TldPolicy,
+    kernel: Kernel,
+}
+
+impl Default for LinkFinder {
+    fn default() -> Self {
+        LinkFinder::new()
+    }
 }
 
 impl LinkFinder {
@@ -128,6 +136,7 @@ impl LinkFinder {
                 urls: true,
                 emails: true,
                 policy: TldPolicy::Iana,
+                kernel: Kernel::detect(),
             },
         }
     }
@@ -152,7 +161,7 @@ impl LinkFinder {
     /// ```
     pub fn links_bytes<'f, 't>(&'f self, text: &'t [u8]) -> Links<'f, 't> {
         Links {
-            scanner: Scanner::new(text, &self.policy),
+            scanner: Scanner::new(text, &self.policy, self.kernel),
             urls: self.urls,
             emails: self.emails,
         }
@@ -187,6 +196,20 @@ impl LinkFinderBuilder {
     /// Shorthand for `tld_policy(TldPolicy::List(..))`.
     pub fn tld_set(self, set: TldSet) -> Self {
         self.tld_policy(TldPolicy::List(Arc::new(set)))
+    }
+
+    /// The prefilter kernel (default: the fastest this CPU supports, [`Kernel::detect`]).
+    /// Every kernel gives the same links; this is for tests and benchmarks.
+    ///
+    /// # Panics
+    /// When the CPU cannot run `kernel` (see [`Kernel::available`]).
+    pub fn prefilter_kernel(mut self, kernel: Kernel) -> Self {
+        assert!(
+            Kernel::available().contains(&kernel),
+            "this CPU cannot run the {kernel:?} kernel"
+        );
+        self.finder.kernel = kernel;
+        self
     }
 
     /// The finder.

@@ -23,7 +23,8 @@
 //! assert_eq!(links, ["example.com/αβγ", "https://en.wikipedia.org/wiki/The_Lovemakers_(film)"]);
 //! ```
 
-#![forbid(unsafe_code)]
+// `unsafe` is allowed only in the vector kernels of `prefilter`, each block with a SAFETY note.
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod conformance;
@@ -31,6 +32,7 @@ mod finder;
 pub mod format;
 pub mod html;
 pub mod oracle;
+mod prefilter;
 mod props;
 mod scanner;
 #[rustfmt::skip]
@@ -45,6 +47,7 @@ pub use format::{
     escape_url, escape_url_parts, escape_url_with, format_email, quote_local_part, FormatOptions,
     UrlParts,
 };
+pub use prefilter::Kernel;
 pub use props::{
     is_bidi_control, is_dot, is_host_char, is_identifier_allowed, is_link_email, link_bracket,
     link_term, raw, LinkTerm,

@@ -4,8 +4,8 @@
 //! This is the algorithm of `initiation.md`, reorganised to run in linear time:
 //!
 //! 1. **Candidates.** Only a Dot (`.` or `。`) can precede a TLD, so the scanner jumps from
-//!    dot to dot with `memchr`/`memmem` ([`DotFinder`]) and never looks at other text
-//!    unless a candidate needs it.
+//!    dot to dot with the vector prefilter ([`crate::prefilter`]) and never looks at other
+//!    text unless a candidate needs it.
 //! 2. **TLD.** The maximal run `R` of HostCharNoDot after the dot is looked up in the
 //!    [`TldPolicy`]. Runs after different dots are disjoint, so these scans are linear.
 //! 3. **Trailing dot, port**: a constant amount of look-ahead.
@@ -26,61 +26,15 @@
 //! the input; invalid UTF-8 is never part of a link; no link starts before `floor`, and
 //! `floor` only grows; nothing allocates.
 
-use memchr::memmem;
-
 use crate::finder::{Link, LinkKind};
+use crate::prefilter::{Candidates, Kernel};
 use crate::props::{props_of, HOST_CHAR, LINK_EMAIL};
 use crate::tables::PROPS_BLOCKS;
 use crate::terminate::{terminate, BracketStack};
 use crate::tld::TldPolicy;
-use crate::utf8::{self, INVALID};
+use crate::utf8;
 
-const IDEOGRAPHIC_FULL_STOP: &[u8] = "\u{3002}".as_bytes();
 const FULLWIDTH_FULL_STOP: u32 = 0xFF0E;
-
-/// Finds the next Dot (`.` or `。`) at or after a position, caching the next occurrence of
-/// each so that every byte is searched once.
-pub(crate) struct DotFinder {
-    /// The first `.` at or after the last search position (`None`: there is none).
-    ascii: Option<usize>,
-    /// The first `。` at or after the last search position.
-    ideographic: Option<usize>,
-    ideographic_finder: memmem::Finder<'static>,
-}
-
-impl DotFinder {
-    pub(crate) fn new(text: &[u8]) -> DotFinder {
-        let ideographic_finder = memmem::Finder::new(IDEOGRAPHIC_FULL_STOP);
-        DotFinder {
-            ascii: memchr::memchr(b'.', text),
-            ideographic: ideographic_finder.find(text),
-            ideographic_finder,
-        }
-    }
-
-    /// The next dot at or after `from`: `(position, byte length)`.
-    #[inline]
-    pub(crate) fn next(&mut self, text: &[u8], from: usize) -> Option<(usize, usize)> {
-        if self.ascii.is_some_and(|p| p < from) {
-            self.ascii = text
-                .get(from..)
-                .and_then(|t| memchr::memchr(b'.', t))
-                .map(|q| q + from);
-        }
-        if self.ideographic.is_some_and(|p| p < from) {
-            self.ideographic = text
-                .get(from..)
-                .and_then(|t| self.ideographic_finder.find(t))
-                .map(|q| q + from);
-        }
-        match (self.ascii, self.ideographic) {
-            (Some(a), Some(i)) if i < a => Some((i, 3)),
-            (Some(a), _) => Some((a, 1)),
-            (None, Some(i)) => Some((i, 3)),
-            (None, None) => None,
-        }
-    }
-}
 
 /// What the last backward host walk established: `text[start..=dot]` is one unbroken run
 /// of HostChar (or starts at the floor), and `bad_pair` is the start of the last bad
@@ -96,11 +50,13 @@ struct HostRun {
 pub(crate) struct Scanner<'t, 'p> {
     text: &'t [u8],
     policy: &'p TldPolicy,
+    /// `policy.max_len()`: no longer run after a dot can be a TLD.
+    max_tld_len: usize,
     /// Where the next candidate search starts.
     pos: usize,
     /// No link starts before this.
     floor: usize,
-    dots: DotFinder,
+    dots: Candidates,
     run: Option<HostRun>,
     stack: BracketStack,
 }
@@ -120,21 +76,15 @@ fn host_props(cp: u32) -> u8 {
     }
 }
 
-/// Whether the pair of adjacent characters `(a, b)` shows a bad label: an empty label
-/// (Dot Dot), or a label that starts (Dot `-`) or ends (`-` Dot) with a hyphen.
-#[inline]
-fn is_bad_pair(a: u32, b: u32) -> bool {
-    (is_dot_cp(a) && (is_dot_cp(b) || b == '-' as u32)) || (a == '-' as u32 && is_dot_cp(b))
-}
-
 impl<'t, 'p> Scanner<'t, 'p> {
-    pub(crate) fn new(text: &'t [u8], policy: &'p TldPolicy) -> Self {
+    pub(crate) fn new(text: &'t [u8], policy: &'p TldPolicy, kernel: Kernel) -> Self {
         Scanner {
             text,
             policy,
+            max_tld_len: policy.max_len(),
             pos: 0,
             floor: 0,
-            dots: DotFinder::new(text),
+            dots: Candidates::new(kernel),
             run: None,
             stack: BracketStack::new(),
         }
@@ -157,10 +107,13 @@ impl<'t, 'p> Scanner<'t, 'p> {
         let text = self.text;
         let n = text.len();
 
-        // 1. The maximal HostCharNoDot run R after the dot must be a TLD.
+        // 1. The maximal HostCharNoDot run R after the dot must be a TLD. A run longer
+        //    than any TLD is rejected as soon as it is: R holds no dot, so the next search
+        //    may resume where this scan stopped, and each byte is scanned once.
         let tld_start = dot + dot_len;
+        let limit = n.min(tld_start + self.max_tld_len + 1);
         let mut end = tld_start;
-        while end < n {
+        while end < limit {
             let b = text[end];
             if b < 0x80 {
                 if PROPS_BLOCKS[b as usize] & HOST_CHAR == 0 || b == b'.' {
@@ -176,11 +129,13 @@ impl<'t, 'p> Scanner<'t, 'p> {
             }
         }
         let tld = &text[tld_start..end];
-        if tld.is_empty() || tld[0] == b'-' || tld[tld.len() - 1] == b'-' {
+        if tld.is_empty()
+            || tld.len() > self.max_tld_len
+            || tld[0] == b'-'
+            || tld[tld.len() - 1] == b'-'
+            || !self.policy.is_tld(tld)
+        {
             return Err(end.max(tld_start));
-        }
-        if !self.policy.is_tld(tld) {
-            return Err(end);
         }
         let resume = end;
         let email_end = end;
@@ -293,37 +248,43 @@ impl<'t, 'p> Scanner<'t, 'p> {
     fn walk_host(&mut self, dot: usize, dot_len: usize) -> (usize, Option<usize>) {
         let text = self.text;
         let floor = self.floor;
-        let (dot_cp, _) = utf8::decode(text, dot);
-        let mut bad_pair = None;
         // The pair (dot, first character of R).
-        if text.get(dot + dot_len) == Some(&b'-') {
-            bad_pair = Some(dot);
-        }
-        let mut next_cp = dot_cp;
-        let mut i = dot;
+        let mut bad_pair = (text.get(dot + dot_len) == Some(&b'-')).then_some(dot);
+        // What the character after the one being looked at is: the dot itself at first.
+        let (mut next_dot, mut next_hyphen) = (true, false);
         let known = self.run.filter(|r| r.dot < dot && r.dot >= floor);
-        let start = loop {
-            if let Some(run) = known {
-                if i == run.dot {
-                    // Everything from run.start to run.dot was established before.
-                    if bad_pair.is_none() {
-                        bad_pair = run.bad_pair;
-                    }
-                    break run.start.max(floor);
+        let stop = known.map_or(floor, |r| r.dot);
+        let mut i = dot;
+        while i > stop {
+            let b = text[i - 1];
+            let (is_dot, is_hyphen, len) = if b < 0x80 {
+                if PROPS_BLOCKS[b as usize] & HOST_CHAR == 0 {
+                    break;
                 }
-            }
-            if i <= floor {
-                break floor;
-            }
-            let (cp, len) = utf8::decode_before(text, i);
-            if cp == INVALID || host_props(cp) & HOST_CHAR == 0 {
-                break i;
-            }
-            if bad_pair.is_none() && is_bad_pair(cp, next_cp) {
+                (b == b'.', b == b'-', 1)
+            } else {
+                // Invalid UTF-8 reads as a code point without HOST_CHAR.
+                let (cp, len) = utf8::decode_before(text, i);
+                if host_props(cp) & HOST_CHAR == 0 {
+                    break;
+                }
+                (cp == 0x3002, false, len)
+            };
+            if bad_pair.is_none()
+                && ((is_dot && (next_dot || next_hyphen)) || (is_hyphen && next_dot))
+            {
                 bad_pair = Some(i - len);
             }
-            next_cp = cp;
+            (next_dot, next_hyphen) = (is_dot, is_hyphen);
             i -= len;
+        }
+        let start = match known {
+            // Everything from run.start to run.dot was established before.
+            Some(run) if i == run.dot => {
+                bad_pair = bad_pair.or(run.bad_pair);
+                run.start.max(floor)
+            }
+            _ => i,
         };
         // `bad_pair` holds the *last* bad pair: pairs nearer the dot are found first.
         self.run = Some(HostRun {
@@ -342,21 +303,27 @@ impl<'t, 'p> Scanner<'t, 'p> {
         let mut previous_dot = false;
         while i > floor {
             let b = text[i - 1];
-            let (cp, len) = if b < 0x80 {
-                (b as u32, 1)
-            } else {
-                utf8::decode_before(text, i)
-            };
-            if cp == '.' as u32 {
+            let len = if b == b'.' {
                 if previous_dot || i == at {
                     return None; // ".." or a dot right before '@'
                 }
                 previous_dot = true;
-            } else if cp == INVALID || host_props(cp) & LINK_EMAIL == 0 {
-                break;
-            } else {
+                1
+            } else if b < 0x80 {
+                if PROPS_BLOCKS[b as usize] & LINK_EMAIL == 0 {
+                    break;
+                }
                 previous_dot = false;
-            }
+                1
+            } else {
+                // Invalid UTF-8 reads as a code point without LINK_EMAIL.
+                let (cp, len) = utf8::decode_before(text, i);
+                if host_props(cp) & LINK_EMAIL == 0 {
+                    break;
+                }
+                previous_dot = false;
+                len
+            };
             i -= len;
         }
         if i == at || previous_dot {

@@ -16,6 +16,20 @@ use crate::props::{props_of, LT_CLOSE, LT_HARD, LT_INCLUDE, LT_MASK, LT_OPEN, LT
 use crate::tables::PROPS_BLOCKS;
 use crate::utf8;
 
+/// ASCII bytes that are Link_Term=Include and no part's separator (`/ ? # = & , :`): inside
+/// any part, a run of them only moves `last_safe` to its end, so it is skipped in a tight
+/// loop. (`,` and `:` are Soft anyway; they are listed for clarity.)
+static PLAIN_ASCII: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        let special = matches!(b as u8, b'/' | b'?' | b'#' | b'=' | b'&' | b',' | b':');
+        table[b] = !special && PROPS_BLOCKS[b] & LT_MASK == LT_INCLUDE;
+        b += 1;
+    }
+    table
+};
+
 /// The bracket stack limit of section 3.5.1.
 pub const BRACKET_LIMIT: usize = 125;
 
@@ -118,6 +132,14 @@ pub(crate) fn terminate(text: &[u8], start: usize, stack: &mut BracketStack) -> 
     stack.clear();
     let mut i = start;
     while i < n {
+        if part != Part::None && PLAIN_ASCII[text[i] as usize] {
+            i += 1;
+            while i < n && PLAIN_ASCII[text[i] as usize] {
+                i += 1;
+            }
+            last_safe = i;
+            continue;
+        }
         let b = text[i];
         if part != Part::None {
             let terminated = match part {

@@ -1,8 +1,11 @@
 //! Top-level domains: the embedded IANA set, user-supplied sets, and the syntactic check.
 //!
-//! A [`TldSet`] is an open-addressing hash table over one byte arena. Entries are stored
-//! in lower case; a lookup folds ASCII upper case into a stack buffer, hashes it and probes,
-//! so it never allocates. Non-ASCII entries (the decoded form of `XN--` entries, such as
+//! A [`TldSet`] has two open-addressing hash tables. Most TLDs, and most words that follow
+//! a dot in text, are ASCII and at most 8 bytes long: those are packed into a `u64`
+//! (little-endian, zero-padded), lower-cased with one OR (for `[A-Za-z0-9-]`, OR-ing each
+//! byte with `0x20` is exactly ASCII lower-casing), hashed with one multiplication and
+//! compared as one integer. Longer or non-ASCII labels go to a second table over a byte
+//! arena, folded into a stack buffer. Neither lookup allocates. Non-ASCII entries (the decoded form of `XN--` entries, such as
 //! `рф`) are compared exactly, as the official test data expects.
 //!
 //! The [`TldPolicy::Syntactic`] mode accepts any label that could be a TLD by the rules of
@@ -31,6 +34,8 @@ const MAX_TLD_BYTES: usize = 252;
 /// ```
 #[derive(Clone)]
 pub struct TldSet {
+    /// Packed short ASCII labels ([`pack_short`]); 0 marks an empty slot.
+    short: Vec<u64>,
     arena: Vec<u8>,
     /// `(offset, len)` into `arena`; `len == 0` marks an empty slot.
     slots: Vec<(u32, u32)>,
@@ -61,6 +66,34 @@ impl fmt::Debug for TldSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("TldSet").field("len", &self.len).finish()
     }
+}
+
+/// Longest label kept in the packed table.
+const SHORT_MAX: usize = 8;
+
+/// `label` packed into a lower-cased `u64`, if it is ASCII `[A-Za-z0-9-]`-like and at
+/// most 8 bytes long (the caller guarantees host characters, so only ASCII-ness and length
+/// are checked here).
+#[inline]
+fn pack_short(label: &[u8]) -> Option<u64> {
+    if label.is_empty() || label.len() > SHORT_MAX {
+        return None;
+    }
+    let word = label
+        .iter()
+        .rev()
+        .fold(0u64, |word, &b| (word << 8) | b as u64);
+    if word & 0x8080_8080_8080_8080 != 0 {
+        return None;
+    }
+    // OR 0x20 into the bytes that are present only.
+    let present = u64::MAX >> (8 * (SHORT_MAX - label.len()));
+    Some(word | (0x2020_2020_2020_2020 & present))
+}
+
+#[inline]
+fn short_slot(key: u64, mask: usize) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask
 }
 
 #[inline]
@@ -149,8 +182,16 @@ impl TldSet {
         let mut labels: Vec<String> = labels.into_iter().collect();
         labels.sort_unstable();
         labels.dedup();
-        let capacity = (labels.len() * 2).next_power_of_two().max(16);
+        let short_count = labels
+            .iter()
+            .filter(|l| pack_short(l.as_bytes()).is_some())
+            .count();
+        let short_capacity = (short_count * 2).next_power_of_two().max(16);
+        let capacity = ((labels.len() - short_count) * 2)
+            .next_power_of_two()
+            .max(16);
         let mut set = TldSet {
+            short: vec![0; short_capacity],
             arena: Vec::new(),
             slots: vec![(0, 0); capacity],
             len: labels.len(),
@@ -159,13 +200,21 @@ impl TldSet {
         let mask = capacity - 1;
         for label in labels {
             let bytes = label.as_bytes();
+            set.max_len = set.max_len.max(bytes.len());
+            if let Some(key) = pack_short(bytes) {
+                let mut slot = short_slot(key, short_capacity - 1);
+                while set.short[slot] != 0 {
+                    slot = (slot + 1) & (short_capacity - 1);
+                }
+                set.short[slot] = key;
+                continue;
+            }
             let mut slot = hash(bytes) as usize & mask;
             while set.slots[slot].1 != 0 {
                 slot = (slot + 1) & mask;
             }
             set.slots[slot] = (set.arena.len() as u32, bytes.len() as u32);
             set.arena.extend_from_slice(bytes);
-            set.max_len = set.max_len.max(bytes.len());
         }
         set
     }
@@ -180,6 +229,11 @@ impl TldSet {
         self.len == 0
     }
 
+    /// The length in bytes of the longest entry.
+    pub fn max_len(&self) -> usize {
+        self.max_len
+    }
+
     /// Whether `label` is in the set (ASCII case-insensitive).
     pub fn contains(&self, label: &str) -> bool {
         self.contains_bytes(label.as_bytes())
@@ -190,6 +244,17 @@ impl TldSet {
     pub fn contains_bytes(&self, label: &[u8]) -> bool {
         if label.is_empty() || label.len() > self.max_len {
             return false;
+        }
+        if let Some(key) = pack_short(label) {
+            let mask = self.short.len() - 1;
+            let mut slot = short_slot(key, mask);
+            loop {
+                match self.short[slot] {
+                    0 => return false,
+                    k if k == key => return true,
+                    _ => slot = (slot + 1) & mask,
+                }
+            }
         }
         let mut buf = [0u8; MAX_TLD_BYTES];
         let folded = &mut buf[..label.len()];
@@ -212,10 +277,16 @@ impl TldSet {
     }
 
     /// Every entry, in no particular order.
-    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
-        self.slots.iter().filter(|s| s.1 != 0).map(|&(o, l)| {
-            std::str::from_utf8(&self.arena[o as usize..(o + l) as usize]).unwrap_or_default()
-        })
+    pub fn iter(&self) -> impl Iterator<Item = String> + '_ {
+        let short = self.short.iter().filter(|&&k| k != 0).map(|&k| {
+            let bytes = k.to_le_bytes();
+            let len = bytes.iter().position(|&b| b == 0).unwrap_or(SHORT_MAX);
+            String::from_utf8_lossy(&bytes[..len]).into_owned()
+        });
+        let long = self.slots.iter().filter(|s| s.1 != 0).map(|&(o, l)| {
+            String::from_utf8_lossy(&self.arena[o as usize..(o + l) as usize]).into_owned()
+        });
+        short.chain(long)
     }
 }
 
@@ -250,6 +321,17 @@ pub enum TldPolicy {
 }
 
 impl TldPolicy {
+    /// No label longer than this many bytes is a TLD under this policy (63 code points
+    /// of at most 4 bytes for the syntactic rule).
+    #[inline]
+    pub fn max_len(&self) -> usize {
+        match self {
+            TldPolicy::Iana => TldSet::iana().max_len(),
+            TldPolicy::List(set) => set.max_len(),
+            TldPolicy::Syntactic => MAX_TLD_BYTES,
+        }
+    }
+
     /// Whether the UTF-8 label `label` (HostChar characters, no dots) is a TLD.
     #[inline]
     pub fn is_tld(&self, label: &[u8]) -> bool {
@@ -289,8 +371,8 @@ fn is_syntactic_unicode_tld(label: &str) -> bool {
         })
 }
 
-/// Whether `label` could be a TLD by the syntactic rules of UTS #58 section 8: ASCII
-/// letters only and at least two of them; `xn--` labels decoded and checked as Unicode;
+/// Whether `label` could be a TLD by the syntactic rules of UTS #58 section 8: at most 63
+/// characters; ASCII letters only and at least two of them; `xn--` labels decoded and checked as Unicode;
 /// Unicode labels of IDNA2008-valid characters without digits, hyphens or CONTEXTJ/CONTEXTO
 /// characters.
 ///
@@ -309,6 +391,11 @@ pub fn is_syntactic_tld(label: &[u8]) -> bool {
     let Ok(label) = std::str::from_utf8(label) else {
         return false;
     };
+    // A DNS label has at most 63 octets (for an IDN, its ACE form, which is longer than
+    // its code point count).
+    if label.len() > MAX_TLD_BYTES || label.chars().count() > 63 {
+        return false;
+    }
     if label.is_ascii() {
         if label.len() > 4 && label[..4].eq_ignore_ascii_case("xn--") {
             let ace = label[4..].to_ascii_lowercase();
@@ -345,6 +432,36 @@ mod tests {
             assert!(!set.contains(not), "{not}");
         }
         assert_eq!(set.len(), crate::tables::TLDS.len());
+    }
+
+    /// Both tables (packed short labels and the arena) hold exactly the entries, at the
+    /// length boundary between them too.
+    #[test]
+    fn iter_gives_back_every_entry_and_lookups_find_them() {
+        let set = TldSet::iana();
+        let mut listed: Vec<String> = set.iter().collect();
+        listed.sort();
+        let expected: Vec<String> = crate::tables::TLDS.iter().map(|s| s.to_string()).collect();
+        assert_eq!(listed, expected);
+        for tld in crate::tables::TLDS {
+            assert!(set.contains(tld), "{tld}");
+            assert!(set.contains(&tld.to_ascii_uppercase()), "{tld}");
+        }
+        let set = TldSet::from_list(["abcdefgh", "abcdefghi", "a1-b"]).unwrap();
+        for yes in ["abcdefgh", "ABCDEFGH", "abcdefghi", "AbcdefghI", "A1-B"] {
+            assert!(set.contains(yes), "{yes}");
+        }
+        for no in [
+            "abcdefg",
+            "abcdefghij",
+            "bcdefgh",
+            "a1",
+            "a1-",
+            "a1-bc",
+            "abcdefgh\u{e9}",
+        ] {
+            assert!(!set.contains(no), "{no}");
+        }
     }
 
     #[test]
