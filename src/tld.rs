@@ -91,6 +91,17 @@ fn pack_short(label: &[u8]) -> Option<u64> {
     Some(word | (0x2020_2020_2020_2020 & present))
 }
 
+/// The packed form of the ASCII label `text[at..at + len]` (`1 <= len <= 8`, host
+/// characters), read with one unaligned load; `None` when fewer than 8 bytes remain from
+/// `at`, in which case [`TldSet::contains_bytes`] does the work.
+#[inline]
+pub(crate) fn pack_short_from(text: &[u8], at: usize, len: usize) -> Option<u64> {
+    debug_assert!((1..=SHORT_MAX).contains(&len));
+    let word = u64::from_le_bytes(text.get(at..at + SHORT_MAX)?.try_into().ok()?);
+    let present = u64::MAX >> (8 * (SHORT_MAX - len));
+    Some((word & present) | (0x2020_2020_2020_2020 & present))
+}
+
 #[inline]
 fn short_slot(key: u64, mask: usize) -> usize {
     (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask
@@ -246,15 +257,7 @@ impl TldSet {
             return false;
         }
         if let Some(key) = pack_short(label) {
-            let mask = self.short.len() - 1;
-            let mut slot = short_slot(key, mask);
-            loop {
-                match self.short[slot] {
-                    0 => return false,
-                    k if k == key => return true,
-                    _ => slot = (slot + 1) & mask,
-                }
-            }
+            return self.contains_packed(key);
         }
         let mut buf = [0u8; MAX_TLD_BYTES];
         let folded = &mut buf[..label.len()];
@@ -273,6 +276,20 @@ impl TldSet {
                 return true;
             }
             slot = (slot + 1) & mask;
+        }
+    }
+
+    /// Whether the packed short label `key` (see [`pack_short_from`]) is in the set.
+    #[inline]
+    pub(crate) fn contains_packed(&self, key: u64) -> bool {
+        let mask = self.short.len() - 1;
+        let mut slot = short_slot(key, mask);
+        loop {
+            match self.short[slot] {
+                0 => return false,
+                k if k == key => return true,
+                _ => slot = (slot + 1) & mask,
+            }
         }
     }
 
