@@ -115,6 +115,7 @@ pub(crate) struct Scanner<'t, 'p> {
     /// No link starts before this.
     floor: usize,
     dots: Candidates,
+    kernel: Kernel,
     run: Option<HostRun>,
     stack: BracketStack,
 }
@@ -148,6 +149,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
             pos: 0,
             floor: 0,
             dots: Candidates::new(kernel),
+            kernel,
             run: None,
             stack: BracketStack::new(),
         }
@@ -188,6 +190,11 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 let (cp, len) = utf8::decode(text, end);
                 if host_props(cp) & HOST_CHAR == 0 || cp == 0x3002 || cp == FULLWIDTH_FULL_STOP {
                     break;
+                }
+                if end == tld_start && self.tlds.is_some_and(|set| !set.may_start_with(cp)) {
+                    // No TLD starts with this character: whatever the run, it is not one
+                    // (and holds no dot, so the search may resume after it).
+                    return Err(end + len);
                 }
                 ascii = false;
                 end += len;
@@ -297,7 +304,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
 
         // 8. Path, query, fragment; or drop the trailing dot.
         let link_end = if end < n && matches!(text[end], b'/' | b'?' | b'#') {
-            terminate(text, end, &mut self.stack)
+            terminate(text, end, &mut self.stack, self.kernel)
         } else if trailing_dot > 0 && !has_port {
             end - trailing_dot
         } else {

@@ -41,6 +41,10 @@ pub struct TldSet {
     slots: Vec<(u32, u32)>,
     len: usize,
     max_len: usize,
+    /// Bit `cp % 4096` is set for the first code point of every entry that does not
+    /// start with ASCII: a label starting with any other non-ASCII character is not in the
+    /// set, which the scanner learns after decoding one character instead of the run.
+    first_non_ascii: Box<[u64; 64]>,
 }
 
 /// Why a TLD list was rejected.
@@ -207,11 +211,16 @@ impl TldSet {
             slots: vec![(0, 0); capacity],
             len: labels.len(),
             max_len: 0,
+            first_non_ascii: Box::new([0; 64]),
         };
         let mask = capacity - 1;
         for label in labels {
             let bytes = label.as_bytes();
             set.max_len = set.max_len.max(bytes.len());
+            if let Some(first) = label.chars().next().filter(|c| !c.is_ascii()) {
+                let bit = first as usize % 4096;
+                set.first_non_ascii[bit / 64] |= 1 << (bit % 64);
+            }
             if let Some(key) = pack_short(bytes) {
                 let mut slot = short_slot(key, short_capacity - 1);
                 while set.short[slot] != 0 {
@@ -243,6 +252,13 @@ impl TldSet {
     /// The length in bytes of the longest entry.
     pub fn max_len(&self) -> usize {
         self.max_len
+    }
+
+    /// Whether some entry may start with the non-ASCII code point `cp` (false: none does).
+    #[inline]
+    pub(crate) fn may_start_with(&self, cp: u32) -> bool {
+        let bit = cp as usize % 4096;
+        self.first_non_ascii[bit / 64] & (1 << (bit % 64)) != 0
     }
 
     /// Whether `label` is in the set (ASCII case-insensitive).

@@ -14,3 +14,12 @@ pub(crate) fn block_mask(text: &[u8], at: usize) -> u64 {
     }
     mask
 }
+
+/// The first position at or after `i` whose byte is not plain (`text.len()` if none).
+#[inline]
+pub(crate) fn skip_plain(text: &[u8], mut i: usize) -> usize {
+    while i < text.len() && super::PLAIN[text[i] as usize] {
+        i += 1;
+    }
+    i
+}

@@ -8,7 +8,7 @@
 
 use core::arch::x86_64::*;
 
-use super::READ_AHEAD;
+use super::{portable, NIBBLE_TABLES, READ_AHEAD};
 
 /// SSE2 block mask. Needs `text.len() - at >= READ_AHEAD` (checked).
 #[inline]
@@ -19,13 +19,13 @@ pub(crate) fn sse2_block_mask(text: &[u8], at: usize) -> u64 {
     unsafe { sse2(text.as_ptr().add(at)) }
 }
 
-/// AVX2 block mask. Needs `text.len() - at >= READ_AHEAD` (checked) and an AVX2 CPU.
+/// AVX2 block mask. Needs `text.len() - at >= READ_AHEAD` (checked). Only called through
+/// a [`super::Kernel`] of the AVX2 kind, which exists only once AVX2 was detected.
 #[inline]
 pub(crate) fn avx2_block_mask(text: &[u8], at: usize) -> u64 {
     assert!(text.len() - at >= READ_AHEAD);
-    assert!(std::is_x86_feature_detected!("avx2"));
-    // SAFETY: the CPU has AVX2 (asserted; the check is a cached atomic load), and the 66
-    // bytes read from `at` are inside `text` (asserted).
+    // SAFETY: the CPU has AVX2 (an AVX2 `Kernel` is only made after detecting it), and
+    // the 66 bytes read from `at` are inside `text` (asserted).
     unsafe { avx2(text.as_ptr().add(at)) }
 }
 
@@ -79,4 +79,51 @@ unsafe fn avx2(p: *const u8) -> u64 {
         mask |= (_mm256_movemask_epi8(hits) as u32 as u64) << (32 * k);
     }
     mask
+}
+
+/// SSE2 has no byte shuffle (`pshufb` is SSSE3), so the SSE2 kernel skips plain bytes
+/// with the scalar table; CPUs without AVX2 are rare enough not to warrant an SSSE3 one.
+#[inline]
+pub(crate) fn sse2_skip_plain(text: &[u8], i: usize) -> usize {
+    portable::skip_plain(text, i)
+}
+
+/// AVX2 skip over plain bytes, 32 at a time; the last bytes go through the scalar table.
+/// Only called through an AVX2 [`super::Kernel`], made only once AVX2 was detected.
+#[inline]
+pub(crate) fn avx2_skip_plain(text: &[u8], i: usize) -> usize {
+    // SAFETY: the CPU has AVX2 (see above); `avx2_skip` only loads 32 bytes at offsets
+    // `j` with `j + 32 <= text.len()`.
+    let j = unsafe { avx2_skip(text, i) };
+    if j + 32 <= text.len() {
+        return j; // a non-plain byte stands at j
+    }
+    portable::skip_plain(text, j)
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_skip(text: &[u8], mut i: usize) -> usize {
+    let (lo, hi) = &NIBBLE_TABLES;
+    // SAFETY: both tables have 16 bytes.
+    let (lo, hi) = unsafe {
+        (
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(lo.as_ptr() as *const __m128i)),
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(hi.as_ptr() as *const __m128i)),
+        )
+    };
+    let nibble = _mm256_set1_epi8(0x0F);
+    let zero = _mm256_setzero_si256();
+    while i + 32 <= text.len() {
+        // SAFETY: i + 32 <= text.len().
+        let v = unsafe { _mm256_loadu_si256(text.as_ptr().add(i) as *const __m256i) };
+        let low = _mm256_and_si256(v, nibble);
+        let high = _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble);
+        let classes = _mm256_and_si256(_mm256_shuffle_epi8(lo, low), _mm256_shuffle_epi8(hi, high));
+        let not_plain = _mm256_movemask_epi8(_mm256_cmpeq_epi8(classes, zero)) as u32;
+        if not_plain != 0 {
+            return i + not_plain.trailing_zeros() as usize;
+        }
+        i += 32;
+    }
+    i
 }
