@@ -35,6 +35,7 @@ pub mod oracle;
 mod prefilter;
 mod props;
 mod scanner;
+mod split;
 #[rustfmt::skip]
 #[allow(missing_docs)]
 pub mod tables;
@@ -42,7 +43,7 @@ mod terminate;
 mod tld;
 mod utf8;
 
-pub use finder::{Link, LinkFinder, LinkFinderBuilder, LinkKind, Links};
+pub use finder::{Link, LinkFinder, LinkFinderBuilder, LinkKind, Links, DEFAULT_MAX_LINK_LEN};
 pub use format::{
     escape_url, escape_url_parts, escape_url_with, format_email, quote_local_part, FormatOptions,
     UrlParts,

@@ -111,12 +111,13 @@ fn short_slot(key: u64, mask: usize) -> usize {
     (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask
 }
 
+/// FNV-1a of the ASCII-lower-cased bytes: short keys, good enough spread for a table kept
+/// half empty.
 #[inline]
-fn hash(bytes: &[u8]) -> u64 {
-    // FNV-1a: short keys, no allocation, good enough spread for a table kept half empty.
+fn hash_lowercase(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
-        h ^= b as u64;
+        h ^= b.to_ascii_lowercase() as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     h
@@ -229,7 +230,7 @@ impl TldSet {
                 set.short[slot] = key;
                 continue;
             }
-            let mut slot = hash(bytes) as usize & mask;
+            let mut slot = hash_lowercase(bytes) as usize & mask;
             while set.slots[slot].1 != 0 {
                 slot = (slot + 1) & mask;
             }
@@ -275,19 +276,18 @@ impl TldSet {
         if let Some(key) = pack_short(label) {
             return self.contains_packed(key);
         }
-        let mut buf = [0u8; MAX_TLD_BYTES];
-        let folded = &mut buf[..label.len()];
-        folded.copy_from_slice(label);
-        folded.make_ascii_lowercase();
+        // Entries are stored in lower case, so hash the label lower-cased on the fly and
+        // compare ignoring ASCII case: no copy.
         let mask = self.slots.len() - 1;
-        let mut slot = hash(folded) as usize & mask;
+        let mut slot = hash_lowercase(label) as usize & mask;
         loop {
             let (offset, len) = self.slots[slot];
             if len == 0 {
                 return false;
             }
-            if len as usize == folded.len()
-                && &self.arena[offset as usize..offset as usize + len as usize] == folded
+            if len as usize == label.len()
+                && self.arena[offset as usize..offset as usize + len as usize]
+                    .eq_ignore_ascii_case(label)
             {
                 return true;
             }
