@@ -1,5 +1,5 @@
-//! Limits: the 125-deep bracket stack, and 100 MB lines of adversarial content that must
-//! scan in bounded time and memory.
+//! Limits: the 125-deep bracket stack, the maximum link length, and 100 MB lines of
+//! adversarial content that must scan in bounded time and memory.
 //!
 //! The 100 MB lines are the shapes that make naive link detectors slow or greedy: an
 //! endless run of open brackets after a path, `a.a.a.…` (a dot every other byte, none of
@@ -96,6 +96,10 @@ fn peak_rss() -> Option<usize> {
 
 const MB: usize = 1_000_000;
 
+/// Held by the tests that build 100 MB texts: the peak memory of the process is measured
+/// while one of them scans, so no other may allocate its text meanwhile.
+static LARGE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// One adversarial line: its text at a given size, and the links expected in it as
 /// `(count, first link's range)`.
 struct Line {
@@ -144,9 +148,14 @@ const LINES: &[Line] = &[
     },
 ];
 
+/// A finder without the length limit, as the standard specifies detection.
+fn unlimited() -> LinkFinder {
+    LinkFinder::builder().max_link_len(None).build()
+}
+
 fn scan(line: &Line, size: usize) -> (usize, Option<std::ops::Range<usize>>, String) {
     let text = (line.text)(size);
-    let finder = LinkFinder::new();
+    let finder = unlimited();
     let mut links = finder.links(&text);
     let first = links.next().map(|l| l.range());
     let count = first.iter().count() + links.count();
@@ -167,11 +176,12 @@ fn adversarial_lines_match_the_oracle_when_small() {
 
 #[test]
 fn adversarial_100_mb_lines_finish_in_bounded_memory() {
+    let _alone = LARGE.lock().unwrap_or_else(|e| e.into_inner());
     let size = 100 * MB;
     for line in LINES {
         let text = (line.text)(size);
         let before = reset_peak_rss().then(peak_rss).flatten();
-        let finder = LinkFinder::new();
+        let finder = unlimited();
         let started = std::time::Instant::now();
         let mut links = finder.links(&text);
         let first = links.next().map(|l| l.range());
@@ -197,4 +207,38 @@ fn adversarial_100_mb_lines_finish_in_bounded_memory() {
             text.len() as f64 / MB as f64 / elapsed.as_secs_f64()
         );
     }
+}
+
+#[test]
+fn the_maximum_link_length_leaves_out_overlong_links_only() {
+    assert_eq!(linkscan::DEFAULT_MAX_LINK_LEN, 64 * 1024);
+    let _alone = LARGE.lock().unwrap_or_else(|e| e.into_inner());
+    // A 100 MB "link" is left out by default; the links after it are still found, and
+    // nothing inside it is taken for a link.
+    let text = format!(
+        "x.com/{} y.com a.com.{} z@example.org",
+        "a".repeat(100 * MB),
+        "b.com.".repeat(20_000)
+    );
+    let found: Vec<&str> = LinkFinder::new()
+        .links(&text)
+        .map(|l| l.as_str(&text))
+        .collect();
+    assert_eq!(found, ["y.com", "z@example.org"]);
+    let all: Vec<usize> = unlimited()
+        .links(&text)
+        .map(|l| l.end() - l.start())
+        .collect();
+    assert_eq!(all, [6 + 100 * MB, 5, 6 + 120_000 - 1, 13]);
+    // Exactly at the limit a link is reported; one byte over it is not.
+    for (len, reported) in [(64 * 1024, true), (64 * 1024 + 1, false)] {
+        let text = format!("{} next.com", format_args!("x.com/{}", "a".repeat(len - 6)));
+        let first = LinkFinder::new().links(&text).next().unwrap();
+        assert_eq!(first.start() == 0, reported, "{len}");
+    }
+    // A limit of the user's own.
+    let finder = LinkFinder::builder().max_link_len(Some(11)).build();
+    let text = "example.com example.com/ a@example.com";
+    let found: Vec<&str> = finder.links(text).map(|l| l.as_str(text)).collect();
+    assert_eq!(found, ["example.com"]);
 }
