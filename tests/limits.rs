@@ -4,9 +4,9 @@
 //! The 100 MB lines are the shapes that make naive link detectors slow or greedy: an
 //! endless run of open brackets after a path, `a.a.a.…` (a dot every other byte, none of
 //! them before a TLD), `@@@…`, host characters without a TLD, and one host of millions of
-//! labels. Each must give the links known for it, in linear time (the crate's test
-//! profile builds it with `opt-level = 1`, where all of them together take a few
-//! seconds; a quadratic scan would not finish), and the scan must not allocate in
+//! labels. Each must give the links known for it, in linear time (the dev profile builds
+//! with `opt-level = 1`, where all of them together take a few seconds; a quadratic scan
+//! would not finish), and the scan must not allocate in
 //! proportion to its input: the peak resident memory of the process (reset just before
 //! the scan) may grow by no more than a few megabytes while it scans. `benches/adversarial.rs` measures their
 //! throughput.

@@ -189,6 +189,16 @@ fn config(cases: u32) -> ProptestConfig {
 }
 
 proptest! {
+    // Each case scans more than 2 MiB, three times.
+    #![proptest_config(config(24))]
+
+    #[test]
+    fn split_scans_agree(data in text_bytes()) {
+        properties::split_scans_agree(&data).map_err(TestCaseError::fail)?;
+    }
+}
+
+proptest! {
     #![proptest_config(config(5000))]
 
     #[test]

@@ -5,10 +5,11 @@
 //! a failing case and a fuzz target can print the input before it aborts.
 //!
 //! * [`finder_matches_oracle`]: the fast finder reports exactly what the spec-literal
-//!   oracle reports, under every TLD policy.
-//! * [`entry_points_agree`]: `&str` and `&[u8]` entry points, the kind filters, the
-//!   checked iterator and the termination function agree with each other (and with the
-//!   oracle's termination); links are ordered, disjoint and on character boundaries.
+//!   oracle reports, under every TLD policy and with every prefilter kernel.
+//! * [`entry_points_agree`]: `&str` and `&[u8]` entry points, parallel and streaming
+//!   scans, the kind filters, the length limit, the checked iterator and the termination
+//!   function agree with each other (and with the oracle's termination); links are
+//!   ordered, disjoint and on character boundaries.
 //! * [`escaped_url_is_detected`] (the promise of UTS #58 section 4): a URL built from
 //!   parts with a valid host, minimally escaped and placed between spaces in any text, is
 //!   detected as exactly one link covering exactly the escaped form.
@@ -20,7 +21,7 @@
 use std::sync::Arc;
 
 use linkscan::format::{escape_url_parts_with, format_host, FormatOptions, UrlParts};
-use linkscan::{checks, html, oracle, Link, LinkFinder, LinkKind, TldPolicy, TldSet};
+use linkscan::{checks, html, oracle, Kernel, Link, LinkFinder, LinkKind, TldPolicy, TldSet};
 
 /// The three TLD policies: the IANA list, syntactic, and a small list of the user's own
 /// that holds a TLD the syntactic rule rejects.
@@ -33,18 +34,38 @@ pub fn policies() -> Vec<TldPolicy> {
     ]
 }
 
-/// The finder and the oracle agree on `data` (any bytes) under every policy.
+/// The finder and the oracle agree on `data` (any bytes) under every policy and with
+/// every prefilter kernel this CPU runs: with no length limit exactly, and with the
+/// default limit on the oracle's links no longer than it.
 pub fn finder_matches_oracle(data: &[u8]) -> Result<(), String> {
     for policy in policies() {
-        let finder = LinkFinder::builder().tld_policy(policy.clone()).build();
-        let fast: Vec<Link> = finder.links_bytes(data).collect();
         let slow = oracle::find_links(data, &policy);
-        if fast != slow {
-            return Err(format!(
-                "policy {policy:?}: finder {fast:?}, oracle {slow:?}, input {:?}",
-                String::from_utf8_lossy(data)
-            ));
+        for kernel in Kernel::available() {
+            let finder = LinkFinder::builder()
+                .tld_policy(policy.clone())
+                .prefilter_kernel(kernel)
+                .max_link_len(None)
+                .build();
+            let fast: Vec<Link> = finder.links_bytes(data).collect();
+            if fast != slow {
+                return Err(format!(
+                    "policy {policy:?}, kernel {}: finder {fast:?}, oracle {slow:?}, input {:?}",
+                    kernel.name(),
+                    String::from_utf8_lossy(data)
+                ));
+            }
         }
+        let limited: Vec<Link> = LinkFinder::builder()
+            .tld_policy(policy.clone())
+            .build()
+            .links_bytes(data)
+            .collect();
+        let want: Vec<Link> = slow
+            .iter()
+            .copied()
+            .filter(|l| l.end() - l.start() <= linkscan::DEFAULT_MAX_LINK_LEN)
+            .collect();
+        check("default length limit", limited, want)?;
     }
     Ok(())
 }
@@ -100,6 +121,26 @@ pub fn entry_points_agree(data: &[u8]) -> Result<(), String> {
         check("kind filter", filtered, want)?;
     }
 
+    // Small texts are scanned in one piece by the parallel and streaming scans.
+    check("par_links", finder.par_links(data), links.clone())?;
+    let want: Vec<Found> = links.iter().map(|l| found(l, 0)).collect();
+    check("scan_reader", streamed_links(&finder, data, 0)?, Some(want))?;
+
+    // A length limit only leaves out the links longer than it.
+    for max in [0, 1, 11, 64] {
+        let limited: Vec<Link> = LinkFinder::builder()
+            .max_link_len(Some(max))
+            .build()
+            .links_bytes(data)
+            .collect();
+        let want: Vec<Link> = links
+            .iter()
+            .copied()
+            .filter(|l| l.end() - l.start() <= max)
+            .collect();
+        check(&format!("max_link_len {max}"), limited, want)?;
+    }
+
     // The checked iterator reports the same links.
     let checked: Vec<Link> = checks::checked_links(&finder, data)
         .map(|(l, _)| l)
@@ -126,6 +167,72 @@ pub fn entry_points_agree(data: &[u8]) -> Result<(), String> {
                 fast,
             )?;
         }
+    }
+    Ok(())
+}
+
+/// A link as plain values, to compare links found in pieces with links of the whole.
+pub type Found = (usize, usize, LinkKind, bool);
+
+/// `link` as [`Found`], `by` bytes further on.
+pub fn found(link: &Link, by: usize) -> Found {
+    (
+        by + link.start(),
+        by + link.end(),
+        link.kind(),
+        link.has_scheme(),
+    )
+}
+
+/// The links of a streaming scan of `data` through a buffer of `buffer` bytes (at least
+/// 64 KiB), at their offsets in `data`; `None` when the scan had to force a cut (a run
+/// longer than the buffer without an ASCII space or control character), where links may
+/// differ. Checks that the pieces cover `data` exactly, in order.
+pub fn streamed_links(
+    finder: &LinkFinder,
+    data: &[u8],
+    buffer: usize,
+) -> Result<Option<Vec<Found>>, String> {
+    let mut streamed = Vec::new();
+    let mut covered = 0u64;
+    let forced = finder
+        .scan_reader(data, buffer, |offset, piece, links| {
+            if offset != covered
+                || data.get(offset as usize..offset as usize + piece.len()) != Some(piece)
+            {
+                return Err(std::io::Error::other(format!(
+                    "piece at {offset} of {} bytes, expected one at {covered}",
+                    piece.len()
+                )));
+            }
+            covered += piece.len() as u64;
+            streamed.extend(links.iter().map(|l| found(l, offset as usize)));
+            Ok(())
+        })
+        .map_err(|e| e.to_string())?;
+    if covered != data.len() as u64 {
+        return Err(format!("pieces cover {covered} of {} bytes", data.len()));
+    }
+    Ok((forced == 0).then_some(streamed))
+}
+
+/// Parallel and streaming scans of a text long enough to be cut into pieces (`data`
+/// repeated past 2 MiB) give the links of a sequential scan.
+pub fn split_scans_agree(data: &[u8]) -> Result<(), String> {
+    if data.is_empty() {
+        return Ok(());
+    }
+    let big = data.repeat((2 << 20) / data.len() + 1);
+    let finder = LinkFinder::new();
+    let links: Vec<Link> = finder.links_bytes(&big).collect();
+    check(
+        "par_links, cut into pieces",
+        finder.par_links(&big),
+        links.clone(),
+    )?;
+    if let Some(streamed) = streamed_links(&finder, &big, 64 * 1024)? {
+        let want: Vec<Found> = links.iter().map(|l| found(l, 0)).collect();
+        check("scan_reader, cut into pieces", streamed, want)?;
     }
     Ok(())
 }
@@ -425,6 +532,11 @@ pub fn no_panic(data: &[u8]) -> usize {
         produced += finder.links_bytes(data).count();
         produced += finder.links(&lossy).count();
     }
+    produced += LinkFinder::new().par_links(data).len();
+    let _ = LinkFinder::new().scan_reader(data, 0, |_, piece, found| {
+        produced += piece.len() + found.len();
+        Ok(())
+    });
     for (link, result) in checks::checked_links(&LinkFinder::new(), data) {
         produced += link.end() - link.start() + result.iter().count();
     }
