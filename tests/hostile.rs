@@ -306,3 +306,53 @@ fn cli_goes_on_past_unreadable_inputs() {
     assert!(stderr.contains("a-directory") && stderr.contains("missing.txt"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The peak resident memory of process `pid`, in bytes (Linux; `None` elsewhere or once
+/// it has exited).
+fn peak_rss_of(pid: u32) -> Option<usize> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+#[test]
+fn cli_streams_a_multi_gigabyte_stdin_in_bounded_memory() {
+    const GB: usize = 1 << 30;
+    let line = "see https://example.com/path?q=(1) and x@example.org, example.net.\n";
+    let block = line.repeat((1 << 20) / line.len());
+    let blocks = 3 * GB / block.len();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .args(["find", "--count", "-j", "2", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("linkscan runs");
+    let pid = child.id();
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut peak = 0;
+    for k in 0..blocks {
+        stdin
+            .write_all(block.as_bytes())
+            .expect("linkscan reads its input");
+        if k % 256 == 0 {
+            peak = peak.max(peak_rss_of(pid).unwrap_or(0));
+        }
+    }
+    peak = peak.max(peak_rss_of(pid).unwrap_or(0));
+    drop(stdin);
+    let out = child.wait_with_output().expect("linkscan finishes");
+    assert!(out.status.success(), "{out:?}");
+    let lines = blocks * (block.len() / line.len());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{}\n", 3 * lines)
+    );
+    // The input is 3 GiB; the program keeps a bounded buffer (a few tens of MB).
+    assert!(
+        peak < 256 << 20,
+        "peak memory {peak} bytes for a 3 GiB stream"
+    );
+    eprintln!("3 GiB on stdin: peak memory {} MB", peak >> 20);
+}
