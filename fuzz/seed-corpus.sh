@@ -53,7 +53,7 @@ url_seeds() {
 }
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(finder_oracle api_agree no_panic escape_detect)
+[ ${#targets[@]} -gt 0 ] || targets=(finder_oracle api_agree no_panic escape_detect split_scans)
 for target in "${targets[@]}"; do
     case $target in
         # Structured targets read their parts from raw bytes; URLs make fine seeds too.
