@@ -26,7 +26,7 @@
 //!
 //! Nothing here fails: whatever the bytes, the result has every text that could be
 //! recovered and a warning for each problem seen. A message the parser cannot read at all
-//! is scanned as raw text; a part whose base64 or quoted-printable is broken is scanned
+//! (or that does not start with a header field) is scanned as raw text; a part whose base64 or quoted-printable is broken is scanned
 //! undecoded (the parser's fallback); an unknown charset is read as UTF-8; undecodable
 //! bytes become U+FFFD and are counted; a multipart without its closing boundary is
 //! reported as truncated. A panic inside the parser (none is known) is caught and the
@@ -192,13 +192,21 @@ impl MailScanner {
     /// Scans one message (header and body, no mbox From_ line).
     pub fn scan(&self, raw: &[u8]) -> ScannedMessage {
         let mut out = ScannedMessage::default();
-        if !starts_with_header_field(raw) {
-            out.warnings.push(if raw.is_empty() {
-                "the message is empty".to_string()
+        let trimmed = trim_leading_blank_lines(raw);
+        if !starts_with_header_field(trimmed) {
+            if trimmed.is_empty() {
+                out.warnings.push("the message is empty".to_string());
             } else {
-                "the message does not start with a header field".to_string()
-            });
+                out.warnings.push(
+                    "the message does not start with a header field; the raw bytes were \
+                     scanned as text"
+                        .to_string(),
+                );
+                self.push_raw(raw, &mut out);
+            }
+            return out;
         }
+        let raw = trimmed;
         let parsed = panic::catch_unwind(AssertUnwindSafe(|| {
             let mut scanned = ScannedMessage::default();
             match self.parser.parse(raw) {
@@ -337,9 +345,18 @@ impl MailScanner {
         let from = (part.offset_body as usize).min(raw.len());
         let closing = format!("--{boundary}--");
         if memchr::memmem::find(&raw[from..], closing.as_bytes()).is_none() {
-            let what = if path.is_empty() { "the message" } else { path };
+            let subtype = part
+                .content_type()
+                .and_then(|ct| ct.subtype())
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            let what = if path.is_empty() {
+                String::new()
+            } else {
+                format!("part {path}: ")
+            };
             out.warnings.push(format!(
-                "{what}: the closing boundary of the multipart is missing (truncated message?)"
+                "{what}the closing boundary of multipart/{subtype} is missing (truncated message?)"
             ));
         }
     }
@@ -354,12 +371,12 @@ impl MailScanner {
     ) {
         let Some(part) = message.parts.get(id) else {
             out.warnings
-                .push(format!("{path}: the MIME parser lost this part"));
+                .push(format!("part {path}: the MIME parser lost this part"));
             return;
         };
         if depth > MAX_DEPTH {
             out.warnings.push(format!(
-                "{path}: nested deeper than {MAX_DEPTH} levels; not scanned"
+                "part {path}: nested deeper than {MAX_DEPTH} levels; not scanned"
             ));
             return;
         }
@@ -380,7 +397,7 @@ impl MailScanner {
                 "7bit" | "8bit" | "binary" | "base64" | "quoted-printable" | ""
             ) {
                 out.warnings.push(format!(
-                    "{path}: unknown Content-Transfer-Encoding {cte:?}; read undecoded"
+                    "part {path}: unknown Content-Transfer-Encoding {cte:?}; read undecoded"
                 ));
             }
         }
@@ -394,7 +411,7 @@ impl MailScanner {
                 _ => "the body could not be decoded".to_string(),
             };
             out.warnings.push(format!(
-                "{path} ({ctype}/{subtype}): {what}; read undecoded"
+                "part {path} ({ctype}/{subtype}): {what}; read undecoded"
             ));
         }
         match &part.body {
@@ -413,11 +430,11 @@ impl MailScanner {
                 let plain = ctype == "text" && subtype == "plain";
                 if ctype == "multipart" {
                     out.warnings.push(format!(
-                        "{path}: multipart/{subtype} without a usable boundary; read as text"
+                        "part {path}: multipart/{subtype} without a usable boundary; read as text"
                     ));
                 } else if ctype == "message" {
                     out.warnings.push(format!(
-                        "{path}: message/{subtype} could not be parsed; read as text"
+                        "part {path}: message/{subtype} could not be parsed; read as text"
                     ));
                 } else if !(html || plain || ctype == "text" && self.other_text) {
                     return;
@@ -425,15 +442,16 @@ impl MailScanner {
                 let charset = content_type.and_then(|ct| ct.attribute("charset"));
                 if let Some(label) = charset {
                     if !is_known_charset(label) {
-                        out.warnings
-                            .push(format!("{path}: unknown charset {label:?}; read as UTF-8"));
+                        out.warnings.push(format!(
+                            "part {path}: unknown charset {label:?}; read as UTF-8"
+                        ));
                     }
                 }
                 let replaced = text.matches('\u{FFFD}').count();
                 if replaced > 0 {
                     out.warnings.push(format!(
-                        "{path}: {replaced} character(s) could not be decoded as {} (replaced \
-                         by U+FFFD)",
+                        "part {path}: {replaced} character(s) could not be decoded as {} \
+                         (replaced by U+FFFD)",
                         charset.unwrap_or("UTF-8")
                     ));
                 }
@@ -460,7 +478,22 @@ impl MailScanner {
                     });
                 }
             }
-            PartType::Binary(_) | PartType::InlineBinary(_) => {}
+            PartType::Binary(bytes) | PartType::InlineBinary(bytes) => {
+                // The parser keeps a multipart it could not split (no boundary parameter, or
+                // a boundary never found) as opaque bytes: read them as text.
+                if ctype == "multipart" {
+                    out.warnings.push(format!(
+                        "part {path}: multipart/{subtype} without a usable boundary; read as text"
+                    ));
+                    let text = String::from_utf8_lossy(bytes).into_owned();
+                    out.parts.push(TextPart {
+                        path: path.to_string(),
+                        content_type: Some("text/plain".into()),
+                        links: self.text_links(&text),
+                        text,
+                    });
+                }
+            }
         }
     }
 
@@ -505,6 +538,19 @@ fn format_address(address: &Address<'_>) -> Option<String> {
         (None, Some(addr)) => Some(addr.to_string()),
         (Some(name), None) => Some(name.to_string()),
         (None, None) => None,
+    }
+}
+
+/// `raw` without the empty lines at its start.
+fn trim_leading_blank_lines(mut raw: &[u8]) -> &[u8] {
+    loop {
+        let rest = raw
+            .strip_prefix(b"\r\n")
+            .or_else(|| raw.strip_prefix(b"\n"));
+        match rest {
+            Some(rest) => raw = rest,
+            None => return raw,
+        }
     }
 }
 

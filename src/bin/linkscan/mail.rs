@@ -95,6 +95,8 @@ enum Event {
         messages: Vec<RawMessage>,
         done: u64,
     },
+    /// An input could not be opened.
+    Failed { input: usize, error: String },
     /// The current input is finished; an error if it could not be read to its end.
     End {
         error: Option<String>,
@@ -142,11 +144,10 @@ fn read_inputs(inputs: Vec<PathBuf>, maildir: bool, tx: mpsc::SyncSender<Event>)
             let files = match maildir_messages(path) {
                 Ok(files) => files,
                 Err(e) => {
-                    let _ = tx.send(Event::Start { input, size: None });
-                    let _ = tx.send(Event::End {
-                        error: Some(describe(&e)),
-                        read_errors: 0,
-                    });
+                    let error = describe(&e);
+                    if tx.send(Event::Failed { input, error }).is_err() {
+                        return;
+                    }
                     continue;
                 }
             };
@@ -211,11 +212,10 @@ fn read_inputs(inputs: Vec<PathBuf>, maildir: bool, tx: mpsc::SyncSender<Event>)
             let (reader, size) = match reader {
                 Ok(r) => r,
                 Err(e) => {
-                    let _ = tx.send(Event::Start { input, size: None });
-                    let _ = tx.send(Event::End {
-                        error: Some(describe(&e)),
-                        read_errors: 0,
-                    });
+                    let error = describe(&e);
+                    if tx.send(Event::Failed { input, error }).is_err() {
+                        return;
+                    }
                     continue;
                 }
             };
@@ -439,6 +439,11 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                         bar.set_position(done);
                         bar.set_message(format!("{} messages", all.messages + totals.messages));
                     }
+                }
+                Event::Failed { input, error } => {
+                    let name = display(&inputs[input]);
+                    bar.suspend(|| eprintln!("linkscan: {name}: {error}"));
+                    outcome = Outcome::InputErrors;
                 }
                 Event::End { error, read_errors } => {
                     if read_errors > 0 {
