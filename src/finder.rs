@@ -8,6 +8,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
+use crate::prefilter::Kernel;
 use crate::scanner::Scanner;
 use crate::tld::{TldPolicy, TldSet};
 
@@ -71,6 +72,16 @@ impl Link {
         self.has_scheme
     }
 
+    /// The same link `by` bytes further on (for a piece of a larger text).
+    #[inline]
+    pub(crate) fn shifted(self, by: usize) -> Link {
+        Link {
+            start: self.start + by,
+            end: self.end + by,
+            ..self
+        }
+    }
+
     /// The link's text, given the text it was found in.
     ///
     /// # Panics
@@ -97,11 +108,27 @@ impl Link {
 ///     ("example.com/wiki/Ракь_(планета)", LinkKind::Url),
 /// ]);
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct LinkFinder {
     urls: bool,
     emails: bool,
     policy: TldPolicy,
+    kernel: Kernel,
+    max_link_len: usize,
+}
+
+/// The default of [`LinkFinderBuilder::max_link_len`]: 64 KiB.
+///
+/// Far above any real link (RFC 9110 asks software to handle at least 8,000 octets;
+/// common servers stop at 8–16 KB), and low enough that a hostile or broken input — a
+/// megabyte of text after `x.com/` without a space — does not reach an HTML page or a
+/// search index as one "link".
+pub const DEFAULT_MAX_LINK_LEN: usize = 64 * 1024;
+
+impl Default for LinkFinder {
+    fn default() -> Self {
+        LinkFinder::new()
+    }
 }
 
 impl LinkFinder {
@@ -128,8 +155,15 @@ impl LinkFinder {
                 urls: true,
                 emails: true,
                 policy: TldPolicy::Iana,
+                kernel: Kernel::detect(),
+                max_link_len: DEFAULT_MAX_LINK_LEN,
             },
         }
+    }
+
+    /// The longest link reported, in bytes (`usize::MAX`: no limit).
+    pub fn max_link_len(&self) -> usize {
+        self.max_link_len
     }
 
     /// The TLD policy in use.
@@ -152,9 +186,10 @@ impl LinkFinder {
     /// ```
     pub fn links_bytes<'f, 't>(&'f self, text: &'t [u8]) -> Links<'f, 't> {
         Links {
-            scanner: Scanner::new(text, &self.policy),
+            scanner: Scanner::new(text, &self.policy, self.kernel),
             urls: self.urls,
             emails: self.emails,
+            max_link_len: self.max_link_len,
         }
     }
 }
@@ -189,6 +224,32 @@ impl LinkFinderBuilder {
         self.tld_policy(TldPolicy::List(Arc::new(set)))
     }
 
+    /// Links longer than this many bytes are not reported (default
+    /// [`DEFAULT_MAX_LINK_LEN`]; `None`: no limit, exactly as the standard). UTS #58 section 8
+    /// allows such limits. The scan is the same either way: text inside an overlong link
+    /// is not searched for other links, and the scan goes on after it.
+    ///
+    /// ```
+    /// use linkscan::LinkFinder;
+    /// let text = format!("x.com/{} y.com", "a".repeat(100));
+    /// let short = LinkFinder::builder().max_link_len(Some(50)).build();
+    /// let found: Vec<&str> = short.links(&text).map(|l| l.as_str(&text)).collect();
+    /// assert_eq!(found, ["y.com"]);
+    /// assert_eq!(LinkFinder::builder().max_link_len(None).build().links(&text).count(), 2);
+    /// ```
+    pub fn max_link_len(mut self, max: Option<usize>) -> Self {
+        self.finder.max_link_len = max.unwrap_or(usize::MAX);
+        self
+    }
+
+    /// The prefilter kernel (default: the fastest this CPU supports, [`Kernel::detect`]).
+    /// Every kernel gives the same links; this is for tests and benchmarks.
+    ///
+    pub fn prefilter_kernel(mut self, kernel: Kernel) -> Self {
+        self.finder.kernel = kernel;
+        self
+    }
+
     /// The finder.
     pub fn build(self) -> LinkFinder {
         self.finder
@@ -200,6 +261,7 @@ pub struct Links<'f, 't> {
     scanner: Scanner<'t, 'f>,
     urls: bool,
     emails: bool,
+    max_link_len: usize,
 }
 
 impl Iterator for Links<'_, '_> {
@@ -212,7 +274,7 @@ impl Iterator for Links<'_, '_> {
             let wanted = match link.kind {
                 LinkKind::Url => self.urls,
                 LinkKind::Email => self.emails,
-            };
+            } && link.end - link.start <= self.max_link_len;
             if wanted {
                 return Some(link);
             }

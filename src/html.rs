@@ -84,8 +84,19 @@ impl Linkifier {
 
     /// Writes `text` (bytes, possibly invalid UTF-8) as HTML with its links to `out`.
     pub fn write_html<W: Write + ?Sized>(&self, text: &[u8], out: &mut W) -> io::Result<()> {
+        self.write_html_with_links(text, self.finder.links_bytes(text), out)
+    }
+
+    /// Like [`Linkifier::write_html`], with the links already found (in order, for
+    /// example by a parallel or streaming scan of `text`).
+    pub fn write_html_with_links<W: Write + ?Sized>(
+        &self,
+        text: &[u8],
+        links: impl IntoIterator<Item = Link>,
+        out: &mut W,
+    ) -> io::Result<()> {
         let mut at = 0;
-        for link in self.finder.links_bytes(text) {
+        for link in links {
             write_escaped_bytes(&text[at..link.start()], out)?;
             // A link never contains invalid UTF-8, so this is lossless.
             let link_text = String::from_utf8_lossy(&text[link.range()]);

@@ -25,7 +25,8 @@
 //! assert_eq!(links, ["example.com/αβγ", "https://en.wikipedia.org/wiki/The_Lovemakers_(film)"]);
 //! ```
 
-#![forbid(unsafe_code)]
+// `unsafe` is allowed only in the vector kernels of `prefilter`, each block with a SAFETY note.
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod conformance;
@@ -35,8 +36,10 @@ pub mod html;
 #[cfg(feature = "mail")]
 pub mod mail;
 pub mod oracle;
+mod prefilter;
 mod props;
 mod scanner;
+mod split;
 #[rustfmt::skip]
 #[allow(missing_docs)]
 pub mod tables;
@@ -44,11 +47,12 @@ mod terminate;
 mod tld;
 mod utf8;
 
-pub use finder::{Link, LinkFinder, LinkFinderBuilder, LinkKind, Links};
+pub use finder::{Link, LinkFinder, LinkFinderBuilder, LinkKind, Links, DEFAULT_MAX_LINK_LEN};
 pub use format::{
     escape_url, escape_url_parts, escape_url_with, format_email, quote_local_part, FormatOptions,
     UrlParts,
 };
+pub use prefilter::Kernel;
 pub use props::{
     is_bidi_control, is_dot, is_host_char, is_identifier_allowed, is_link_email, link_bracket,
     link_term, raw, LinkTerm,

@@ -4,8 +4,8 @@
 //! This is the algorithm of `initiation.md`, reorganised to run in linear time:
 //!
 //! 1. **Candidates.** Only a Dot (`.` or `。`) can precede a TLD, so the scanner jumps from
-//!    dot to dot with `memchr`/`memmem` ([`DotFinder`]) and never looks at other text
-//!    unless a candidate needs it.
+//!    dot to dot with the vector prefilter ([`crate::prefilter`]) and never looks at other
+//!    text unless a candidate needs it.
 //! 2. **TLD.** The maximal run `R` of HostCharNoDot after the dot is looked up in the
 //!    [`TldPolicy`]. Runs after different dots are disjoint, so these scans are linear.
 //! 3. **Trailing dot, port**: a constant amount of look-ahead.
@@ -26,81 +26,96 @@
 //! the input; invalid UTF-8 is never part of a link; no link starts before `floor`, and
 //! `floor` only grows; nothing allocates.
 
-use memchr::memmem;
-
 use crate::finder::{Link, LinkKind};
+use crate::prefilter::{Candidates, Kernel};
 use crate::props::{props_of, HOST_CHAR, LINK_EMAIL};
 use crate::tables::PROPS_BLOCKS;
 use crate::terminate::{terminate, BracketStack};
-use crate::tld::TldPolicy;
-use crate::utf8::{self, INVALID};
+use crate::tld::{pack_short_from, TldPolicy, TldSet};
+use crate::utf8;
 
-const IDEOGRAPHIC_FULL_STOP: &[u8] = "\u{3002}".as_bytes();
 const FULLWIDTH_FULL_STOP: u32 = 0xFF0E;
 
-/// Finds the next Dot (`.` or `。`) at or after a position, caching the next occurrence of
-/// each so that every byte is searched once.
-pub(crate) struct DotFinder {
-    /// The first `.` at or after the last search position (`None`: there is none).
-    ascii: Option<usize>,
-    /// The first `。` at or after the last search position.
-    ideographic: Option<usize>,
-    ideographic_finder: memmem::Finder<'static>,
-}
-
-impl DotFinder {
-    pub(crate) fn new(text: &[u8]) -> DotFinder {
-        let ideographic_finder = memmem::Finder::new(IDEOGRAPHIC_FULL_STOP);
-        DotFinder {
-            ascii: memchr::memchr(b'.', text),
-            ideographic: ideographic_finder.find(text),
-            ideographic_finder,
-        }
-    }
-
-    /// The next dot at or after `from`: `(position, byte length)`.
-    #[inline]
-    pub(crate) fn next(&mut self, text: &[u8], from: usize) -> Option<(usize, usize)> {
-        if self.ascii.is_some_and(|p| p < from) {
-            self.ascii = text
-                .get(from..)
-                .and_then(|t| memchr::memchr(b'.', t))
-                .map(|q| q + from);
-        }
-        if self.ideographic.is_some_and(|p| p < from) {
-            self.ideographic = text
-                .get(from..)
-                .and_then(|t| self.ideographic_finder.find(t))
-                .map(|q| q + from);
-        }
-        match (self.ascii, self.ideographic) {
-            (Some(a), Some(i)) if i < a => Some((i, 3)),
-            (Some(a), _) => Some((a, 1)),
-            (None, Some(i)) => Some((i, 3)),
-            (None, None) => None,
-        }
-    }
-}
-
 /// What the last backward host walk established: `text[start..=dot]` is one unbroken run
-/// of HostChar (or starts at the floor), and `bad_pair` is the start of the last bad
-/// label pair inside it (`None`: no bad pair).
+/// of HostChar (or starts at the floor), and `bad` says whether a bad label pair stands
+/// inside it. (A position is not needed: a later walk that reuses this one starts its
+/// host at `start`, before every pair of the run.)
 #[derive(Clone, Copy)]
 struct HostRun {
     start: usize,
     dot: usize,
-    bad_pair: Option<usize>,
+    bad: bool,
 }
+
+/// Classes of ASCII bytes for the backward host walk: not a host character, a host
+/// character, a dot, a hyphen; and the marker for bytes >= 0x80, decoded on a slower path.
+const C_STOP: u8 = 0;
+const C_HOST: u8 = 1;
+const C_DOT: u8 = 2;
+const C_HYPHEN: u8 = 3;
+const C_NON_ASCII: u8 = 4;
+
+static HOST_CLASS: [u8; 256] = {
+    let mut table = [C_NON_ASCII; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = match b as u8 {
+            b'.' => C_DOT,
+            b'-' => C_HYPHEN,
+            _ if PROPS_BLOCKS[b] & HOST_CHAR != 0 => C_HOST,
+            _ => C_STOP,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// `BAD_PAIR[class << 2 | next_class]`: the adjacent characters show a bad label — an
+/// empty one (Dot Dot), or one that starts (Dot `-`) or ends (`-` Dot) with a hyphen.
+static BAD_PAIR: [bool; 16] = {
+    let mut table = [false; 16];
+    table[((C_DOT << 2) | C_DOT) as usize] = true;
+    table[((C_DOT << 2) | C_HYPHEN) as usize] = true;
+    table[((C_HYPHEN << 2) | C_DOT) as usize] = true;
+    table
+};
+
+/// ASCII HostCharNoDot: `[A-Za-z0-9-]`.
+static HOST_NO_DOT_ASCII: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = b != b'.' as usize && PROPS_BLOCKS[b] & HOST_CHAR != 0;
+        b += 1;
+    }
+    table
+};
+
+/// ASCII bytes of a local part other than `.` (Link_Email=Yes); bytes >= 0x80 are decoded.
+static EMAIL_ASCII: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = b != b'.' as usize && PROPS_BLOCKS[b] & LINK_EMAIL != 0;
+        b += 1;
+    }
+    table
+};
 
 /// The scanning state over one text.
 pub(crate) struct Scanner<'t, 'p> {
     text: &'t [u8],
     policy: &'p TldPolicy,
+    /// The policy's set, resolved once (`None`: the syntactic rule).
+    tlds: Option<&'p TldSet>,
+    /// `policy.max_len()`: no longer run after a dot can be a TLD.
+    max_tld_len: usize,
     /// Where the next candidate search starts.
     pos: usize,
     /// No link starts before this.
     floor: usize,
-    dots: DotFinder,
+    dots: Candidates,
+    kernel: Kernel,
     run: Option<HostRun>,
     stack: BracketStack,
 }
@@ -120,21 +135,21 @@ fn host_props(cp: u32) -> u8 {
     }
 }
 
-/// Whether the pair of adjacent characters `(a, b)` shows a bad label: an empty label
-/// (Dot Dot), or a label that starts (Dot `-`) or ends (`-` Dot) with a hyphen.
-#[inline]
-fn is_bad_pair(a: u32, b: u32) -> bool {
-    (is_dot_cp(a) && (is_dot_cp(b) || b == '-' as u32)) || (a == '-' as u32 && is_dot_cp(b))
-}
-
 impl<'t, 'p> Scanner<'t, 'p> {
-    pub(crate) fn new(text: &'t [u8], policy: &'p TldPolicy) -> Self {
+    pub(crate) fn new(text: &'t [u8], policy: &'p TldPolicy, kernel: Kernel) -> Self {
         Scanner {
             text,
             policy,
+            tlds: match policy {
+                TldPolicy::Iana => Some(TldSet::iana()),
+                TldPolicy::List(set) => Some(set),
+                TldPolicy::Syntactic => None,
+            },
+            max_tld_len: policy.max_len(),
             pos: 0,
             floor: 0,
-            dots: DotFinder::new(text),
+            dots: Candidates::new(kernel),
+            kernel,
             run: None,
             stack: BracketStack::new(),
         }
@@ -157,13 +172,17 @@ impl<'t, 'p> Scanner<'t, 'p> {
         let text = self.text;
         let n = text.len();
 
-        // 1. The maximal HostCharNoDot run R after the dot must be a TLD.
+        // 1. The maximal HostCharNoDot run R after the dot must be a TLD. A run longer
+        //    than any TLD is rejected as soon as it is: R holds no dot, so the next search
+        //    may resume where this scan stopped, and each byte is scanned once.
         let tld_start = dot + dot_len;
+        let limit = n.min(tld_start + self.max_tld_len + 1);
         let mut end = tld_start;
-        while end < n {
+        let mut ascii = true;
+        while end < limit {
             let b = text[end];
             if b < 0x80 {
-                if PROPS_BLOCKS[b as usize] & HOST_CHAR == 0 || b == b'.' {
+                if !HOST_NO_DOT_ASCII[b as usize] {
                     break;
                 }
                 end += 1;
@@ -172,14 +191,28 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 if host_props(cp) & HOST_CHAR == 0 || cp == 0x3002 || cp == FULLWIDTH_FULL_STOP {
                     break;
                 }
+                if end == tld_start && self.tlds.is_some_and(|set| !set.may_start_with(cp)) {
+                    // No TLD starts with this character: whatever the run, it is not one
+                    // (and holds no dot, so the search may resume after it).
+                    return Err(end + len);
+                }
+                ascii = false;
                 end += len;
             }
         }
-        let tld = &text[tld_start..end];
-        if tld.is_empty() || tld[0] == b'-' || tld[tld.len() - 1] == b'-' {
-            return Err(end.max(tld_start));
+        let len = end - tld_start;
+        if len == 0 || len > self.max_tld_len || text[tld_start] == b'-' || text[end - 1] == b'-' {
+            return Err(end);
         }
-        if !self.policy.is_tld(tld) {
+        let is_tld = match self.tlds {
+            Some(set) if ascii && len <= 8 => match pack_short_from(text, tld_start, len) {
+                Some(key) => set.contains_packed(key),
+                None => set.contains_bytes(&text[tld_start..end]),
+            },
+            Some(set) => set.contains_bytes(&text[tld_start..end]),
+            None => self.policy.is_tld(&text[tld_start..end]),
+        };
+        if !is_tld {
             return Err(end);
         }
         let resume = end;
@@ -228,14 +261,14 @@ impl<'t, 'p> Scanner<'t, 'p> {
         }
 
         // 4. Host start, and 5. the labels.
-        let (start, bad_pair) = self.walk_host(dot, dot_len);
+        let (start, bad) = self.walk_host(dot, dot_len);
         if start == dot {
             return Err(resume);
         }
         let (first, _) = utf8::decode(text, start);
         // The last label (R, or the empty one after a trailing dot) is checked above; the
         // others show up as a bad first character or a bad pair.
-        if first == '-' as u32 || is_dot_cp(first) || bad_pair.is_some_and(|p| p >= start) {
+        if first == '-' as u32 || is_dot_cp(first) || bad {
             return Err(resume);
         }
 
@@ -271,7 +304,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
 
         // 8. Path, query, fragment; or drop the trailing dot.
         let link_end = if end < n && matches!(text[end], b'/' | b'?' | b'#') {
-            terminate(text, end, &mut self.stack)
+            terminate(text, end, &mut self.stack, self.kernel)
         } else if trailing_dot > 0 && !has_port {
             end - trailing_dot
         } else {
@@ -288,76 +321,82 @@ impl<'t, 'p> Scanner<'t, 'p> {
     }
 
     /// Walks back from the dot over HostChar, never before the floor, reusing the previous
-    /// walk when it reaches that walk's dot. Returns the host start and the start of the
-    /// last bad label pair in `text[start..]` up to and including the pair (dot, R[0]).
-    fn walk_host(&mut self, dot: usize, dot_len: usize) -> (usize, Option<usize>) {
+    /// walk when it reaches that walk's dot. Returns the host start and whether a bad label
+    /// pair stands in `text[start..]`, up to and including the pair (dot, R[0]).
+    fn walk_host(&mut self, dot: usize, dot_len: usize) -> (usize, bool) {
         let text = self.text;
         let floor = self.floor;
-        let (dot_cp, _) = utf8::decode(text, dot);
-        let mut bad_pair = None;
         // The pair (dot, first character of R).
-        if text.get(dot + dot_len) == Some(&b'-') {
-            bad_pair = Some(dot);
-        }
-        let mut next_cp = dot_cp;
-        let mut i = dot;
+        let mut bad = text.get(dot + dot_len) == Some(&b'-');
+        // The class of the character after the one being looked at: the dot at first.
+        let mut next = C_DOT;
         let known = self.run.filter(|r| r.dot < dot && r.dot >= floor);
-        let start = loop {
-            if let Some(run) = known {
-                if i == run.dot {
-                    // Everything from run.start to run.dot was established before.
-                    if bad_pair.is_none() {
-                        bad_pair = run.bad_pair;
-                    }
-                    break run.start.max(floor);
+        let stop = known.map_or(floor, |r| r.dot);
+        let mut i = dot;
+        while i > stop {
+            let mut class = HOST_CLASS[text[i - 1] as usize];
+            let mut len = 1;
+            if class == C_STOP {
+                break;
+            }
+            if class == C_NON_ASCII {
+                // Invalid UTF-8 reads as a code point without HOST_CHAR.
+                let (cp, cp_len) = utf8::decode_before(text, i);
+                if host_props(cp) & HOST_CHAR == 0 {
+                    break;
                 }
+                class = if cp == 0x3002 { C_DOT } else { C_HOST };
+                len = cp_len;
             }
-            if i <= floor {
-                break floor;
-            }
-            let (cp, len) = utf8::decode_before(text, i);
-            if cp == INVALID || host_props(cp) & HOST_CHAR == 0 {
-                break i;
-            }
-            if bad_pair.is_none() && is_bad_pair(cp, next_cp) {
-                bad_pair = Some(i - len);
-            }
-            next_cp = cp;
+            bad |= BAD_PAIR[((class << 2) | next) as usize];
+            next = class;
             i -= len;
+        }
+        let start = match known {
+            // Everything from run.start to run.dot was established before.
+            Some(run) if i == run.dot => {
+                bad |= run.bad;
+                run.start.max(floor)
+            }
+            _ => i,
         };
-        // `bad_pair` holds the *last* bad pair: pairs nearer the dot are found first.
-        self.run = Some(HostRun {
-            start,
-            dot,
-            bad_pair,
-        });
-        (start, bad_pair)
+        self.run = Some(HostRun { start, dot, bad });
+        (start, bad)
     }
 
     /// The email local part before the `@` at `at` (section 5.2 and `initiation.md` step 6):
     /// `Some((start, has_mailto))`, or `None` when it is invalid.
     fn local_part_start(&self, at: usize, floor: usize) -> Option<(usize, bool)> {
         let text = self.text;
+        if at == floor || text[at - 1] == b'.' {
+            return None; // empty, or a dot right before '@'
+        }
         let mut i = at;
         let mut previous_dot = false;
+        let mut double_dot = false;
         while i > floor {
             let b = text[i - 1];
-            let (cp, len) = if b < 0x80 {
-                (b as u32, 1)
-            } else {
-                utf8::decode_before(text, i)
-            };
-            if cp == '.' as u32 {
-                if previous_dot || i == at {
-                    return None; // ".." or a dot right before '@'
-                }
+            if EMAIL_ASCII[b as usize] {
+                previous_dot = false;
+                i -= 1;
+            } else if b == b'.' {
+                double_dot |= previous_dot;
                 previous_dot = true;
-            } else if cp == INVALID || host_props(cp) & LINK_EMAIL == 0 {
+                i -= 1;
+            } else if b < 0x80 {
                 break;
             } else {
+                // Invalid UTF-8 reads as a code point without LINK_EMAIL.
+                let (cp, len) = utf8::decode_before(text, i);
+                if host_props(cp) & LINK_EMAIL == 0 {
+                    break;
+                }
                 previous_dot = false;
+                i -= len;
             }
-            i -= len;
+        }
+        if double_dot {
+            return None; // ".."
         }
         if i == at || previous_dot {
             return None; // empty, or starting with '.'

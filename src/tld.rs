@@ -1,8 +1,11 @@
 //! Top-level domains: the embedded IANA set, user-supplied sets, and the syntactic check.
 //!
-//! A [`TldSet`] is an open-addressing hash table over one byte arena. Entries are stored
-//! in lower case; a lookup folds ASCII upper case into a stack buffer, hashes it and probes,
-//! so it never allocates. Non-ASCII entries (the decoded form of `XN--` entries, such as
+//! A [`TldSet`] has two open-addressing hash tables. Most TLDs, and most words that follow
+//! a dot in text, are ASCII and at most 8 bytes long: those are packed into a `u64`
+//! (little-endian, zero-padded), lower-cased with one OR (for `[A-Za-z0-9-]`, OR-ing each
+//! byte with `0x20` is exactly ASCII lower-casing), hashed with one multiplication and
+//! compared as one integer. Longer or non-ASCII labels go to a second table over a byte
+//! arena, folded into a stack buffer. Neither lookup allocates. Non-ASCII entries (the decoded form of `XN--` entries, such as
 //! `рф`) are compared exactly, as the official test data expects.
 //!
 //! The [`TldPolicy::Syntactic`] mode accepts any label that could be a TLD by the rules of
@@ -31,11 +34,17 @@ const MAX_TLD_BYTES: usize = 252;
 /// ```
 #[derive(Clone)]
 pub struct TldSet {
+    /// Packed short ASCII labels ([`pack_short`]); 0 marks an empty slot.
+    short: Vec<u64>,
     arena: Vec<u8>,
     /// `(offset, len)` into `arena`; `len == 0` marks an empty slot.
     slots: Vec<(u32, u32)>,
     len: usize,
     max_len: usize,
+    /// Bit `cp % 4096` is set for the first code point of every entry that does not
+    /// start with ASCII: a label starting with any other non-ASCII character is not in the
+    /// set, which the scanner learns after decoding one character instead of the run.
+    first_non_ascii: Box<[u64; 64]>,
 }
 
 /// Why a TLD list was rejected.
@@ -63,12 +72,52 @@ impl fmt::Debug for TldSet {
     }
 }
 
+/// Longest label kept in the packed table.
+const SHORT_MAX: usize = 8;
+
+/// `label` packed into a lower-cased `u64`, if it is ASCII `[A-Za-z0-9-]`-like and at
+/// most 8 bytes long (the caller guarantees host characters, so only ASCII-ness and length
+/// are checked here).
 #[inline]
-fn hash(bytes: &[u8]) -> u64 {
-    // FNV-1a: short keys, no allocation, good enough spread for a table kept half empty.
+fn pack_short(label: &[u8]) -> Option<u64> {
+    if label.is_empty() || label.len() > SHORT_MAX {
+        return None;
+    }
+    let word = label
+        .iter()
+        .rev()
+        .fold(0u64, |word, &b| (word << 8) | b as u64);
+    if word & 0x8080_8080_8080_8080 != 0 {
+        return None;
+    }
+    // OR 0x20 into the bytes that are present only.
+    let present = u64::MAX >> (8 * (SHORT_MAX - label.len()));
+    Some(word | (0x2020_2020_2020_2020 & present))
+}
+
+/// The packed form of the ASCII label `text[at..at + len]` (`1 <= len <= 8`, host
+/// characters), read with one unaligned load; `None` when fewer than 8 bytes remain from
+/// `at`, in which case [`TldSet::contains_bytes`] does the work.
+#[inline]
+pub(crate) fn pack_short_from(text: &[u8], at: usize, len: usize) -> Option<u64> {
+    debug_assert!((1..=SHORT_MAX).contains(&len));
+    let word = u64::from_le_bytes(text.get(at..at + SHORT_MAX)?.try_into().ok()?);
+    let present = u64::MAX >> (8 * (SHORT_MAX - len));
+    Some((word & present) | (0x2020_2020_2020_2020 & present))
+}
+
+#[inline]
+fn short_slot(key: u64, mask: usize) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask
+}
+
+/// FNV-1a of the ASCII-lower-cased bytes: short keys, good enough spread for a table kept
+/// half empty.
+#[inline]
+fn hash_lowercase(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
-        h ^= b as u64;
+        h ^= b.to_ascii_lowercase() as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     h
@@ -149,23 +198,44 @@ impl TldSet {
         let mut labels: Vec<String> = labels.into_iter().collect();
         labels.sort_unstable();
         labels.dedup();
-        let capacity = (labels.len() * 2).next_power_of_two().max(16);
+        let short_count = labels
+            .iter()
+            .filter(|l| pack_short(l.as_bytes()).is_some())
+            .count();
+        let short_capacity = (short_count * 2).next_power_of_two().max(16);
+        let capacity = ((labels.len() - short_count) * 2)
+            .next_power_of_two()
+            .max(16);
         let mut set = TldSet {
+            short: vec![0; short_capacity],
             arena: Vec::new(),
             slots: vec![(0, 0); capacity],
             len: labels.len(),
             max_len: 0,
+            first_non_ascii: Box::new([0; 64]),
         };
         let mask = capacity - 1;
         for label in labels {
             let bytes = label.as_bytes();
-            let mut slot = hash(bytes) as usize & mask;
+            set.max_len = set.max_len.max(bytes.len());
+            if let Some(first) = label.chars().next().filter(|c| !c.is_ascii()) {
+                let bit = first as usize % 4096;
+                set.first_non_ascii[bit / 64] |= 1 << (bit % 64);
+            }
+            if let Some(key) = pack_short(bytes) {
+                let mut slot = short_slot(key, short_capacity - 1);
+                while set.short[slot] != 0 {
+                    slot = (slot + 1) & (short_capacity - 1);
+                }
+                set.short[slot] = key;
+                continue;
+            }
+            let mut slot = hash_lowercase(bytes) as usize & mask;
             while set.slots[slot].1 != 0 {
                 slot = (slot + 1) & mask;
             }
             set.slots[slot] = (set.arena.len() as u32, bytes.len() as u32);
             set.arena.extend_from_slice(bytes);
-            set.max_len = set.max_len.max(bytes.len());
         }
         set
     }
@@ -180,6 +250,18 @@ impl TldSet {
         self.len == 0
     }
 
+    /// The length in bytes of the longest entry.
+    pub fn max_len(&self) -> usize {
+        self.max_len
+    }
+
+    /// Whether some entry may start with the non-ASCII code point `cp` (false: none does).
+    #[inline]
+    pub(crate) fn may_start_with(&self, cp: u32) -> bool {
+        let bit = cp as usize % 4096;
+        self.first_non_ascii[bit / 64] & (1 << (bit % 64)) != 0
+    }
+
     /// Whether `label` is in the set (ASCII case-insensitive).
     pub fn contains(&self, label: &str) -> bool {
         self.contains_bytes(label.as_bytes())
@@ -191,19 +273,21 @@ impl TldSet {
         if label.is_empty() || label.len() > self.max_len {
             return false;
         }
-        let mut buf = [0u8; MAX_TLD_BYTES];
-        let folded = &mut buf[..label.len()];
-        folded.copy_from_slice(label);
-        folded.make_ascii_lowercase();
+        if let Some(key) = pack_short(label) {
+            return self.contains_packed(key);
+        }
+        // Entries are stored in lower case, so hash the label lower-cased on the fly and
+        // compare ignoring ASCII case: no copy.
         let mask = self.slots.len() - 1;
-        let mut slot = hash(folded) as usize & mask;
+        let mut slot = hash_lowercase(label) as usize & mask;
         loop {
             let (offset, len) = self.slots[slot];
             if len == 0 {
                 return false;
             }
-            if len as usize == folded.len()
-                && &self.arena[offset as usize..offset as usize + len as usize] == folded
+            if len as usize == label.len()
+                && self.arena[offset as usize..offset as usize + len as usize]
+                    .eq_ignore_ascii_case(label)
             {
                 return true;
             }
@@ -211,11 +295,31 @@ impl TldSet {
         }
     }
 
+    /// Whether the packed short label `key` (see [`pack_short_from`]) is in the set.
+    #[inline]
+    pub(crate) fn contains_packed(&self, key: u64) -> bool {
+        let mask = self.short.len() - 1;
+        let mut slot = short_slot(key, mask);
+        loop {
+            match self.short[slot] {
+                0 => return false,
+                k if k == key => return true,
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+    }
+
     /// Every entry, in no particular order.
-    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
-        self.slots.iter().filter(|s| s.1 != 0).map(|&(o, l)| {
-            std::str::from_utf8(&self.arena[o as usize..(o + l) as usize]).unwrap_or_default()
-        })
+    pub fn iter(&self) -> impl Iterator<Item = String> + '_ {
+        let short = self.short.iter().filter(|&&k| k != 0).map(|&k| {
+            let bytes = k.to_le_bytes();
+            let len = bytes.iter().position(|&b| b == 0).unwrap_or(SHORT_MAX);
+            String::from_utf8_lossy(&bytes[..len]).into_owned()
+        });
+        let long = self.slots.iter().filter(|s| s.1 != 0).map(|&(o, l)| {
+            String::from_utf8_lossy(&self.arena[o as usize..(o + l) as usize]).into_owned()
+        });
+        short.chain(long)
     }
 }
 
@@ -250,6 +354,17 @@ pub enum TldPolicy {
 }
 
 impl TldPolicy {
+    /// No label longer than this many bytes is a TLD under this policy (63 code points
+    /// of at most 4 bytes for the syntactic rule).
+    #[inline]
+    pub fn max_len(&self) -> usize {
+        match self {
+            TldPolicy::Iana => TldSet::iana().max_len(),
+            TldPolicy::List(set) => set.max_len(),
+            TldPolicy::Syntactic => MAX_TLD_BYTES,
+        }
+    }
+
     /// Whether the UTF-8 label `label` (HostChar characters, no dots) is a TLD.
     #[inline]
     pub fn is_tld(&self, label: &[u8]) -> bool {
@@ -289,8 +404,8 @@ fn is_syntactic_unicode_tld(label: &str) -> bool {
         })
 }
 
-/// Whether `label` could be a TLD by the syntactic rules of UTS #58 section 8: ASCII
-/// letters only and at least two of them; `xn--` labels decoded and checked as Unicode;
+/// Whether `label` could be a TLD by the syntactic rules of UTS #58 section 8: at most 63
+/// characters; ASCII letters only and at least two of them; `xn--` labels decoded and checked as Unicode;
 /// Unicode labels of IDNA2008-valid characters without digits, hyphens or CONTEXTJ/CONTEXTO
 /// characters.
 ///
@@ -309,6 +424,11 @@ pub fn is_syntactic_tld(label: &[u8]) -> bool {
     let Ok(label) = std::str::from_utf8(label) else {
         return false;
     };
+    // A DNS label has at most 63 octets (for an IDN, its ACE form, which is longer than
+    // its code point count).
+    if label.len() > MAX_TLD_BYTES || label.chars().count() > 63 {
+        return false;
+    }
     if label.is_ascii() {
         if label.len() > 4 && label[..4].eq_ignore_ascii_case("xn--") {
             let ace = label[4..].to_ascii_lowercase();
@@ -345,6 +465,36 @@ mod tests {
             assert!(!set.contains(not), "{not}");
         }
         assert_eq!(set.len(), crate::tables::TLDS.len());
+    }
+
+    /// Both tables (packed short labels and the arena) hold exactly the entries, at the
+    /// length boundary between them too.
+    #[test]
+    fn iter_gives_back_every_entry_and_lookups_find_them() {
+        let set = TldSet::iana();
+        let mut listed: Vec<String> = set.iter().collect();
+        listed.sort();
+        let expected: Vec<String> = crate::tables::TLDS.iter().map(|s| s.to_string()).collect();
+        assert_eq!(listed, expected);
+        for tld in crate::tables::TLDS {
+            assert!(set.contains(tld), "{tld}");
+            assert!(set.contains(&tld.to_ascii_uppercase()), "{tld}");
+        }
+        let set = TldSet::from_list(["abcdefgh", "abcdefghi", "a1-b"]).unwrap();
+        for yes in ["abcdefgh", "ABCDEFGH", "abcdefghi", "AbcdefghI", "A1-B"] {
+            assert!(set.contains(yes), "{yes}");
+        }
+        for no in [
+            "abcdefg",
+            "abcdefghij",
+            "bcdefgh",
+            "a1",
+            "a1-",
+            "a1-bc",
+            "abcdefgh\u{e9}",
+        ] {
+            assert!(!set.contains(no), "{no}");
+        }
     }
 
     #[test]

@@ -14,12 +14,14 @@ fn linkscan(args: &[&str], stdin: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("linkscan runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin)
-        .expect("write stdin");
+    // The program may exit before reading its input (a usage error): a closed pipe is fine.
+    if let Err(e) = child.stdin.take().expect("stdin").write_all(stdin) {
+        assert_eq!(
+            e.kind(),
+            std::io::ErrorKind::BrokenPipe,
+            "writing stdin: {e}"
+        );
+    }
     child.wait_with_output().expect("linkscan finishes")
 }
 
@@ -291,5 +293,47 @@ fn closed_stdout_ends_quietly() {
         out.stderr.is_empty(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn jobs_and_stdin_give_the_same_links_as_a_mapped_file() {
+    let path = common::shared().join("corpus").join("email-intl.txt");
+    let path = path.to_str().unwrap();
+    let one = linkscan(&["find", "--format", "tsv", "-j", "1", path], b"");
+    assert!(one.status.success());
+    let three = linkscan(&["find", "--format", "tsv", "-j", "3", path], b"");
+    assert_eq!(one.stdout, three.stdout, "-j 1 and -j 3 differ");
+    let bytes = std::fs::read(path).unwrap();
+    let streamed = linkscan(&["find", "--format", "tsv", "-j", "2", "-"], &bytes);
+    let expected = String::from_utf8(one.stdout)
+        .unwrap()
+        .replace(&format!("{path}\t"), "-\t");
+    assert_eq!(
+        stdout(&streamed),
+        expected,
+        "stdin and the mapped file differ"
+    );
+    assert!(expected.lines().count() > 40_000);
+    let out = linkscan(&["find", "-j", "0"], b"");
+    assert_eq!(out.status.code(), Some(2), "-j 0 is rejected");
+}
+
+#[test]
+fn empty_input_and_length_limit() {
+    let empty = temp_file("empty.txt", b"");
+    assert_eq!(
+        stdout(&linkscan(&["find", "-c", empty.to_str().unwrap()], b"")),
+        "0\n"
+    );
+    assert_eq!(stdout(&linkscan(&["find", "-c"], b"")), "0\n");
+    let long = format!("x.com/{} y.com", "a".repeat(70_000));
+    assert_eq!(stdout(&linkscan(&["find", "-c"], long.as_bytes())), "1\n");
+    assert_eq!(
+        stdout(&linkscan(
+            &["find", "-c", "--no-length-limit"],
+            long.as_bytes()
+        )),
+        "2\n"
     );
 }

@@ -420,7 +420,10 @@ impl Policies {
         ]
         .into_iter()
         .map(|(name, policy)| {
-            let finder = LinkFinder::builder().tld_policy(policy.clone()).build();
+            let finder = LinkFinder::builder()
+                .tld_policy(policy.clone())
+                .max_link_len(None)
+                .build();
             (name, policy, finder)
         })
         .collect();
@@ -437,6 +440,24 @@ impl Policies {
                     "policy {name}: finder and oracle differ\n  finder: {}\n  oracle: {}",
                     show(text, &fast),
                     show(text, &slow)
+                ));
+            }
+            // A length limit only drops the longer links; everything else is unchanged.
+            let limited = LinkFinder::builder()
+                .tld_policy(policy.clone())
+                .max_link_len(Some(12))
+                .build();
+            let limited: Vec<Link> = limited.links_bytes(text).collect();
+            let expected: Vec<Link> = slow
+                .iter()
+                .copied()
+                .filter(|l| l.end() - l.start() <= 12)
+                .collect();
+            if limited != expected {
+                return Some(format!(
+                    "policy {name}: max_link_len(12) is not the oracle's links of at most 12 bytes\n  finder: {}\n  oracle: {}",
+                    show(text, &limited),
+                    show(text, &expected)
                 ));
             }
             if let Ok(s) = std::str::from_utf8(text) {

@@ -259,7 +259,6 @@ pub(crate) fn run(
         Run {
             inputs: &args.files,
             args: &args.mail,
-            jobs: args.jobs,
             scanner,
         },
         &pages,

@@ -22,8 +22,8 @@ pub(crate) enum Format {
 #[derive(Serialize)]
 struct JsonLink<'a> {
     file: &'a str,
-    start: usize,
-    end: usize,
+    start: u64,
+    end: u64,
     kind: &'static str,
     text: &'a str,
 }
@@ -39,44 +39,52 @@ pub(crate) fn run(
     out: &mut impl Write,
 ) -> io::Result<Outcome> {
     let several = args.files.len() > 1;
-    input::for_each(&args.files, |name, bytes| {
+    // (input index, name, links so far): printed when the next input starts, or at the end.
+    let mut counted: Option<(usize, String, usize)> = None;
+    let outcome = input::for_each_piece(&args.files, finder, |input, name, piece| {
         if args.count {
-            let n = finder.links_bytes(bytes).count();
-            return if several {
-                writeln!(out, "{name}:{n}")
-            } else {
-                writeln!(out, "{n}")
-            };
+            match &mut counted {
+                Some((counting, _, n)) if *counting == input => *n += piece.links.len(),
+                _ => {
+                    if let Some((_, done, n)) = counted.take() {
+                        print_count(out, several, &done, n)?;
+                    }
+                    counted = Some((input, name.to_string(), piece.links.len()));
+                }
+            }
+            return Ok(());
         }
+        let bytes = piece.bytes;
+        let base = piece.offset;
         match args.format {
             Format::Jsonl => {
-                for link in finder.links_bytes(bytes) {
+                for link in piece.links {
                     let record = JsonLink {
                         file: name,
-                        start: link.start(),
-                        end: link.end(),
+                        start: base + link.start() as u64,
+                        end: base + link.end() as u64,
                         kind: link.kind().as_str(),
-                        text: link_text(bytes, &link),
+                        text: link_text(bytes, link),
                     };
                     serde_json::to_writer(&mut *out, &record)?;
                     out.write_all(b"\n")?;
                 }
             }
             Format::Tsv => {
-                for link in finder.links_bytes(bytes) {
+                for link in piece.links {
                     writeln!(
                         out,
                         "{name}\t{}\t{}\t{}\t{}",
-                        link.start(),
-                        link.end(),
+                        base + link.start() as u64,
+                        base + link.end() as u64,
                         link.kind().as_str(),
-                        link_text(bytes, &link)
+                        link_text(bytes, link)
                     )?;
                 }
             }
             Format::Marked => {
                 let mut at = 0;
-                for link in finder.links_bytes(bytes) {
+                for link in piece.links {
                     out.write_all(&bytes[at..link.start()])?;
                     out.write_all("⸠".as_bytes())?;
                     out.write_all(&bytes[link.range()])?;
@@ -87,5 +95,17 @@ pub(crate) fn run(
             }
         }
         Ok(())
-    })
+    })?;
+    if let Some((_, name, n)) = counted {
+        print_count(out, several, &name, n)?;
+    }
+    Ok(outcome)
+}
+
+fn print_count(out: &mut impl Write, several: bool, name: &str, n: usize) -> io::Result<()> {
+    if several {
+        writeln!(out, "{name}:{n}")
+    } else {
+        writeln!(out, "{n}")
+    }
 }

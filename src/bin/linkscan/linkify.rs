@@ -13,7 +13,9 @@ pub(crate) fn run(
     out: &mut impl Write,
 ) -> io::Result<Outcome> {
     let linkifier = Linkifier::new()
-        .finder(finder)
+        .finder(finder.clone())
         .default_scheme(args.default_scheme.clone());
-    input::for_each(&args.files, |_, bytes| linkifier.write_html(bytes, out))
+    input::for_each_piece(&args.files, &finder, |_, _, piece| {
+        linkifier.write_html_with_links(piece.bytes, piece.links.iter().copied(), out)
+    })
 }

@@ -5,7 +5,7 @@
 //! A reader thread opens each input in turn (an mbox file, gzip-compressed or not, read as a
 //! stream; or the files of a Maildir), splits it into messages and sends them in batches of
 //! about 1 MiB through a channel that holds at most two batches. The main thread scans each
-//! batch on a rayon pool of `-j` threads (parse, decode, find links, and render the output
+//! batch on the global rayon pool of `-j` threads (parse, decode, find links, and render the output
 //! of each message, all in parallel), then writes the rendered outputs in archive order.
 //! Memory is therefore bounded by a few batches plus the largest message, whatever the size
 //! of the archive.
@@ -319,7 +319,6 @@ impl Totals {
 pub(crate) struct Run<'a> {
     pub(crate) inputs: &'a [PathBuf],
     pub(crate) args: &'a MailArgs,
-    pub(crate) jobs: Option<usize>,
     pub(crate) scanner: MailScanner,
 }
 
@@ -352,14 +351,6 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
     } else {
         run.inputs
     };
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(jobs) = run.jobs {
-        builder = builder.num_threads(jobs.max(1));
-    }
-    let pool = builder
-        .build()
-        .map_err(|e| io::Error::other(e.to_string()))?;
-
     let (tx, rx) = mpsc::sync_channel(2);
     let owned: Vec<PathBuf> = inputs.to_vec();
     let maildir = run.args.maildir;
@@ -388,7 +379,8 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                 }
                 Event::Batch { messages, done } => {
                     let input_name = current.as_str();
-                    let results: Vec<Done<R::Rendered>> = pool.install(|| {
+                    // On the global pool, sized by -j at start-up.
+                    let results: Vec<Done<R::Rendered>> = {
                         messages
                             .into_par_iter()
                             .map(|raw| {
@@ -409,7 +401,7 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                                 }
                             })
                             .collect()
-                    });
+                    };
                     for done in results {
                         totals.messages += 1;
                         totals.parts += done.parts;
@@ -619,7 +611,6 @@ pub(crate) fn find<W: Write>(
         Run {
             inputs: &args.files,
             args: &args.mail,
-            jobs: args.jobs,
             scanner,
         },
         &render,

@@ -5,6 +5,8 @@
 //! 2: an input could not be read or an argument was wrong), and the handling of a closed
 //! standard output (a pipe into `head` ends the program quietly).
 
+#![deny(unsafe_code)] // allowed once, for memory-mapping input files (input.rs)
+
 #[cfg(feature = "mail")]
 mod archive;
 mod conformance;
@@ -117,6 +119,13 @@ struct DetectArgs {
     /// A TLD list in the IANA format (one per line, # comments); implies --tld-policy list.
     #[arg(long, value_name = "FILE")]
     tld_list: Option<PathBuf>,
+    /// Report links of any length (default: links over 64 KiB are left out).
+    #[arg(long)]
+    no_length_limit: bool,
+    /// Threads scanning in parallel (default: the number of CPUs). The output is the same
+    /// for every value.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,11 +162,25 @@ impl DetectArgs {
                 return Err("--tld-list cannot be used with --tld-policy syntactic".into())
             }
         };
+        let max_len = (!self.no_length_limit).then_some(linkscan::DEFAULT_MAX_LINK_LEN);
         Ok(LinkFinder::builder()
             .urls(self.kind != Kind::Email)
             .emails(self.kind != Kind::Url)
             .tld_policy(policy)
+            .max_link_len(max_len)
             .build())
+    }
+
+    /// Sizes the global thread pool that parallel scans run on (once, at start-up).
+    fn start_threads(&self) -> io::Result<()> {
+        let threads = self.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            usize::from,
+        );
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()
+            .map_err(|e| io::Error::other(format!("cannot start {threads} threads: {e}")))
     }
 }
 
@@ -174,9 +197,6 @@ struct FindArgs {
     count: bool,
     #[command(flatten)]
     detect: DetectArgs,
-    /// Threads that scan messages of archives (default: one per CPU).
-    #[arg(short = 'j', long, value_name = "N")]
-    jobs: Option<usize>,
     #[cfg(feature = "mail")]
     #[command(flatten)]
     mail: mail::MailArgs,
@@ -192,9 +212,6 @@ struct LinkifyArgs {
     default_scheme: String,
     #[command(flatten)]
     detect: DetectArgs,
-    /// Threads that scan messages of archives (default: one per CPU).
-    #[arg(short = 'j', long, value_name = "N")]
-    jobs: Option<usize>,
     /// The folder of the HTML archive (with --mbox/--maildir).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -240,18 +257,25 @@ fn main() -> ExitCode {
             .detect
             .finder()
             .map_err(usage_error)
-            .and_then(|finder| mail::find(args, args.mail.scanner(finder, "https://"), &mut out)),
+            .and_then(|finder| {
+                args.detect.start_threads()?;
+                mail::find(args, args.mail.scanner(finder, "https://"), &mut out)
+            }),
         Command::Find(args) => args
             .detect
             .finder()
             .map_err(usage_error)
-            .and_then(|finder| find::run(args, &finder, &mut out)),
+            .and_then(|finder| {
+                args.detect.start_threads()?;
+                find::run(args, &finder, &mut out)
+            }),
         #[cfg(feature = "mail")]
         Command::Linkify(args) if args.mail.archives() => args
             .detect
             .finder()
             .map_err(usage_error)
             .and_then(|finder| {
+                args.detect.start_threads()?;
                 let linkifier = linkscan::html::Linkifier::new()
                     .finder(finder.clone())
                     .default_scheme(args.default_scheme.clone());
@@ -265,7 +289,10 @@ fn main() -> ExitCode {
             .detect
             .finder()
             .map_err(usage_error)
-            .and_then(|finder| linkify::run(args, finder, &mut out)),
+            .and_then(|finder| {
+                args.detect.start_threads()?;
+                linkify::run(args, finder, &mut out)
+            }),
         Command::Escape(args) => escape::run(args, &mut out),
         Command::Conformance(args) => conformance::run(args, &mut out),
     };

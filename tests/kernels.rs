@@ -1,0 +1,67 @@
+//! Every prefilter kernel the CPU can run gives the same links as the portable one, on the
+//! real corpora and on text dense with dots, ideographic full stops and URL bytes.
+
+mod common;
+
+use linkscan::{Kernel, Link, LinkFinder};
+
+fn links(kernel: Kernel, text: &[u8]) -> Vec<Link> {
+    LinkFinder::builder()
+        .prefilter_kernel(kernel)
+        .build()
+        .links_bytes(text)
+        .collect()
+}
+
+fn assert_kernels_agree(name: &str, text: &[u8]) {
+    let expected = links(Kernel::portable(), text);
+    for kernel in Kernel::available() {
+        assert_eq!(
+            links(kernel, text),
+            expected,
+            "{name}: kernel {}",
+            kernel.name()
+        );
+    }
+}
+
+#[test]
+fn kernels_agree_on_the_corpora() {
+    for name in ["email-en.mbox", "email-intl.txt"] {
+        let path = common::shared().join("corpus").join(name);
+        let bytes =
+            std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let n = bytes.len().min(4 << 20);
+        assert_kernels_agree(name, &bytes[..n]);
+    }
+}
+
+#[test]
+fn kernels_agree_on_dense_text() {
+    let pieces: [&[u8]; 12] = [
+        b"example.com/",
+        b"a.b.",
+        "。".as_bytes(),
+        "ドメイン.みんな".as_bytes(),
+        b"x@y.org ",
+        b"(",
+        b")",
+        b"%41",
+        b"?q=1&r=2#f:~:text=a,b",
+        b" ",
+        b"\xE3\x80",
+        "普遍适用测试。我爱你/测试".as_bytes(),
+    ];
+    let mut state = 0x853C_49E6_748F_EA9Bu64;
+    for round in 0..300 {
+        let mut text = Vec::new();
+        let len = 1 + (state % 400) as usize;
+        while text.len() < len {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            text.extend_from_slice(pieces[(state % pieces.len() as u64) as usize]);
+        }
+        assert_kernels_agree(&format!("round {round}"), &text);
+    }
+}
