@@ -241,7 +241,7 @@ impl Builder {
 ///
 /// ```
 /// use linkscan::mail::html_text;
-/// let page = html_text("<p>Read <a href=' https://example.com/a?b=1&amp;c=2 '>the docs</a>\
+/// let page = html_text("<p>Read <a href=' https://example.com/a?b=1&amp;c=2 '>the docs</a> \
 ///                       &amp; more</p><p>next</p><script>var x = 'hidden.example';</script>");
 /// assert_eq!(page.text, "Read the docs & more\nnext\n");
 /// assert_eq!(page.anchors[0].href, "https://example.com/a?b=1&c=2");
