@@ -26,7 +26,9 @@ const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:62em;margin
 padding:0 1em;line-height:1.4}pre{white-space:pre-wrap;overflow-wrap:anywhere;\
 font-family:ui-monospace,monospace;background:#f6f6f6;padding:.5em}\
 table.headers th{text-align:left;padding-right:1em;vertical-align:top}\
-table.index td,table.index th{text-align:left;padding:.1em .6em;vertical-align:top}\
+table.index{width:100%;table-layout:fixed}\
+table.index td,table.index th{text-align:left;padding:.1em .6em;vertical-align:top;\
+overflow-wrap:anywhere}\
 .warnings{color:#8a4b00}h2{font-size:1em;color:#555}";
 
 /// Writes `<!DOCTYPE html>…<body>` with `title`.
@@ -245,6 +247,8 @@ pub(crate) fn run(
     write_head(&mut index, "Mail archive")?;
     index.write_all(
         b"<h1>Mail archive</h1>\n<table class=\"index\">\n\
+          <colgroup><col style=\"width:4.5em\"><col style=\"width:13em\"><col style=\"width:16em\">\
+          <col><col style=\"width:4.5em\"></colgroup>\n\
           <tr><th>#</th><th>Date</th><th>From</th><th>Subject</th><th>Links</th></tr>\n",
     )?;
     let pages = Pages {
