@@ -10,6 +10,8 @@
 //! * Properties: [`link_term`], [`link_bracket`], [`is_link_email`].
 //! * Formatting (section 4 minimal escaping, section 5.3 email quoting): [`escape_url`],
 //!   [`escape_url_parts`], [`format_email`] and the rest of [`format`](mod@format).
+//! * Email archives (feature `mail`, on by default): mbox, gzip, Maildir, MIME decoding,
+//!   HTML parts: [`mail`].
 //! * A slow, spec-literal reference implementation used to test all of the above:
 //!   [`oracle`].
 //!
@@ -31,6 +33,8 @@ pub mod conformance;
 mod finder;
 pub mod format;
 pub mod html;
+#[cfg(feature = "mail")]
+pub mod mail;
 pub mod oracle;
 mod prefilter;
 mod props;
