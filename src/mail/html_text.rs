@@ -122,7 +122,7 @@ impl Builder {
             .text
             .as_bytes()
             .last()
-            .map_or(true, |b| b.is_ascii_whitespace())
+            .is_none_or(|b| b.is_ascii_whitespace())
     }
 
     fn newline(&mut self) {
