@@ -227,7 +227,7 @@ fn label_allowed(label: &str) -> bool {
             let ace = label[4..].to_ascii_lowercase();
             // Undecodable Punycode is no character at all: the label is left to DNS.
             idna::punycode::decode_to_string(&ace)
-                .map_or(true, |decoded| decoded.chars().all(is_identifier_allowed))
+                .is_none_or(|decoded| decoded.chars().all(is_identifier_allowed))
         }
         _ => true,
     }

@@ -12,6 +12,8 @@
 //!   [`escape_url_parts`], [`format_email`] and the rest of [`format`](mod@format).
 //! * Security checks of section 8 over detected links (TLD syntax, Identifier_Status,
 //!   Bidi_Control), an optional layer that leaves detection conformant: [`checks`].
+//! * Email archives (feature `mail`, on by default): mbox, gzip, Maildir, MIME decoding,
+//!   HTML parts: [`mail`].
 //! * A slow, spec-literal reference implementation used to test all of the above:
 //!   [`oracle`].
 //!
@@ -34,6 +36,8 @@ pub mod conformance;
 mod finder;
 pub mod format;
 pub mod html;
+#[cfg(feature = "mail")]
+pub mod mail;
 pub mod oracle;
 mod prefilter;
 mod props;

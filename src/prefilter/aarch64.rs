@@ -6,30 +6,50 @@
 
 use core::arch::aarch64::*;
 
-use super::{portable, NIBBLE_TABLES, READ_AHEAD};
+use super::{portable, Classes, NIBBLE_TABLES, READ_AHEAD};
 
 /// Bit `i` of each byte lane, for folding compare results into a mask.
 const LANE_BITS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
 
-/// NEON block mask. Needs `text.len() - at >= READ_AHEAD` (checked).
+/// NEON classes (all of them; `hosts` is for the x86 kernels, which skip work without
+/// it). Needs `text.len() - at >= READ_AHEAD` (checked).
 #[inline]
-pub(crate) fn neon_block_mask(text: &[u8], at: usize) -> u64 {
+pub(crate) fn neon_classes(text: &[u8], at: usize, hosts: bool) -> Classes {
     assert!(text.len() - at >= READ_AHEAD);
     // SAFETY: NEON is part of the aarch64 baseline, and the assertion above guarantees
     // that the 66 bytes the kernel reads from `at` are inside `text`.
-    unsafe { neon(text.as_ptr().add(at)) }
+    let c = unsafe { neon(text.as_ptr().add(at)) };
+    if hosts {
+        c
+    } else {
+        Classes {
+            host: 0,
+            non_ascii: 0,
+            ..c
+        }
+    }
+}
+
+/// Folds four compare results (16 lanes each, 0 or 0xFF) into one 64-bit mask.
+#[target_feature(enable = "neon")]
+unsafe fn fold(lanes: [uint8x16_t; 4]) -> u64 {
+    // SAFETY: LANE_BITS has 16 bytes.
+    let bits = unsafe { vld1q_u8(LANE_BITS.as_ptr()) };
+    let sum01 = vpaddq_u8(vandq_u8(lanes[0], bits), vandq_u8(lanes[1], bits));
+    let sum23 = vpaddq_u8(vandq_u8(lanes[2], bits), vandq_u8(lanes[3], bits));
+    let sum = vpaddq_u8(sum01, sum23);
+    let sum = vpaddq_u8(sum, sum);
+    vgetq_lane_u64(vreinterpretq_u64_u8(sum), 0)
 }
 
 #[target_feature(enable = "neon")]
-unsafe fn neon(p: *const u8) -> u64 {
-    let dot = vdupq_n_u8(b'.');
-    let e3 = vdupq_n_u8(0xE3);
-    let x80 = vdupq_n_u8(0x80);
-    let x82 = vdupq_n_u8(0x82);
-    // SAFETY: LANE_BITS has 16 bytes.
-    let bits = unsafe { vld1q_u8(LANE_BITS.as_ptr()) };
-    let mut lanes = [vdupq_n_u8(0); 4];
-    for (k, lane) in lanes.iter_mut().enumerate() {
+unsafe fn neon(p: *const u8) -> Classes {
+    let zero = vdupq_n_u8(0);
+    let mut dot = [zero; 4];
+    let mut ideographic = [zero; 4];
+    let mut host = [zero; 4];
+    let mut non_ascii = [zero; 4];
+    for k in 0..4 {
         // SAFETY: the caller guarantees p..p+66 is readable; k*16+2+16 <= 66.
         let (v0, v1, v2) = unsafe {
             (
@@ -38,17 +58,33 @@ unsafe fn neon(p: *const u8) -> u64 {
                 vld1q_u8(p.add(16 * k + 2)),
             )
         };
-        let ideographic = vandq_u8(
-            vceqq_u8(v0, e3),
-            vandq_u8(vceqq_u8(v1, x80), vceqq_u8(v2, x82)),
+        let in_range = |v: uint8x16_t, lo: u8, hi: u8| {
+            vandq_u8(vcgeq_u8(v, vdupq_n_u8(lo)), vcleq_u8(v, vdupq_n_u8(hi)))
+        };
+        let lower = vorrq_u8(v0, vdupq_n_u8(0x20));
+        dot[k] = vceqq_u8(v0, vdupq_n_u8(b'.'));
+        ideographic[k] = vandq_u8(
+            vceqq_u8(v0, vdupq_n_u8(0xE3)),
+            vandq_u8(
+                vceqq_u8(v1, vdupq_n_u8(0x80)),
+                vceqq_u8(v2, vdupq_n_u8(0x82)),
+            ),
         );
-        *lane = vandq_u8(vorrq_u8(vceqq_u8(v0, dot), ideographic), bits);
+        host[k] = vorrq_u8(
+            vorrq_u8(in_range(lower, b'a', b'z'), in_range(v0, b'0', b'9')),
+            vceqq_u8(v0, vdupq_n_u8(b'-')),
+        );
+        non_ascii[k] = vcgeq_u8(v0, vdupq_n_u8(0x80));
     }
-    let sum01 = vpaddq_u8(lanes[0], lanes[1]);
-    let sum23 = vpaddq_u8(lanes[2], lanes[3]);
-    let sum = vpaddq_u8(sum01, sum23);
-    let sum = vpaddq_u8(sum, sum);
-    vgetq_lane_u64(vreinterpretq_u64_u8(sum), 0)
+    // SAFETY: NEON is available (this function's target feature).
+    unsafe {
+        Classes {
+            dot: fold(dot),
+            ideographic: fold(ideographic),
+            host: fold(host),
+            non_ascii: fold(non_ascii),
+        }
+    }
 }
 
 /// NEON skip over plain bytes, 16 at a time (`tbl` nibble lookups); the last bytes go

@@ -1,18 +1,22 @@
 //! The portable kernel: one byte at a time, the definition the vector kernels are tested
 //! against.
 
-/// Bit `i`: a Dot (`.` or the first byte of `。`) starts at `at + i`.
-pub(crate) fn block_mask(text: &[u8], at: usize) -> u64 {
+use super::{is_ascii_host, Classes};
+
+/// The classes of the bytes `at..at + 64` (fewer at the end of the text); the host
+/// classes only with `hosts`.
+pub(crate) fn classes(text: &[u8], at: usize, hosts: bool) -> Classes {
     let end = text.len().min(at + super::BLOCK);
-    let mut mask = 0u64;
+    let mut c = Classes::default();
     for (i, &b) in text[at..end].iter().enumerate() {
-        let hit = b == b'.'
-            || (b == 0xE3
-                && text.get(at + i + 1) == Some(&0x80)
-                && text.get(at + i + 2) == Some(&0x82));
-        mask |= (hit as u64) << i;
+        let ideographic =
+            b == 0xE3 && text.get(at + i + 1) == Some(&0x80) && text.get(at + i + 2) == Some(&0x82);
+        c.dot |= ((b == b'.') as u64) << i;
+        c.ideographic |= (ideographic as u64) << i;
+        c.host |= ((hosts && is_ascii_host(b)) as u64) << i;
+        c.non_ascii |= ((hosts && b >= 0x80) as u64) << i;
     }
-    mask
+    c
 }
 
 /// The first position at or after `i` whose byte is not plain (`text.len()` if none).

@@ -1,41 +1,125 @@
 //! x86_64 kernels: SSE2 (16 bytes per compare) and AVX2 (32 bytes per compare).
 //!
 //! For each vector `v` at offset `k` of the block, with `v1`, `v2` the same bytes shifted
-//! by one and two: `mask = (v == '.') | ((v == E3) & (v1 == 80) & (v2 == 82))`, then
-//! `movemask` puts one bit per byte into the block's `u64`.
+//! by one and two: dots `v == '.'`, `。` starts `(v == E3) & (v1 == 80) & (v2 == 82)`,
+//! ASCII host characters by range compares, non-ASCII bytes by their sign bit; `movemask`
+//! puts one bit per byte of each class into the block's [`Classes`].
 
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
 
-use super::{portable, NIBBLE_TABLES, READ_AHEAD};
+use super::{block_candidates, portable, Classes, BLOCK, NIBBLE_TABLES, READ_AHEAD};
 
-/// SSE2 block mask. Needs `text.len() - at >= READ_AHEAD` (checked).
+/// SSE2 classes (the host classes only with `hosts`). Needs `text.len() - at >=
+/// READ_AHEAD` (checked).
 #[inline]
-pub(crate) fn sse2_block_mask(text: &[u8], at: usize) -> u64 {
+pub(crate) fn sse2_classes(text: &[u8], at: usize, hosts: bool) -> Classes {
     assert!(text.len() - at >= READ_AHEAD);
     // SAFETY: SSE2 is part of the x86_64 baseline, and the assertion above guarantees
-    // that the 66 bytes the kernel reads from `at` are inside `text`.
-    unsafe { sse2(text.as_ptr().add(at)) }
+    // that the 66 bytes the kernels read from `at` are inside `text`.
+    unsafe {
+        let p = text.as_ptr().add(at);
+        let (dot, ideographic) = sse2_dots(p);
+        let (host, non_ascii) = if hosts { sse2_hosts(p) } else { (0, 0) };
+        Classes {
+            dot,
+            ideographic,
+            host,
+            non_ascii,
+        }
+    }
 }
 
-/// AVX2 block mask. Needs `text.len() - at >= READ_AHEAD` (checked). Only called through
-/// a [`super::Kernel`] of the AVX2 kind, which exists only once AVX2 was detected.
+/// AVX2 classes (the host classes only with `hosts`). Needs `text.len() - at >=
+/// READ_AHEAD` (checked). Only called through a [`super::Kernel`] of the AVX2 kind, which
+/// exists only once AVX2 was detected.
 #[inline]
-pub(crate) fn avx2_block_mask(text: &[u8], at: usize) -> u64 {
+pub(crate) fn avx2_classes(text: &[u8], at: usize, hosts: bool) -> Classes {
     assert!(text.len() - at >= READ_AHEAD);
     // SAFETY: the CPU has AVX2 (an AVX2 `Kernel` is only made after detecting it), and
     // the 66 bytes read from `at` are inside `text` (asserted).
-    unsafe { avx2(text.as_ptr().add(at)) }
+    unsafe {
+        let p = text.as_ptr().add(at);
+        let (dot, ideographic) = avx2_dots(p);
+        let (host, non_ascii) = if hosts { avx2_hosts(p) } else { (0, 0) };
+        Classes {
+            dot,
+            ideographic,
+            host,
+            non_ascii,
+        }
+    }
+}
+
+/// The SSE2 loop of `Kernel::next_block` over the blocks a vector load may read whole;
+/// `at` is left at the first block it could not look at.
+#[inline]
+pub(crate) fn sse2_next_block(text: &[u8], at: &mut usize) -> Option<(usize, u64)> {
+    // SAFETY: SSE2 is part of the x86_64 baseline; the loop reads 66 bytes from `*at`
+    // only while they are inside `text`.
+    unsafe { sse2_loop(text, at) }
+}
+
+/// The AVX2 loop of `Kernel::next_block`. Only called through an AVX2 [`super::Kernel`],
+/// made only once AVX2 was detected.
+#[inline]
+pub(crate) fn avx2_next_block(text: &[u8], at: &mut usize) -> Option<(usize, u64)> {
+    // SAFETY: the CPU has AVX2 (see above); the loop reads 66 bytes from `*at` only while
+    // they are inside `text`.
+    unsafe { avx2_loop(text, at) }
 }
 
 #[target_feature(enable = "sse2")]
-unsafe fn sse2(p: *const u8) -> u64 {
-    let dot = _mm_set1_epi8(b'.' as i8);
-    let e3 = _mm_set1_epi8(0xE3u8 as i8);
-    let x80 = _mm_set1_epi8(0x80u8 as i8);
-    let x82 = _mm_set1_epi8(0x82u8 as i8);
-    let mut mask = 0u64;
+unsafe fn sse2_loop(text: &[u8], at: &mut usize) -> Option<(usize, u64)> {
+    while text.len().saturating_sub(*at) >= READ_AHEAD {
+        // SAFETY: 66 bytes from `*at` are inside `text` (loop condition).
+        let p = unsafe { text.as_ptr().add(*at) };
+        // SAFETY: as above.
+        let (dot, ideographic) = unsafe { sse2_dots(p) };
+        if dot | ideographic != 0 {
+            // SAFETY: as above.
+            let mask = block_candidates(dot, ideographic, Some(text[*at + BLOCK]), || unsafe {
+                sse2_hosts(p)
+            });
+            if mask != 0 {
+                return Some((*at, mask));
+            }
+        }
+        *at += BLOCK;
+    }
+    None
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_loop(text: &[u8], at: &mut usize) -> Option<(usize, u64)> {
+    while text.len().saturating_sub(*at) >= READ_AHEAD {
+        // SAFETY: 66 bytes from `*at` are inside `text` (loop condition).
+        let p = unsafe { text.as_ptr().add(*at) };
+        // SAFETY: as above, and the CPU has AVX2 (this function's target feature).
+        let (dot, ideographic) = unsafe { avx2_dots(p) };
+        if dot | ideographic != 0 {
+            // SAFETY: as above.
+            let mask = block_candidates(dot, ideographic, Some(text[*at + BLOCK]), || unsafe {
+                avx2_hosts(p)
+            });
+            if mask != 0 {
+                return Some((*at, mask));
+            }
+        }
+        *at += BLOCK;
+    }
+    None
+}
+
+// Signed byte compares suffice for the ASCII ranges below: bytes >= 0x80 are negative and
+// fall outside every range (and `b | 0x20` keeps them negative).
+
+/// `.` and `。` starts of the 64 bytes at `p` (66 readable).
+#[target_feature(enable = "sse2")]
+unsafe fn sse2_dots(p: *const u8) -> (u64, u64) {
+    let set = |b: u8| _mm_set1_epi8(b as i8);
+    let (mut dot, mut ideographic) = (0, 0);
     for k in 0..4 {
         // SAFETY: the caller guarantees p..p+66 is readable; k*16+2+16 <= 66.
         let (v0, v1, v2) = unsafe {
@@ -45,23 +129,47 @@ unsafe fn sse2(p: *const u8) -> u64 {
                 _mm_loadu_si128(p.add(16 * k + 2) as *const __m128i),
             )
         };
-        let ideographic = _mm_and_si128(
-            _mm_cmpeq_epi8(v0, e3),
-            _mm_and_si128(_mm_cmpeq_epi8(v1, x80), _mm_cmpeq_epi8(v2, x82)),
+        let ideo = _mm_and_si128(
+            _mm_cmpeq_epi8(v0, set(0xE3)),
+            _mm_and_si128(_mm_cmpeq_epi8(v1, set(0x80)), _mm_cmpeq_epi8(v2, set(0x82))),
         );
-        let hits = _mm_or_si128(_mm_cmpeq_epi8(v0, dot), ideographic);
-        mask |= (_mm_movemask_epi8(hits) as u16 as u64) << (16 * k);
+        let bits = |m: __m128i| (_mm_movemask_epi8(m) as u16 as u64) << (16 * k);
+        dot |= bits(_mm_cmpeq_epi8(v0, set(b'.')));
+        ideographic |= bits(ideo);
     }
-    mask
+    (dot, ideographic)
 }
 
+/// ASCII host characters and non-ASCII bytes of the 64 bytes at `p`.
+#[target_feature(enable = "sse2")]
+unsafe fn sse2_hosts(p: *const u8) -> (u64, u64) {
+    let set = |b: u8| _mm_set1_epi8(b as i8);
+    let (mut host, mut non_ascii) = (0, 0);
+    for k in 0..4 {
+        // SAFETY: the caller guarantees p..p+64 is readable.
+        let v = unsafe { _mm_loadu_si128(p.add(16 * k) as *const __m128i) };
+        let lower = _mm_or_si128(v, set(0x20));
+        let letter = _mm_and_si128(
+            _mm_cmpgt_epi8(lower, set(b'a' - 1)),
+            _mm_cmplt_epi8(lower, set(b'z' + 1)),
+        );
+        let digit = _mm_and_si128(
+            _mm_cmpgt_epi8(v, set(b'0' - 1)),
+            _mm_cmplt_epi8(v, set(b'9' + 1)),
+        );
+        let h = _mm_or_si128(_mm_or_si128(letter, digit), _mm_cmpeq_epi8(v, set(b'-')));
+        let bits = |m: __m128i| (_mm_movemask_epi8(m) as u16 as u64) << (16 * k);
+        host |= bits(h);
+        non_ascii |= bits(v);
+    }
+    (host, non_ascii)
+}
+
+/// `.` and `。` starts of the 64 bytes at `p` (66 readable).
 #[target_feature(enable = "avx2")]
-unsafe fn avx2(p: *const u8) -> u64 {
-    let dot = _mm256_set1_epi8(b'.' as i8);
-    let e3 = _mm256_set1_epi8(0xE3u8 as i8);
-    let x80 = _mm256_set1_epi8(0x80u8 as i8);
-    let x82 = _mm256_set1_epi8(0x82u8 as i8);
-    let mut mask = 0u64;
+unsafe fn avx2_dots(p: *const u8) -> (u64, u64) {
+    let set = |b: u8| _mm256_set1_epi8(b as i8);
+    let (mut dot, mut ideographic) = (0, 0);
     for k in 0..2 {
         // SAFETY: the caller guarantees p..p+66 is readable; k*32+2+32 <= 66.
         let (v0, v1, v2) = unsafe {
@@ -71,14 +179,46 @@ unsafe fn avx2(p: *const u8) -> u64 {
                 _mm256_loadu_si256(p.add(32 * k + 2) as *const __m256i),
             )
         };
-        let ideographic = _mm256_and_si256(
-            _mm256_cmpeq_epi8(v0, e3),
-            _mm256_and_si256(_mm256_cmpeq_epi8(v1, x80), _mm256_cmpeq_epi8(v2, x82)),
+        let ideo = _mm256_and_si256(
+            _mm256_cmpeq_epi8(v0, set(0xE3)),
+            _mm256_and_si256(
+                _mm256_cmpeq_epi8(v1, set(0x80)),
+                _mm256_cmpeq_epi8(v2, set(0x82)),
+            ),
         );
-        let hits = _mm256_or_si256(_mm256_cmpeq_epi8(v0, dot), ideographic);
-        mask |= (_mm256_movemask_epi8(hits) as u32 as u64) << (32 * k);
+        let bits = |m: __m256i| (_mm256_movemask_epi8(m) as u32 as u64) << (32 * k);
+        dot |= bits(_mm256_cmpeq_epi8(v0, set(b'.')));
+        ideographic |= bits(ideo);
     }
-    mask
+    (dot, ideographic)
+}
+
+/// ASCII host characters and non-ASCII bytes of the 64 bytes at `p`.
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_hosts(p: *const u8) -> (u64, u64) {
+    let set = |b: u8| _mm256_set1_epi8(b as i8);
+    let (mut host, mut non_ascii) = (0, 0);
+    for k in 0..2 {
+        // SAFETY: the caller guarantees p..p+64 is readable.
+        let v = unsafe { _mm256_loadu_si256(p.add(32 * k) as *const __m256i) };
+        let lower = _mm256_or_si256(v, set(0x20));
+        let letter = _mm256_and_si256(
+            _mm256_cmpgt_epi8(lower, set(b'a' - 1)),
+            _mm256_cmpgt_epi8(set(b'z' + 1), lower),
+        );
+        let digit = _mm256_and_si256(
+            _mm256_cmpgt_epi8(v, set(b'0' - 1)),
+            _mm256_cmpgt_epi8(set(b'9' + 1), v),
+        );
+        let h = _mm256_or_si256(
+            _mm256_or_si256(letter, digit),
+            _mm256_cmpeq_epi8(v, set(b'-')),
+        );
+        let bits = |m: __m256i| (_mm256_movemask_epi8(m) as u32 as u64) << (32 * k);
+        host |= bits(h);
+        non_ascii |= bits(v);
+    }
+    (host, non_ascii)
 }
 
 /// SSE2 has no byte shuffle (`pshufb` is SSSE3), so the SSE2 kernel skips plain bytes

@@ -7,11 +7,15 @@
 
 #![deny(unsafe_code)] // allowed once, for memory-mapping input files (input.rs)
 
+#[cfg(feature = "mail")]
+mod archive;
 mod conformance;
 mod escape;
 mod find;
 mod input;
 mod linkify;
+#[cfg(feature = "mail")]
+mod mail;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -28,6 +32,8 @@ Examples:
   cat mail.txt | linkscan find --count         how many links
   linkscan find --tld-policy syntactic -       any well-formed TLD, stdin
   linkscan linkify notes.txt > notes.html      HTML with <a href> links
+  linkscan find --mbox list.mbox.gz            links of a mail archive, per message
+  linkscan linkify --mbox list.mbox --out web  an HTML page per message, and an index
   linkscan escape 'https://example.com/%CE%B1%CE%B2(x))'
   linkscan find --checks notes.txt             with the security checks of section 8
   linkscan conformance ../shared/unicode/17.0.0";
@@ -62,21 +68,37 @@ Invalid UTF-8 is scanned as bytes (it never belongs to a link), not rejected.
 Exit status: 0 when every input was read, 2 when one could not be (the others are still
 processed).
 
+Mail archives (--mbox FILE..., plain or gzip; --maildir DIR...): each message is parsed,
+its transfer encodings and charsets decoded, and its Subject, text/plain parts and the
+text of its text/html parts scanned (links in href attributes too, with \"source\":\"href\").
+  jsonl   {\"file\",\"message\",\"message_id\",\"part\",\"content_type\",\"source\",\"start\",
+          \"end\",\"kind\",\"text\",\"href\"} per link; message counts from 1 in its archive,
+          part is \"subject\" or the MIME path (1, 2.1, …), offsets are bytes of the decoded
+          part text, href is the link as put in <a href>
+  tsv     the same fields, in that order, separated by tabs
+Warnings (broken MIME, unknown charsets, …) and a summary go to stderr; a progress bar
+too when stderr is a terminal (not with --quiet).
+
 Examples:
   linkscan find notes.txt
   linkscan find --format tsv --kind url *.txt
   linkscan find --checks --format tsv notes.txt
-  zcat archive.gz | linkscan find --count")]
+  zcat archive.gz | linkscan find --count
+  linkscan find --mbox -j 2 list.mbox.gz > links.jsonl
+  linkscan find --maildir --count ~/Maildir")]
     Find(FindArgs),
     /// Write the text as HTML with every link wrapped in <a href="…">.
     #[command(after_help = "\
+With --mbox or --maildir, writes an HTML archive to --out DIR: one page per message
+(From, Date, Subject, its text parts with links) and index.html listing them.
 With --checks, links that fail a security check of UTS #58 section 8 (see
 `linkscan find --help`) are left as plain text.
 
 Examples:
   linkscan linkify notes.txt > notes.html
   linkscan linkify --checks untrusted.txt > untrusted.html
-  linkscan linkify --default-scheme http:// - < notes.txt")]
+  linkscan linkify --default-scheme http:// - < notes.txt
+  linkscan linkify --mbox list.mbox.gz --out archive/")]
     Linkify(LinkifyArgs),
     /// Print URLs minimally escaped (UTS #58 section 4.1), one per line.
     #[command(after_help = "\
@@ -194,6 +216,9 @@ struct FindArgs {
     checks: bool,
     #[command(flatten)]
     detect: DetectArgs,
+    #[cfg(feature = "mail")]
+    #[command(flatten)]
+    mail: mail::MailArgs,
 }
 
 #[derive(Args, Debug)]
@@ -209,6 +234,12 @@ struct LinkifyArgs {
     checks: bool,
     #[command(flatten)]
     detect: DetectArgs,
+    /// The folder of the HTML archive (with --mbox/--maildir).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    #[cfg(feature = "mail")]
+    #[command(flatten)]
+    mail: mail::MailArgs,
 }
 
 #[derive(Args, Debug)]
@@ -246,6 +277,15 @@ fn main() -> ExitCode {
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let result = match &cli.command {
+        #[cfg(feature = "mail")]
+        Command::Find(args) if args.mail.archives() => args
+            .detect
+            .finder()
+            .map_err(usage_error)
+            .and_then(|finder| {
+                args.detect.start_threads()?;
+                mail::find(args, args.mail.scanner(finder, "https://"), &mut out)
+            }),
         Command::Find(args) => args
             .detect
             .finder()
@@ -254,6 +294,22 @@ fn main() -> ExitCode {
                 args.detect.start_threads()?;
                 find::run(args, &finder, &mut out)
             }),
+        #[cfg(feature = "mail")]
+        Command::Linkify(args) if args.mail.archives() => args
+            .detect
+            .finder()
+            .map_err(usage_error)
+            .and_then(|finder| {
+                args.detect.start_threads()?;
+                let linkifier = linkscan::html::Linkifier::new()
+                    .finder(finder.clone())
+                    .default_scheme(args.default_scheme.clone());
+                let scanner = args.mail.scanner(finder, &args.default_scheme);
+                archive::run(args, scanner, linkifier)
+            }),
+        Command::Linkify(args) if args.out.is_some() => Err(usage_error(
+            "--out is for HTML archives of --mbox or --maildir inputs".into(),
+        )),
         Command::Linkify(args) => args
             .detect
             .finder()

@@ -1,0 +1,619 @@
+//! Mail archives (`--mbox`, `--maildir`) for `find` and `linkify`: the parallel pipeline.
+//!
+//! # Pipeline
+//!
+//! A reader thread opens each input in turn (an mbox file, gzip-compressed or not, read as a
+//! stream; or the files of a Maildir), splits it into messages and sends them in batches of
+//! about 1 MiB through a channel that holds at most two batches. The main thread scans each
+//! batch on the global rayon pool of `-j` threads (parse, decode, find links, and render the output
+//! of each message, all in parallel), then writes the rendered outputs in archive order.
+//! Memory is therefore bounded by a few batches plus the largest message, whatever the size
+//! of the archive.
+//!
+//! # Reporting
+//!
+//! Every message read is counted, whatever happens to it. Problems in a message are warnings
+//! on stderr that name the input, the message and the reason; they never stop the run. An
+//! input that cannot be opened or read to its end is an error (exit status 2), after the
+//! messages read before the error have been processed. At the end a summary line per input
+//! counts messages, scanned parts, links and warnings (`--quiet` leaves it out). A progress
+//! bar (bytes, messages, throughput, ETA) is drawn on stderr when it is a terminal and the
+//! run lasts more than a second.
+
+use std::fs::File;
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use linkscan::mail::{maildir_messages, open_mbox, MailScanner, MboxReader, ScannedMessage};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::find::Format;
+use crate::input::{describe, STDIN_NAME};
+use crate::{FindArgs, Outcome};
+
+/// Options of `find` and `linkify` for mail archives.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct MailArgs {
+    /// Read the inputs as mbox archives (gzip-compressed ones are detected by content).
+    #[arg(long, conflicts_with = "maildir")]
+    pub(crate) mbox: bool,
+    /// Read the inputs as Maildir folders (messages in cur/ and new/).
+    #[arg(long)]
+    pub(crate) maildir: bool,
+    /// With --mbox/--maildir: also scan text/* parts other than plain and HTML (patches, …).
+    #[arg(long)]
+    pub(crate) all_text: bool,
+    /// With --mbox/--maildir: no progress bar and no summary on stderr (warnings remain).
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
+}
+
+impl MailArgs {
+    /// Whether the inputs are archives.
+    pub(crate) fn archives(&self) -> bool {
+        self.mbox || self.maildir
+    }
+
+    /// The message scanner for these options.
+    pub(crate) fn scanner(
+        &self,
+        finder: linkscan::LinkFinder,
+        default_scheme: &str,
+    ) -> MailScanner {
+        MailScanner::new()
+            .finder(finder)
+            .default_scheme(default_scheme)
+            .other_text(self.all_text)
+    }
+}
+
+/// One message on its way from the reader to the scanners.
+struct RawMessage {
+    /// Index in its archive, from 1.
+    index: usize,
+    /// Index over all inputs of the run, from 1.
+    global: usize,
+    /// The message file of a Maildir.
+    path: Option<PathBuf>,
+    bytes: Vec<u8>,
+    /// Warnings from reading (mbox splitting, an unreadable Maildir file).
+    warnings: Vec<String>,
+}
+
+enum Event {
+    /// An input starts; its size when known.
+    Start { input: usize, size: Option<u64> },
+    /// Messages of the current input, and the bytes of all inputs read so far.
+    Batch {
+        messages: Vec<RawMessage>,
+        done: u64,
+    },
+    /// An input could not be opened.
+    Failed { input: usize, error: String },
+    /// The current input is finished; an error if it could not be read to its end.
+    End {
+        error: Option<String>,
+        read_errors: usize,
+    },
+}
+
+const BATCH_BYTES: usize = 1 << 20;
+const BATCH_MESSAGES: usize = 1024;
+
+/// Counts the bytes read through it, for the progress bar.
+struct Counting<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// The reader thread: every input in order, as events.
+fn read_inputs(inputs: Vec<PathBuf>, maildir: bool, tx: mpsc::SyncSender<Event>) {
+    let count = Arc::new(AtomicU64::new(0));
+    let mut global = 0;
+    for (input, path) in inputs.iter().enumerate() {
+        let mut batch = Vec::new();
+        let mut batch_bytes = 0;
+        let flush = |batch: &mut Vec<RawMessage>, batch_bytes: &mut usize, force: bool| {
+            if (*batch_bytes >= BATCH_BYTES || batch.len() >= BATCH_MESSAGES || force)
+                && !batch.is_empty()
+            {
+                let messages = std::mem::take(batch);
+                *batch_bytes = 0;
+                let done = count.load(Ordering::Relaxed);
+                tx.send(Event::Batch { messages, done }).is_ok()
+            } else {
+                true
+            }
+        };
+        let (error, read_errors) = if maildir {
+            let files = match maildir_messages(path) {
+                Ok(files) => files,
+                Err(e) => {
+                    let error = describe(&e);
+                    if tx.send(Event::Failed { input, error }).is_err() {
+                        return;
+                    }
+                    continue;
+                }
+            };
+            let size = files
+                .iter()
+                .filter_map(|f| f.metadata().ok())
+                .map(|m| m.len())
+                .sum();
+            if tx
+                .send(Event::Start {
+                    input,
+                    size: Some(size),
+                })
+                .is_err()
+            {
+                return;
+            }
+            let mut read_errors = 0;
+            for (i, file) in files.into_iter().enumerate() {
+                global += 1;
+                let (bytes, warnings) = match std::fs::read(&file) {
+                    Ok(bytes) => (bytes, Vec::new()),
+                    Err(e) => {
+                        read_errors += 1;
+                        (
+                            Vec::new(),
+                            vec![format!("could not be read: {}", describe(&e))],
+                        )
+                    }
+                };
+                count.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+                batch_bytes += bytes.len();
+                batch.push(RawMessage {
+                    index: i + 1,
+                    global,
+                    path: Some(file),
+                    bytes,
+                    warnings,
+                });
+                if !flush(&mut batch, &mut batch_bytes, false) {
+                    return;
+                }
+            }
+            (None, read_errors)
+        } else {
+            let opened: io::Result<(Box<dyn Read + Send>, Option<u64>)> =
+                if path == Path::new(STDIN_NAME) {
+                    Ok((Box::new(io::stdin()), None))
+                } else {
+                    File::open(path).map(|f| {
+                        let size = f.metadata().ok().map(|m| m.len());
+                        (Box::new(f) as Box<dyn Read + Send>, size)
+                    })
+                };
+            let reader = opened.and_then(|(reader, size)| {
+                let counting = Counting {
+                    inner: reader,
+                    count: Arc::clone(&count),
+                };
+                open_mbox(counting).map(|r| (r, size))
+            });
+            let (reader, size) = match reader {
+                Ok(r) => r,
+                Err(e) => {
+                    let error = describe(&e);
+                    if tx.send(Event::Failed { input, error }).is_err() {
+                        return;
+                    }
+                    continue;
+                }
+            };
+            if tx.send(Event::Start { input, size }).is_err() {
+                return;
+            }
+            let mut error = None;
+            for message in MboxReader::new(reader) {
+                match message {
+                    Ok(m) => {
+                        global += 1;
+                        batch_bytes += m.bytes.len();
+                        batch.push(RawMessage {
+                            index: m.index,
+                            global,
+                            path: None,
+                            bytes: m.bytes,
+                            warnings: m.warnings,
+                        });
+                        if !flush(&mut batch, &mut batch_bytes, false) {
+                            return;
+                        }
+                    }
+                    Err(e) => error = Some(describe(&e)),
+                }
+            }
+            (error, 0)
+        };
+        if !flush(&mut batch, &mut batch_bytes, true) {
+            return;
+        }
+        if tx.send(Event::End { error, read_errors }).is_err() {
+            return;
+        }
+    }
+}
+
+/// What a scanned message leaves for the in-order step.
+pub(crate) struct Done<R> {
+    index: usize,
+    path: Option<PathBuf>,
+    message_id: Option<String>,
+    parts: usize,
+    links: usize,
+    warnings: Vec<String>,
+    rendered: R,
+}
+
+/// What `find` and `linkify` make of each message, in parallel.
+pub(crate) trait Render: Sync {
+    /// The output of one message.
+    type Rendered: Send;
+    /// Renders one scanned message (runs on the pool). `file` is the display name of the
+    /// message's input (its own file in a Maildir).
+    fn render(
+        &self,
+        file: &str,
+        index: usize,
+        global: usize,
+        message: &ScannedMessage,
+    ) -> Self::Rendered;
+}
+
+/// What `find` and `linkify` do with the rendered messages, in archive order.
+pub(crate) trait Emit<T> {
+    /// An input starts.
+    fn start(&mut self, _input: &str) -> io::Result<()> {
+        Ok(())
+    }
+    /// Writes one rendered message.
+    fn emit(&mut self, rendered: T) -> io::Result<()>;
+    /// An input ends, with its totals.
+    fn end(&mut self, _input: &str, _totals: &Totals) -> io::Result<()> {
+        Ok(())
+    }
+    /// The run ends.
+    fn finish(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Counts for the summary.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Totals {
+    pub(crate) messages: usize,
+    pub(crate) parts: usize,
+    pub(crate) links: usize,
+    pub(crate) warnings: usize,
+}
+
+impl Totals {
+    fn add(&mut self, other: &Totals) {
+        self.messages += other.messages;
+        self.parts += other.parts;
+        self.links += other.links;
+        self.warnings += other.warnings;
+    }
+}
+
+/// How to run the pipeline.
+pub(crate) struct Run<'a> {
+    pub(crate) inputs: &'a [PathBuf],
+    pub(crate) args: &'a MailArgs,
+    pub(crate) scanner: MailScanner,
+}
+
+fn display(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+fn progress_bar() -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} {elapsed_precise} [{wide_bar}] {bytes}/{total_bytes} {binary_bytes_per_sec} \
+             ETA {eta} {msg}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    bar
+}
+
+/// Runs the pipeline over the inputs: `render` each message, `sink` the results.
+pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
+    run: Run<'_>,
+    render: &R,
+    sink: &mut S,
+) -> io::Result<Outcome> {
+    let stdin = [PathBuf::from(STDIN_NAME)];
+    let inputs = if run.inputs.is_empty() {
+        &stdin[..]
+    } else {
+        run.inputs
+    };
+    let (tx, rx) = mpsc::sync_channel(2);
+    let owned: Vec<PathBuf> = inputs.to_vec();
+    let maildir = run.args.maildir;
+    let reader = thread::spawn(move || read_inputs(owned, maildir, tx));
+
+    let show_progress = !run.args.quiet && io::stderr().is_terminal();
+    let bar = progress_bar();
+    let started = Instant::now();
+    let mut bar_visible = false;
+
+    let mut outcome = Outcome::Ok;
+    let mut all = Totals::default();
+    let mut totals = Totals::default();
+    let mut current = String::new();
+    let scanner = &run.scanner;
+    let result = (|| -> io::Result<()> {
+        for event in rx {
+            match event {
+                Event::Start { input, size } => {
+                    current = display(&inputs[input]);
+                    totals = Totals::default();
+                    if let Some(size) = size {
+                        bar.inc_length(size);
+                    }
+                    sink.start(&current)?;
+                }
+                Event::Batch { messages, done } => {
+                    let input_name = current.as_str();
+                    // On the global pool, sized by -j at start-up.
+                    let results: Vec<Done<R::Rendered>> = {
+                        messages
+                            .into_par_iter()
+                            .map(|raw| {
+                                let file = raw.path.as_deref().map(display);
+                                let file = file.as_deref().unwrap_or(input_name);
+                                let mut scanned = scanner.scan(&raw.bytes);
+                                let mut warnings = raw.warnings;
+                                warnings.append(&mut scanned.warnings);
+                                let rendered = render.render(file, raw.index, raw.global, &scanned);
+                                Done {
+                                    index: raw.index,
+                                    path: raw.path,
+                                    message_id: scanned.message_id.take(),
+                                    parts: scanned.parts.len(),
+                                    links: scanned.link_count(),
+                                    warnings,
+                                    rendered,
+                                }
+                            })
+                            .collect()
+                    };
+                    for done in results {
+                        totals.messages += 1;
+                        totals.parts += done.parts;
+                        totals.links += done.links;
+                        totals.warnings += done.warnings.len();
+                        if !done.warnings.is_empty() {
+                            let file = done.path.as_deref().map(display);
+                            let file = file.as_deref().unwrap_or(&current);
+                            let id = done
+                                .message_id
+                                .as_deref()
+                                .map(|id| format!(" <{id}>"))
+                                .unwrap_or_default();
+                            bar.suspend(|| {
+                                for w in &done.warnings {
+                                    eprintln!("linkscan: {file}: message {}{id}: {w}", done.index);
+                                }
+                            });
+                        }
+                        sink.emit(done.rendered)?;
+                    }
+                    if show_progress {
+                        if !bar_visible && started.elapsed() > Duration::from_secs(1) {
+                            bar.set_draw_target(ProgressDrawTarget::stderr());
+                            bar_visible = true;
+                        }
+                        bar.set_position(done);
+                        bar.set_message(format!("{} messages", all.messages + totals.messages));
+                    }
+                }
+                Event::Failed { input, error } => {
+                    let name = display(&inputs[input]);
+                    bar.suspend(|| eprintln!("linkscan: {name}: {error}"));
+                    outcome = Outcome::InputErrors;
+                }
+                Event::End { error, read_errors } => {
+                    if read_errors > 0 {
+                        outcome = Outcome::InputErrors;
+                    }
+                    if let Some(error) = error {
+                        bar.suspend(|| {
+                            if totals.messages > 0 {
+                                eprintln!(
+                                    "linkscan: {current}: {error} (after {} messages)",
+                                    totals.messages
+                                );
+                            } else {
+                                eprintln!("linkscan: {current}: {error}");
+                            }
+                        });
+                        outcome = Outcome::InputErrors;
+                    }
+                    sink.end(&current, &totals)?;
+                    if !run.args.quiet {
+                        bar.suspend(|| eprintln!("linkscan: {current}: {}", summary(&totals)));
+                    }
+                    all.add(&totals);
+                }
+            }
+        }
+        sink.finish()
+    })();
+    bar.finish_and_clear();
+    // The reader stops by itself once the channel is gone.
+    let _ = reader.join();
+    result?;
+    if !run.args.quiet && inputs.len() > 1 {
+        eprintln!("linkscan: total: {}", summary(&all));
+    }
+    Ok(outcome)
+}
+
+fn summary(t: &Totals) -> String {
+    format!(
+        "{} messages, {} parts scanned, {} links, {} warnings",
+        t.messages, t.parts, t.links, t.warnings
+    )
+}
+
+/// A link of a message, as `find --format jsonl` prints it.
+#[derive(Serialize)]
+struct JsonMailLink<'a> {
+    file: &'a str,
+    message: usize,
+    message_id: Option<&'a str>,
+    part: &'a str,
+    content_type: Option<&'a str>,
+    source: &'static str,
+    start: usize,
+    end: usize,
+    kind: &'static str,
+    text: &'a str,
+    href: &'a str,
+}
+
+/// `find` over archives: JSON lines or TSV per message.
+struct FindRender {
+    format: Format,
+    count: bool,
+}
+
+/// `find` over archives: the output, and the counts.
+struct FindSink<'o, W: Write> {
+    out: &'o mut W,
+    count: bool,
+    several: bool,
+}
+
+/// Tabs and line breaks would break a TSV row; message IDs are the only field that could
+/// hold them.
+fn tsv_field(s: &str) -> String {
+    s.replace(['\t', '\n', '\r'], " ")
+}
+
+impl Render for FindRender {
+    type Rendered = Vec<u8>;
+
+    fn render(&self, file: &str, index: usize, _global: usize, m: &ScannedMessage) -> Vec<u8> {
+        let mut out = Vec::new();
+        if self.count {
+            return out;
+        }
+        for part in &m.parts {
+            for link in &part.links {
+                let record = JsonMailLink {
+                    file,
+                    message: index,
+                    message_id: m.message_id.as_deref(),
+                    part: &part.path,
+                    content_type: part.content_type.as_deref(),
+                    source: link.source.as_str(),
+                    start: link.start,
+                    end: link.end,
+                    kind: link.kind.as_str(),
+                    text: &link.text,
+                    href: &link.href,
+                };
+                match self.format {
+                    Format::Tsv => {
+                        let _ = writeln!(
+                            out,
+                            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                            tsv_field(record.file),
+                            record.message,
+                            tsv_field(record.message_id.unwrap_or_default()),
+                            record.part,
+                            record.content_type.unwrap_or_default(),
+                            record.source,
+                            record.start,
+                            record.end,
+                            record.kind,
+                            record.text,
+                            record.href
+                        );
+                    }
+                    _ => {
+                        serde_json::to_writer(&mut out, &record)
+                            .expect("serializing to a Vec cannot fail");
+                        out.push(b'\n');
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+impl<W: Write> Emit<Vec<u8>> for FindSink<'_, W> {
+    fn emit(&mut self, rendered: Vec<u8>) -> io::Result<()> {
+        self.out.write_all(&rendered)
+    }
+
+    fn end(&mut self, input: &str, totals: &Totals) -> io::Result<()> {
+        if self.count {
+            if self.several {
+                writeln!(self.out, "{input}:{}", totals.links)?;
+            } else {
+                writeln!(self.out, "{}", totals.links)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `linkscan find --mbox/--maildir`.
+pub(crate) fn find<W: Write>(
+    args: &FindArgs,
+    scanner: MailScanner,
+    out: &mut W,
+) -> io::Result<Outcome> {
+    if args.format == Format::Marked {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "--format marked is for plain text; use jsonl or tsv with --mbox/--maildir",
+        ));
+    }
+    let render = FindRender {
+        format: args.format,
+        count: args.count,
+    };
+    let mut sink = FindSink {
+        out,
+        count: args.count,
+        several: args.files.len() > 1,
+    };
+    run(
+        Run {
+            inputs: &args.files,
+            args: &args.mail,
+            scanner,
+        },
+        &render,
+        &mut sink,
+    )
+}

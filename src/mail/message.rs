@@ -1,0 +1,564 @@
+//! Scanning one email message: MIME tree, decoding, text parts, links, warnings.
+//!
+//! # Algorithm
+//!
+//! The message is parsed with `mail-parser`, which undoes the transfer encodings
+//! (quoted-printable soft line breaks and `=XX` escapes, base64), converts each text part
+//! from its declared charset to UTF-8 (ISO-2022-JP, Shift_JIS, EUC-KR, GB18030, KOI8-R,
+//! windows-125x, … through `encoding_rs`), and decodes RFC 2047 encoded words in the
+//! Subject. Then the MIME tree is walked in order:
+//!
+//! * the decoded Subject is scanned as part `subject`;
+//! * each `text/plain` part (and each part without a Content-Type, which is text/plain by
+//!   RFC 2045) is scanned as decoded;
+//! * of each `text/html` part, the visible text is scanned (see [`html_text`]); links in
+//!   `href` attributes are reported too, with [`LinkSource::Href`] and the range of the
+//!   anchor's text;
+//! * `multipart/*` parts and nested `message/rfc822` messages are followed; other parts
+//!   (attachments, other `text/*` subtypes unless asked for) are not scanned.
+//!
+//! Part paths follow IMAP (RFC 3501 section 6.4.5): the children of a multipart are
+//! numbered from 1 and joined with dots, a message that is not multipart has one part `1`,
+//! and the parts of a nested message continue the path of the `message/rfc822` part that
+//! holds it (`2.1`, `2.2`, and `2.subject` for its Subject).
+//!
+//! # Bad input
+//!
+//! Nothing here fails: whatever the bytes, the result has every text that could be
+//! recovered and a warning for each problem seen. A message the parser cannot read at all
+//! (or that does not start with a header field) is scanned as raw text; a part whose base64 or quoted-printable is broken is scanned
+//! undecoded (the parser's fallback); an unknown charset is read as UTF-8; undecodable
+//! bytes become U+FFFD and are counted; a multipart without its closing boundary is
+//! reported as truncated. A panic inside the parser (none is known) is caught and the
+//! message scanned raw.
+//!
+//! # Invariants
+//!
+//! For every link of a part, `start..end` is a range of character boundaries of the part's
+//! `text`; for [`LinkSource::Text`] links `text[start..end]` is the link, for
+//! [`LinkSource::Href`] links it is the anchor's content and the link is
+//! [`MailLink::text`]. Parts come in tree order, links in text order (href links after the
+//! text links of the same part).
+
+use std::panic::{self, AssertUnwindSafe};
+
+use mail_parser::decoders::charsets::map::charset_decoder;
+use mail_parser::{Address, Message, MessageParser, MimeHeaders, PartType};
+
+use super::html_text::{html_text, HtmlText};
+use crate::html::Linkifier;
+use crate::{Link, LinkFinder, LinkKind};
+
+/// How deep multiparts and nested messages are followed; deeper parts are reported.
+pub const MAX_DEPTH: usize = 64;
+
+/// Where in a part a link was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LinkSource {
+    /// In the (decoded) text.
+    Text,
+    /// In the `href` attribute of an `<a>` element of an HTML part.
+    Href,
+}
+
+impl LinkSource {
+    /// `"text"` or `"href"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LinkSource::Text => "text",
+            LinkSource::Href => "href",
+        }
+    }
+}
+
+/// A link found in a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MailLink {
+    /// Byte offset in the part's text (for an href link: where the anchor's content starts).
+    pub start: usize,
+    /// Byte offset just past the link (for an href link: past the anchor's content).
+    pub end: usize,
+    /// URL or email.
+    pub kind: LinkKind,
+    /// Whether it was found in the text or in an `href` attribute.
+    pub source: LinkSource,
+    /// The link as detected.
+    pub text: String,
+    /// The link as it goes in an `<a href>`: the default scheme before a URL written
+    /// without one, `mailto:` before an email.
+    pub href: String,
+}
+
+/// One scanned text of a message: its Subject or a text part.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextPart {
+    /// `subject`, or the part's path in the MIME tree (`1`, `2.1`, `2.subject`, …).
+    pub path: String,
+    /// `text/plain` or `text/html` (lower case); `None` for a Subject.
+    pub content_type: Option<String>,
+    /// The decoded text (of an HTML part: its visible text).
+    pub text: String,
+    /// The links, in order.
+    pub links: Vec<MailLink>,
+}
+
+/// What scanning one message found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ScannedMessage {
+    /// The Message-ID, without angle brackets.
+    pub message_id: Option<String>,
+    /// The first From address, as `Name <address>`.
+    pub from: Option<String>,
+    /// The Date, in RFC 3339 form.
+    pub date: Option<String>,
+    /// The decoded Subject.
+    pub subject: Option<String>,
+    /// The scanned texts, in tree order (the top-level Subject first).
+    pub parts: Vec<TextPart>,
+    /// Problems met, in words; the message was still scanned as well as it could be.
+    pub warnings: Vec<String>,
+}
+
+impl ScannedMessage {
+    /// The number of links in all parts.
+    pub fn link_count(&self) -> usize {
+        self.parts.iter().map(|p| p.links.len()).sum()
+    }
+}
+
+/// Scans email messages for links; see the [module](self) documentation.
+///
+/// ```
+/// use linkscan::mail::{LinkSource, MailScanner};
+/// let raw = b"Subject: =?utf-8?q?see_example.com?=\r\nContent-Type: text/plain\r\n\
+///             Content-Transfer-Encoding: quoted-printable\r\n\r\n\
+///             https://en.wikipedia.org/wiki/Hamb=\r\nurg =3D x@example.org\r\n";
+/// let scanned = MailScanner::new().scan(raw);
+/// let links: Vec<(&str, &str, &str)> = scanned.parts.iter()
+///     .flat_map(|p| p.links.iter().map(move |l| (p.path.as_str(), l.text.as_str(), l.href.as_str())))
+///     .collect();
+/// assert_eq!(links, [
+///     ("subject", "example.com", "https://example.com"),
+///     ("1", "https://en.wikipedia.org/wiki/Hamburg", "https://en.wikipedia.org/wiki/Hamburg"),
+///     ("1", "x@example.org", "mailto:x@example.org"),
+/// ]);
+/// assert!(scanned.warnings.is_empty());
+/// ```
+#[derive(Clone, Debug)]
+pub struct MailScanner {
+    linkifier: Linkifier,
+    finder: LinkFinder,
+    parser: MessageParser,
+    other_text: bool,
+}
+
+impl Default for MailScanner {
+    fn default() -> Self {
+        MailScanner::new()
+    }
+}
+
+impl MailScanner {
+    /// A scanner with the default [`LinkFinder`] and `https://` for scheme-less URLs.
+    pub fn new() -> MailScanner {
+        MailScanner {
+            linkifier: Linkifier::new(),
+            finder: LinkFinder::new(),
+            parser: MessageParser::default(),
+            other_text: false,
+        }
+    }
+
+    /// Uses `finder` to detect links.
+    pub fn finder(mut self, finder: LinkFinder) -> Self {
+        self.linkifier = self.linkifier.finder(finder.clone());
+        self.finder = finder;
+        self
+    }
+
+    /// The scheme put in the `href` of URLs written without one (default `https://`).
+    pub fn default_scheme(mut self, scheme: impl Into<String>) -> Self {
+        self.linkifier = self.linkifier.default_scheme(scheme);
+        self
+    }
+
+    /// Also scan `text/*` parts other than plain and HTML (patches, source files, …) as
+    /// plain text (default: no).
+    pub fn other_text(mut self, yes: bool) -> Self {
+        self.other_text = yes;
+        self
+    }
+
+    /// Scans one message (header and body, no mbox From_ line).
+    pub fn scan(&self, raw: &[u8]) -> ScannedMessage {
+        let mut out = ScannedMessage::default();
+        let trimmed = trim_leading_blank_lines(raw);
+        if !starts_with_header_field(trimmed) {
+            if trimmed.is_empty() {
+                out.warnings.push("the message is empty".to_string());
+            } else {
+                out.warnings.push(
+                    "the message does not start with a header field; the raw bytes were \
+                     scanned as text"
+                        .to_string(),
+                );
+                self.push_raw(raw, &mut out);
+            }
+            return out;
+        }
+        let raw = trimmed;
+        let parsed = panic::catch_unwind(AssertUnwindSafe(|| {
+            let mut scanned = ScannedMessage::default();
+            match self.parser.parse(raw) {
+                Some(message) => {
+                    self.walk_message(&message, "", 0, &mut scanned);
+                    Some(scanned)
+                }
+                None => None,
+            }
+        }));
+        match parsed {
+            Ok(Some(scanned)) => {
+                out.message_id = scanned.message_id;
+                out.from = scanned.from;
+                out.date = scanned.date;
+                out.subject = scanned.subject;
+                out.parts = scanned.parts;
+                out.warnings.extend(scanned.warnings);
+            }
+            Ok(None) => {
+                if !raw.is_empty() {
+                    out.warnings.push(
+                        "no header could be parsed; the raw bytes were scanned as text".into(),
+                    );
+                    self.push_raw(raw, &mut out);
+                }
+            }
+            Err(panic) => {
+                let reason = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                out.warnings.push(format!(
+                    "the MIME parser failed ({reason}); the raw bytes were scanned as text"
+                ));
+                self.push_raw(raw, &mut out);
+            }
+        }
+        out
+    }
+
+    fn push_raw(&self, raw: &[u8], out: &mut ScannedMessage) {
+        let text = String::from_utf8_lossy(raw).into_owned();
+        let links = self.text_links(&text);
+        out.parts.push(TextPart {
+            path: "1".into(),
+            content_type: Some("text/plain".into()),
+            text,
+            links,
+        });
+    }
+
+    fn text_links(&self, text: &str) -> Vec<MailLink> {
+        self.finder
+            .links(text)
+            .map(|link| self.mail_link(&link, text, link.start(), link.end(), LinkSource::Text))
+            .collect()
+    }
+
+    fn mail_link(
+        &self,
+        link: &Link,
+        in_text: &str,
+        start: usize,
+        end: usize,
+        source: LinkSource,
+    ) -> MailLink {
+        let text = link.as_str(in_text);
+        MailLink {
+            start,
+            end,
+            kind: link.kind(),
+            source,
+            text: text.to_string(),
+            href: self.linkifier.href(link, text),
+        }
+    }
+
+    fn walk_message(
+        &self,
+        message: &Message<'_>,
+        prefix: &str,
+        depth: usize,
+        out: &mut ScannedMessage,
+    ) {
+        if prefix.is_empty() {
+            out.message_id = message.message_id().map(str::to_string);
+            out.from = message.from().and_then(format_address);
+            out.date = message.date().map(|d| d.to_rfc3339());
+            out.subject = message.subject().map(str::to_string);
+        }
+        if let Some(subject) = message.subject() {
+            let path = format!("{prefix}subject");
+            let replaced = subject.matches('\u{FFFD}').count();
+            if replaced > 0 {
+                out.warnings.push(format!(
+                    "{path}: {replaced} character(s) could not be decoded (replaced by U+FFFD)"
+                ));
+            }
+            out.parts.push(TextPart {
+                links: self.text_links(subject),
+                path,
+                content_type: None,
+                text: subject.to_string(),
+            });
+        }
+        let Some(root) = message.parts.first() else {
+            return;
+        };
+        match &root.body {
+            PartType::Multipart(children) => {
+                self.check_multipart(message, 0, prefix.trim_end_matches('.'), out);
+                for (i, &id) in children.iter().enumerate() {
+                    let path = format!("{prefix}{}", i + 1);
+                    self.walk_part(message, id as usize, &path, depth + 1, out);
+                }
+            }
+            _ => self.walk_part(message, 0, &format!("{prefix}1"), depth + 1, out),
+        }
+    }
+
+    /// Warns when a multipart's closing delimiter is missing (a truncated message).
+    fn check_multipart(
+        &self,
+        message: &Message<'_>,
+        id: usize,
+        path: &str,
+        out: &mut ScannedMessage,
+    ) {
+        let part = &message.parts[id];
+        let Some(boundary) = part.content_type().and_then(|ct| ct.attribute("boundary")) else {
+            return;
+        };
+        let raw = message.raw_message.as_ref();
+        let from = (part.offset_body as usize).min(raw.len());
+        let closing = format!("--{boundary}--");
+        if memchr::memmem::find(&raw[from..], closing.as_bytes()).is_none() {
+            let subtype = part
+                .content_type()
+                .and_then(|ct| ct.subtype())
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            let what = if path.is_empty() {
+                String::new()
+            } else {
+                format!("part {path}: ")
+            };
+            out.warnings.push(format!(
+                "{what}the closing boundary of multipart/{subtype} is missing (truncated message?)"
+            ));
+        }
+    }
+
+    fn walk_part(
+        &self,
+        message: &Message<'_>,
+        id: usize,
+        path: &str,
+        depth: usize,
+        out: &mut ScannedMessage,
+    ) {
+        let Some(part) = message.parts.get(id) else {
+            out.warnings
+                .push(format!("part {path}: the MIME parser lost this part"));
+            return;
+        };
+        if depth > MAX_DEPTH {
+            out.warnings.push(format!(
+                "part {path}: nested deeper than {MAX_DEPTH} levels; not scanned"
+            ));
+            return;
+        }
+        let content_type = part.content_type();
+        let (ctype, subtype) = match content_type {
+            Some(ct) => (
+                ct.ctype().to_ascii_lowercase(),
+                ct.subtype().unwrap_or_default().to_ascii_lowercase(),
+            ),
+            None => ("text".to_string(), "plain".to_string()),
+        };
+        let cte = part
+            .content_transfer_encoding()
+            .map(|e| e.trim().to_ascii_lowercase());
+        if let Some(cte) = &cte {
+            if !matches!(
+                cte.as_str(),
+                "7bit" | "8bit" | "binary" | "base64" | "quoted-printable" | ""
+            ) {
+                out.warnings.push(format!(
+                    "part {path}: unknown Content-Transfer-Encoding {cte:?}; read undecoded"
+                ));
+            }
+        }
+        if part.is_encoding_problem {
+            let what = match cte.as_deref() {
+                Some("base64") => "the base64 body is invalid or truncated".to_string(),
+                Some("quoted-printable") => {
+                    "the quoted-printable body is invalid or truncated".to_string()
+                }
+                _ if ctype == "message" => "the nested message could not be parsed".to_string(),
+                _ => "the body could not be decoded".to_string(),
+            };
+            out.warnings.push(format!(
+                "part {path} ({ctype}/{subtype}): {what}; read undecoded"
+            ));
+        }
+        match &part.body {
+            PartType::Multipart(children) => {
+                self.check_multipart(message, id, path, out);
+                for (i, &child) in children.iter().enumerate() {
+                    let child_path = format!("{path}.{}", i + 1);
+                    self.walk_part(message, child as usize, &child_path, depth + 1, out);
+                }
+            }
+            PartType::Message(nested) => {
+                self.walk_message(nested, &format!("{path}."), depth + 1, out);
+            }
+            PartType::Text(text) | PartType::Html(text) => {
+                let html = ctype == "text" && subtype == "html";
+                let plain = ctype == "text" && subtype == "plain";
+                if ctype == "multipart" {
+                    out.warnings.push(format!(
+                        "part {path}: multipart/{subtype} without a usable boundary; read as text"
+                    ));
+                } else if ctype == "message" {
+                    out.warnings.push(format!(
+                        "part {path}: message/{subtype} could not be parsed; read as text"
+                    ));
+                } else if !(html || plain || ctype == "text" && self.other_text) {
+                    return;
+                }
+                let charset = content_type.and_then(|ct| ct.attribute("charset"));
+                if let Some(label) = charset {
+                    if !is_known_charset(label) {
+                        out.warnings.push(format!(
+                            "part {path}: unknown charset {label:?}; read as UTF-8"
+                        ));
+                    }
+                }
+                let replaced = text.matches('\u{FFFD}').count();
+                if replaced > 0 {
+                    out.warnings.push(format!(
+                        "part {path}: {replaced} character(s) could not be decoded as {} \
+                         (replaced by U+FFFD)",
+                        charset.unwrap_or("UTF-8")
+                    ));
+                }
+                let content_type = if html {
+                    "text/html"
+                } else if plain {
+                    "text/plain"
+                } else {
+                    ""
+                };
+                let content_type = if content_type.is_empty() {
+                    format!("{ctype}/{subtype}")
+                } else {
+                    content_type.to_string()
+                };
+                if html {
+                    out.parts.push(self.html_part(path, content_type, text));
+                } else {
+                    out.parts.push(TextPart {
+                        path: path.to_string(),
+                        content_type: Some(content_type),
+                        links: self.text_links(text),
+                        text: text.to_string(),
+                    });
+                }
+            }
+            PartType::Binary(bytes) | PartType::InlineBinary(bytes) => {
+                // The parser keeps a multipart it could not split (no boundary parameter, or
+                // a boundary never found) as opaque bytes: read them as text.
+                if ctype == "multipart" {
+                    out.warnings.push(format!(
+                        "part {path}: multipart/{subtype} without a usable boundary; read as text"
+                    ));
+                    let text = String::from_utf8_lossy(bytes).into_owned();
+                    out.parts.push(TextPart {
+                        path: path.to_string(),
+                        content_type: Some("text/plain".into()),
+                        links: self.text_links(&text),
+                        text,
+                    });
+                }
+            }
+        }
+    }
+
+    fn html_part(&self, path: &str, content_type: String, html: &str) -> TextPart {
+        let HtmlText { text, anchors } = html_text(html);
+        let mut links = self.text_links(&text);
+        for anchor in &anchors {
+            for link in self.finder.links(&anchor.href) {
+                links.push(self.mail_link(
+                    &link,
+                    &anchor.href,
+                    anchor.start,
+                    anchor.end,
+                    LinkSource::Href,
+                ));
+            }
+        }
+        TextPart {
+            path: path.to_string(),
+            content_type: Some(content_type),
+            text,
+            links,
+        }
+    }
+}
+
+/// Whether the parser can decode `label` (UTF-8 and US-ASCII are read as UTF-8, which is
+/// right for them).
+fn is_known_charset(label: &str) -> bool {
+    let l = label.trim().to_ascii_lowercase();
+    matches!(
+        l.as_str(),
+        "utf-8" | "utf8" | "us-ascii" | "ascii" | "ansi_x3.4-1968" | "us" | "iso646-us"
+    ) || charset_decoder(l.as_bytes()).is_some()
+}
+
+/// `Name <address>`, `address` or `Name` of the first address.
+fn format_address(address: &Address<'_>) -> Option<String> {
+    let first = address.first()?;
+    match (first.name(), first.address()) {
+        (Some(name), Some(addr)) => Some(format!("{name} <{addr}>")),
+        (None, Some(addr)) => Some(addr.to_string()),
+        (Some(name), None) => Some(name.to_string()),
+        (None, None) => None,
+    }
+}
+
+/// `raw` without the empty lines at its start.
+fn trim_leading_blank_lines(mut raw: &[u8]) -> &[u8] {
+    loop {
+        let rest = raw
+            .strip_prefix(b"\r\n")
+            .or_else(|| raw.strip_prefix(b"\n"));
+        match rest {
+            Some(rest) => raw = rest,
+            None => return raw,
+        }
+    }
+}
+
+/// Whether `raw` begins with a header field (`Name:`), as every message must.
+fn starts_with_header_field(raw: &[u8]) -> bool {
+    let name_len = raw
+        .iter()
+        .take_while(|&&b| (0x21..=0x7E).contains(&b) && b != b':')
+        .count();
+    name_len > 0 && raw.get(name_len) == Some(&b':')
+}

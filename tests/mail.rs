@@ -1,0 +1,697 @@
+//! Mail archives: the library (`linkscan::mail`) and `linkscan find --mbox/--maildir`, on the
+//! small archives in `tests/data/mail/` (see the README there for what each message holds)
+//! and on the shared mbox corpus.
+#![cfg(feature = "mail")]
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use linkscan::mail::{LinkSource, MailScanner, MboxReader, ScannedMessage};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/mail")
+        .join(name)
+}
+
+fn linkscan(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("linkscan runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin)
+        .expect("write stdin");
+    child.wait_with_output().expect("linkscan finishes")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("linkscan-mail-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The messages of an mbox file, scanned by the library.
+fn scan_file(path: &Path) -> Vec<ScannedMessage> {
+    let bytes = std::fs::read(path).expect("test archive");
+    let scanner = MailScanner::new();
+    MboxReader::new(&bytes[..])
+        .map(|m| {
+            let m = m.expect("in-memory reads cannot fail");
+            let mut scanned = scanner.scan(&m.bytes);
+            let mut warnings = m.warnings;
+            warnings.append(&mut scanned.warnings);
+            scanned.warnings = warnings;
+            scanned
+        })
+        .collect()
+}
+
+/// `(part, source, text, href)` of every link of a message.
+fn links(m: &ScannedMessage) -> Vec<(String, &'static str, String, String)> {
+    m.parts
+        .iter()
+        .flat_map(|p| {
+            p.links.iter().map(move |l| {
+                (
+                    p.path.clone(),
+                    l.source.as_str(),
+                    l.text.clone(),
+                    l.href.clone(),
+                )
+            })
+        })
+        .collect()
+}
+
+fn texts(m: &ScannedMessage) -> Vec<(&str, &str)> {
+    m.parts
+        .iter()
+        .flat_map(|p| {
+            p.links
+                .iter()
+                .map(move |l| (p.path.as_str(), l.text.as_str()))
+        })
+        .collect()
+}
+
+fn sample() -> Vec<ScannedMessage> {
+    let messages = scan_file(&data("sample.mbox"));
+    assert_eq!(messages.len(), 12);
+    for (i, m) in messages.iter().enumerate() {
+        assert!(m.warnings.is_empty(), "message {}: {:?}", i + 1, m.warnings);
+    }
+    messages
+}
+
+#[test]
+fn offsets_are_bytes_of_the_decoded_part_text() {
+    for file in ["sample.mbox", "broken.mbox"] {
+        for m in scan_file(&data(file)) {
+            for part in &m.parts {
+                for link in &part.links {
+                    assert!(link.start <= link.end && link.end <= part.text.len());
+                    assert!(part.text.is_char_boundary(link.start));
+                    assert!(part.text.is_char_boundary(link.end));
+                    if link.source == LinkSource::Text {
+                        assert_eq!(&part.text[link.start..link.end], link.text, "{file}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn quoted_printable_soft_break_inside_a_url() {
+    let m = &sample()[0];
+    assert_eq!(
+        texts(m),
+        [(
+            "1",
+            "https://docs.example.com/guide/chapter-one/section-two/very-long-page-name.html"
+        )]
+    );
+    // Scanning the raw bytes finds the URL cut at the soft break.
+    let raw = std::fs::read(data("sample.mbox")).unwrap();
+    let found: Vec<_> = linkscan::LinkFinder::new()
+        .links_bytes(&raw)
+        .map(|l| String::from_utf8_lossy(&raw[l.range()]).into_owned())
+        .collect();
+    assert!(
+        !found
+            .iter()
+            .any(|l| l.ends_with("very-long-page-name.html")),
+        "{found:?}"
+    );
+    assert!(found
+        .iter()
+        .any(|l| l.starts_with("https://docs.example.com/guide/chapter-one/section-two/very-lon")));
+}
+
+#[test]
+fn quoted_printable_escapes_inside_urls() {
+    assert_eq!(
+        texts(&sample()[1]),
+        [
+            ("1", "https://www.example.org/search?q=links&lang=en"),
+            ("1", "https://example.com/café/menü"),
+        ]
+    );
+}
+
+#[test]
+fn base64_body() {
+    assert_eq!(
+        links(&sample()[2]),
+        [
+            (
+                "1".into(),
+                "text",
+                "https://base64.example.net/path?x=1".into(),
+                "https://base64.example.net/path?x=1".into()
+            ),
+            (
+                "1".into(),
+                "text",
+                "help@base64.example.net".into(),
+                "mailto:help@base64.example.net".into()
+            ),
+            (
+                "1".into(),
+                "text",
+                "https://de.example.net/Grüße".into(),
+                "https://de.example.net/Grüße".into()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn rfc2047_subject_in_two_charsets() {
+    let m = &sample()[3];
+    assert_eq!(
+        m.subject.as_deref(),
+        Some("Neue Seite: de.wikipedia.org/wiki/Straße – 日本語 example.jp")
+    );
+    assert_eq!(m.from.as_deref(), Some("Davé <dave@example.com>"));
+    assert_eq!(
+        links(m),
+        [
+            (
+                "subject".into(),
+                "text",
+                "de.wikipedia.org/wiki/Straße".into(),
+                "https://de.wikipedia.org/wiki/Straße".into()
+            ),
+            (
+                "subject".into(),
+                "text",
+                "example.jp".into(),
+                "https://example.jp".into()
+            ),
+        ]
+    );
+    assert_eq!(m.parts[0].content_type, None);
+}
+
+#[test]
+fn iso_2022_jp_body_and_subject() {
+    assert_eq!(
+        texts(&sample()[4]),
+        [
+            ("subject", "https://example.jp/お知らせ"),
+            ("1", "https://example.jp/詳細"),
+        ]
+    );
+}
+
+#[test]
+fn shift_jis_body() {
+    assert_eq!(texts(&sample()[5]), [("1", "https://example.co.jp/ページ")]);
+}
+
+#[test]
+fn windows_1252_body() {
+    let m = &sample()[6];
+    assert_eq!(
+        texts(m),
+        [("1", "https://example.com/café"), ("1", "info@example.fr")]
+    );
+    assert!(m.parts[1].text.starts_with("“https://example.com/café” – "));
+}
+
+#[test]
+fn non_ascii_wikipedia_urls_in_a_utf8_body() {
+    assert_eq!(
+        texts(&sample()[7]),
+        [
+            ("1", "https://ja.wikipedia.org/wiki/東京都"),
+            ("1", "https://en.wikipedia.org/wiki/Kraków_(disambiguation)"),
+        ]
+    );
+}
+
+#[test]
+fn html_part_links_in_text_and_in_href() {
+    let m = &sample()[8];
+    assert_eq!(
+        links(m),
+        [
+            (
+                "1".into(),
+                "text",
+                "https://shop.example.com/?a=1&b=2".into(),
+                "https://shop.example.com/?a=1&b=2".into()
+            ),
+            (
+                "2".into(),
+                "text",
+                "https://text.example.org/page".into(),
+                "https://text.example.org/page".into()
+            ),
+            (
+                "2".into(),
+                "text",
+                "https://café.example.com/x".into(),
+                "https://café.example.com/x".into()
+            ),
+            (
+                "2".into(),
+                "href",
+                "https://shop.example.com/?a=1&b=2".into(),
+                "https://shop.example.com/?a=1&b=2".into()
+            ),
+            (
+                "2".into(),
+                "href",
+                "mailto:sales@example.com".into(),
+                "mailto:sales@example.com".into()
+            ),
+        ]
+    );
+    let html = &m.parts[2];
+    assert_eq!(html.content_type.as_deref(), Some("text/html"));
+    // Text content only: no tags, no attribute, no script or title.
+    assert!(!html.text.contains('<') && !html.text.contains("script.example"));
+    assert!(!html.text.contains("t.example.com"));
+    let shop = &html.links[2];
+    assert_eq!(&html.text[shop.start..shop.end], "our shop");
+}
+
+#[test]
+fn nested_forwarded_message() {
+    let m = &sample()[9];
+    assert_eq!(
+        links(m),
+        [
+            (
+                "2.subject".into(),
+                "text",
+                "https://orig.example.com".into(),
+                "https://orig.example.com".into()
+            ),
+            (
+                "2.1".into(),
+                "text",
+                "https://nested.example.com/ab".into(),
+                "https://nested.example.com/ab".into()
+            ),
+            (
+                "2.2".into(),
+                "href",
+                "https://nested-href.example.com/".into(),
+                "https://nested-href.example.com/".into()
+            ),
+        ]
+    );
+    let paths: Vec<_> = m.parts.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(paths, ["subject", "1", "2.subject", "2.1", "2.2"]);
+}
+
+#[test]
+fn mboxrd_from_escaping_is_undone() {
+    let m = &sample()[10];
+    let body = &m.parts[1].text;
+    assert!(body.contains("\nFrom the archive: https://from.example.com/x\n>From quoted"));
+    assert_eq!(
+        texts(m),
+        [
+            ("1", "https://from.example.com/x"),
+            ("1", "https://quoted.example.com")
+        ]
+    );
+}
+
+#[test]
+fn euc_kr_gb18030_and_koi8_r_parts() {
+    assert_eq!(
+        texts(&sample()[11]),
+        [
+            ("1", "https://example.kr/경로"),
+            ("2", "https://example.cn/路径"),
+            ("3", "https://example.ru/путь"),
+        ]
+    );
+}
+
+#[test]
+fn broken_messages_are_processed_and_reported() {
+    let messages = scan_file(&data("broken.mbox"));
+    assert_eq!(messages.len(), 10, "every message is counted");
+    let expect: [(&str, &[&str]); 10] = [
+        (
+            "https://before.example.com",
+            &["before the first `From `", "does not start with a header"],
+        ),
+        ("https://good1.example.com", &[]),
+        (
+            "https://trunc.example.com/x",
+            &[
+                "closing boundary of multipart/mixed is missing",
+                "part 2 (text/plain): the base64 body is invalid",
+            ],
+        ),
+        ("https://good2.example.com", &[]),
+        (
+            "https://raw.example.com/fallback",
+            &["part 1 (text/plain): the base64 body is invalid"],
+        ),
+        (
+            "https://charset.example.com/ü",
+            &["unknown charset \"x-no-such-charset\""],
+        ),
+        (
+            "https://wrong.example.com/page",
+            &["1 character(s) could not be decoded as utf-8"],
+        ),
+        ("https://fromline.example.com", &["unescaped `From ` line"]),
+        (
+            "https://noboundary.example.com",
+            &["multipart/mixed without a usable boundary"],
+        ),
+        ("https://good3.example.com", &[]),
+    ];
+    for (i, (m, (link, warnings))) in messages.iter().zip(expect).enumerate() {
+        let found: Vec<_> = texts(m).into_iter().map(|(_, t)| t).collect();
+        assert!(found.contains(&link), "message {}: {found:?}", i + 1);
+        assert_eq!(
+            m.warnings.len(),
+            warnings.len(),
+            "message {}: {:?}",
+            i + 1,
+            m.warnings
+        );
+        for (w, expected) in m.warnings.iter().zip(warnings) {
+            assert!(
+                w.contains(expected),
+                "message {}: {w:?} lacks {expected:?}",
+                i + 1
+            );
+        }
+    }
+    // The unescaped `From ` line stayed in its message.
+    assert!(messages[7].parts[1]
+        .text
+        .contains("\nFrom my point of view, "));
+}
+
+fn jsonl(out: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8(out.stdout.clone())
+        .expect("UTF-8 output")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect()
+}
+
+#[test]
+fn cli_jsonl_keys_and_values() {
+    let path = data("sample.mbox");
+    let out = linkscan(&["find", "--mbox", path.to_str().unwrap()], b"");
+    assert!(out.status.success(), "{out:?}");
+    let rows = jsonl(&out);
+    assert_eq!(rows.len(), 28);
+    let keys: Vec<_> = rows[0].as_object().unwrap().keys().cloned().collect();
+    let mut expected = [
+        "file",
+        "message",
+        "message_id",
+        "part",
+        "content_type",
+        "source",
+        "start",
+        "end",
+        "kind",
+        "text",
+        "href",
+    ]
+    .map(String::from)
+    .to_vec();
+    expected.sort();
+    let mut keys_sorted = keys.clone();
+    keys_sorted.sort();
+    assert_eq!(keys_sorted, expected);
+    let html_href = rows
+        .iter()
+        .find(|r| r["source"] == "href" && r["kind"] == "email")
+        .expect("the mailto href");
+    assert_eq!(html_href["message"], 9);
+    assert_eq!(html_href["message_id"], "html@example.com");
+    assert_eq!(html_href["part"], "2");
+    assert_eq!(html_href["content_type"], "text/html");
+    assert_eq!(html_href["text"], "mailto:sales@example.com");
+    let subject = rows.iter().find(|r| r["part"] == "subject").unwrap();
+    assert_eq!(subject["content_type"], serde_json::Value::Null);
+    assert_eq!(subject["href"], "https://de.wikipedia.org/wiki/Straße");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("12 messages, 30 parts scanned, 28 links, 0 warnings"),
+        "{stderr}"
+    );
+    // -j 1 gives the same output, in the same order.
+    let one = linkscan(&["find", "--mbox", "-j", "1", path.to_str().unwrap()], b"");
+    assert_eq!(one.stdout, out.stdout);
+}
+
+#[test]
+fn cli_tsv_count_stdin_and_quiet() {
+    let path = data("sample.mbox");
+    let path = path.to_str().unwrap();
+    let tsv = linkscan(&["find", "--mbox", "--format", "tsv", "-q", path], b"");
+    assert!(tsv.status.success());
+    assert!(
+        tsv.stderr.is_empty(),
+        "--quiet: {:?}",
+        String::from_utf8_lossy(&tsv.stderr)
+    );
+    let tsv = String::from_utf8(tsv.stdout).unwrap();
+    let first: Vec<&str> = tsv.lines().next().unwrap().split('\t').collect();
+    assert_eq!(first.len(), 11);
+    assert_eq!(
+        first[1..6],
+        ["1", "qp-soft@example.com", "1", "text/plain", "text"]
+    );
+    let count = linkscan(&["find", "--mbox", "--count", path], b"");
+    assert_eq!(String::from_utf8(count.stdout).unwrap(), "28\n");
+    let broken = data("broken.mbox");
+    let both = linkscan(
+        &["find", "--mbox", "-c", path, broken.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(
+        String::from_utf8(both.stdout).unwrap(),
+        format!("{path}:28\n{}:10\n", broken.display())
+    );
+    let stdin = linkscan(&["find", "--mbox", "-c"], &std::fs::read(path).unwrap());
+    assert_eq!(String::from_utf8(stdin.stdout).unwrap(), "28\n");
+    let marked = linkscan(&["find", "--mbox", "--format", "marked", path], b"");
+    assert_eq!(marked.status.code(), Some(2));
+}
+
+#[test]
+fn cli_broken_archive_warns_and_goes_on() {
+    let path = data("broken.mbox");
+    let out = linkscan(&["find", "--mbox", path.to_str().unwrap()], b"");
+    assert!(out.status.success(), "{out:?}");
+    let rows = jsonl(&out);
+    let messages: Vec<u64> = rows
+        .iter()
+        .map(|r| r["message"].as_u64().unwrap())
+        .collect();
+    assert_eq!(messages, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("message 6 <broken-6@example.com>: part 1: unknown charset"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("10 messages, 20 parts scanned, 10 links, 9 warnings"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn cli_gzip_is_detected_by_content() {
+    use flate2::{write::GzEncoder, Compression};
+    let dir = temp_dir("gz");
+    let raw = std::fs::read(data("sample.mbox")).unwrap();
+    let mut gz = GzEncoder::new(Vec::new(), Compression::fast());
+    gz.write_all(&raw).unwrap();
+    let gz = gz.finish().unwrap();
+    let plain = linkscan(&["find", "--mbox", "-q", "-"], &raw);
+    for name in ["sample.mbox.gz", "misnamed.mbox"] {
+        let path = dir.join(name);
+        std::fs::write(&path, &gz).unwrap();
+        let out = linkscan(&["find", "--mbox", "-q", path.to_str().unwrap()], b"");
+        assert!(out.status.success());
+        let strip = |o: &Output| {
+            jsonl(o)
+                .into_iter()
+                .map(|mut v| {
+                    v["file"] = serde_json::Value::Null;
+                    v
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(strip(&out), strip(&plain), "{name}");
+    }
+    // A truncated gzip stream: the messages before the cut are processed, then exit 2.
+    let path = dir.join("cut.mbox.gz");
+    std::fs::write(&path, &gz[..gz.len() * 2 / 3]).unwrap();
+    let out = linkscan(&["find", "--mbox", "--count", path.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("messages"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn cli_maildir_gives_the_same_links() {
+    let dir = temp_dir("maildir");
+    let raw = std::fs::read(data("sample.mbox")).unwrap();
+    std::fs::create_dir_all(dir.join("cur")).unwrap();
+    std::fs::create_dir_all(dir.join("new")).unwrap();
+    for m in MboxReader::new(&raw[..]) {
+        let m = m.unwrap();
+        // The first half in cur/, the rest in new/: cur comes first in archive order.
+        let sub = if m.index <= 6 { "cur" } else { "new" };
+        let name = format!("17000000{:02}.M1P1.host:2,S", m.index);
+        std::fs::write(dir.join(sub).join(name), &m.bytes).unwrap();
+    }
+    let maildir = linkscan(&["find", "--maildir", dir.to_str().unwrap()], b"");
+    assert!(maildir.status.success(), "{maildir:?}");
+    let mbox = linkscan(
+        &["find", "--mbox", data("sample.mbox").to_str().unwrap()],
+        b"",
+    );
+    let key = |o: &Output| {
+        jsonl(o)
+            .into_iter()
+            .map(|v| {
+                (
+                    v["message"].clone(),
+                    v["part"].clone(),
+                    v["start"].clone(),
+                    v["text"].clone(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(key(&maildir), key(&mbox));
+    let first = &jsonl(&maildir)[0];
+    assert!(first["file"]
+        .as_str()
+        .unwrap()
+        .contains("/cur/1700000001.M1P1.host:2,S"));
+    // Not a Maildir: reported, exit status 2.
+    let out = linkscan(
+        &["find", "--maildir", dir.join("cur").to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a Maildir"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn cli_unreadable_input_is_reported_and_the_others_processed() {
+    let path = data("sample.mbox");
+    let out = linkscan(
+        &[
+            "find",
+            "--mbox",
+            "-c",
+            "/nonexistent/x.mbox",
+            path.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{}:28\n", path.display())
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/x.mbox: No such file"));
+}
+
+/// Lines starting with `From `: the independent message count of an mboxrd archive.
+fn from_lines(bytes: &[u8]) -> usize {
+    let starts = bytes.starts_with(b"From ") as usize;
+    starts + memchr_count(bytes)
+}
+
+fn memchr_count(bytes: &[u8]) -> usize {
+    bytes.windows(6).filter(|w| w == b"\nFrom ").count()
+}
+
+#[test]
+fn corpus_message_counts_and_no_failures() {
+    let path = common::shared().join("corpus").join("email-en.mbox");
+    let bytes = std::fs::read(&path)
+        .unwrap_or_else(|e| panic!("cannot read corpus {}: {e}", path.display()));
+    let expected = from_lines(&bytes);
+    assert_eq!(expected, 6669, "the corpus README gives 6,669 messages");
+
+    // The library: the splitter agrees with the count, and no message fails to parse.
+    let scanner = MailScanner::new();
+    let mut per_message: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut n = 0;
+    for m in MboxReader::new(&bytes[..]) {
+        let m = m.unwrap();
+        n += 1;
+        assert_eq!(m.index, n);
+        assert!(
+            m.warnings.is_empty(),
+            "message {}: {:?}",
+            m.index,
+            m.warnings
+        );
+        let scanned = scanner.scan(&m.bytes);
+        for w in &scanned.warnings {
+            assert!(
+                w.contains("could not be decoded as"),
+                "message {}: unexpected failure: {w}",
+                m.index
+            );
+        }
+        assert!(
+            scanned.message_id.is_some() && scanned.from.is_some(),
+            "message {}: header not parsed",
+            m.index
+        );
+        per_message.insert(m.index, scanned.link_count());
+    }
+    assert_eq!(n, expected);
+
+    // The command line counts the same messages and finds the same links, in order, with
+    // one thread or two.
+    let one = linkscan(&["find", "--mbox", "-j", "1", path.to_str().unwrap()], b"");
+    let two = linkscan(&["find", "--mbox", "-j", "2", path.to_str().unwrap()], b"");
+    assert!(one.status.success() && two.status.success());
+    assert_eq!(one.stdout, two.stdout, "-j 1 and -j 2 differ");
+    let stderr = String::from_utf8_lossy(&two.stderr);
+    let total: usize = per_message.values().sum();
+    assert!(
+        stderr.contains(&format!("{expected} messages, "))
+            && stderr.contains(&format!(" {total} links, ")),
+        "{stderr}"
+    );
+    let mut cli: BTreeMap<usize, usize> = BTreeMap::new();
+    for row in jsonl(&two) {
+        *cli.entry(row["message"].as_u64().unwrap() as usize)
+            .or_default() += 1;
+    }
+    per_message.retain(|_, n| *n > 0);
+    assert_eq!(cli, per_message);
+}
