@@ -53,11 +53,18 @@ url_seeds() {
 }
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(finder_oracle api_agree no_panic escape_detect split_scans)
+[ ${#targets[@]} -gt 0 ] || targets=(finder_oracle api_agree no_panic escape_detect split_scans mail_no_panic)
 for target in "${targets[@]}"; do
     case $target in
         # Structured targets read their parts from raw bytes; URLs make fine seeds too.
         escape_detect) url_seeds "corpus/$target" ;;
+        # Whole messages: the repository's small test archives and slices of the mbox
+        # sample, which start at arbitrary points of real mail.
+        mail_no_panic)
+            text_seeds "corpus/$target"
+            for f in ../tests/data/mail/*.mbox; do
+                [ -r "$f" ] && cp "$f" "corpus/$target/archive-$(basename "$f")"
+            done ;;
         *) text_seeds "corpus/$target" ;;
     esac
     echo "corpus/$target: $(ls "corpus/$target" | wc -l) seeds"

@@ -227,6 +227,52 @@ proptest! {
     }
 }
 
+/// Mail text: header lines, MIME boundaries, transfer encodings, mbox separators and
+/// HTML mixed with the detection tokens.
+#[cfg(feature = "mail")]
+fn mail_bytes() -> impl Strategy<Value = Vec<u8>> {
+    const MAIL: &[&[u8]] = &[
+        b"From a@example.com Mon Jan  1 00:00:00 2024\n",
+        b">From x\n",
+        b"Subject: =?utf-8?B?aMOpbGxv?= example.com\n",
+        b"Subject: =?iso-8859-1?Q?caf=E9?=\n",
+        b"Content-Type: text/plain; charset=utf-8\n",
+        b"Content-Type: text/html; charset=windows-1252\n",
+        b"Content-Type: multipart/alternative; boundary=\"b\"\n",
+        b"--b\n",
+        b"--b--\n",
+        b"Content-Transfer-Encoding: quoted-printable\n",
+        b"Content-Transfer-Encoding: base64\n",
+        b"\n",
+        b"=\n",
+        b"=3D",
+        b"=E9",
+        b"aHR0cHM6Ly9leGFtcGxlLmNvbS8K",
+        b"<a href=\"https://example.com/x\">",
+        b"</a>",
+        b"<p>",
+        b"<script>",
+        b"&amp;",
+        b"&#x202E;",
+        b"\x1f\x8b",
+    ];
+    let piece = prop_oneof![
+        2 => proptest::sample::select(MAIL).prop_map(|t| t.to_vec()),
+        3 => proptest::sample::select(TOKENS).prop_map(|t| t.to_vec()),
+    ];
+    proptest::collection::vec(piece, 0..40).prop_map(|pieces| pieces.concat())
+}
+
+#[cfg(feature = "mail")]
+proptest! {
+    #![proptest_config(config(1000))]
+
+    #[test]
+    fn mail_reading_never_panics(data in mail_bytes()) {
+        properties::mail_no_panic(&data).map_err(TestCaseError::fail)?;
+    }
+}
+
 /// Every URL of the formatting test files, read as a case for the two formatting
 /// properties (the seeds of the `escape_detect` fuzz target).
 #[test]

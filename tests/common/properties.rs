@@ -585,3 +585,52 @@ pub fn no_panic(data: &[u8]) -> usize {
     produced += linkscan::conformance::parse_formatting_tests(&lossy).map_or(0, |c| c.len());
     produced
 }
+
+/// Mail archives (feature `mail`): reading `data` as one raw message, as an mbox archive
+/// (plain, or gzip when it starts with the gzip magic bytes) and as an HTML part must
+/// never panic or hang, and what comes out must hold together: anchors lie inside the
+/// visible text on character boundaries, and every link found in a part is text of
+/// that part.
+#[cfg(feature = "mail")]
+pub fn mail_no_panic(data: &[u8]) -> Result<usize, String> {
+    use linkscan::mail::{
+        html_text, open_mbox, LinkSource, MailScanner, MboxReader, ScannedMessage,
+    };
+
+    fn consistent(scanned: &ScannedMessage) -> Result<usize, String> {
+        for part in &scanned.parts {
+            for link in &part.links {
+                let inside = part.text.get(link.start..link.end);
+                let ok = match link.source {
+                    LinkSource::Text => inside == Some(link.text.as_str()),
+                    LinkSource::Href => inside.is_some() && !link.text.is_empty(),
+                };
+                if !ok {
+                    return Err(format!("{link:?} is not text of its part {:?}", part.text));
+                }
+            }
+        }
+        Ok(scanned.link_count())
+    }
+
+    let scanner = MailScanner::new();
+    let mut produced = consistent(&scanner.scan(data))?;
+    if let Ok(reader) = open_mbox(data) {
+        for message in MboxReader::new(reader).take(256) {
+            match message {
+                Ok(message) => produced += consistent(&scanner.scan(&message.bytes))?,
+                Err(_) => break,
+            }
+        }
+    }
+    let html = html_text(&String::from_utf8_lossy(data));
+    for anchor in &html.anchors {
+        if anchor.start > anchor.end || html.text.get(anchor.start..anchor.end).is_none() {
+            return Err(format!(
+                "anchor {anchor:?} outside a text of {} bytes",
+                html.text.len()
+            ));
+        }
+    }
+    Ok(produced + html.text.len())
+}
