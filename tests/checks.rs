@@ -226,3 +226,76 @@ fn escape_checks_escapes_bidi_controls() {
         "example.com/%E2%80%8Fx\n"
     );
 }
+
+/// `--checks` with mail archives: the same checks on the links of each message.
+#[cfg(feature = "mail")]
+#[test]
+fn checks_apply_to_mail_archives() {
+    let dir = std::env::temp_dir().join(format!("linkscan-checks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mbox = dir.join("list.mbox");
+    std::fs::write(
+        &mbox,
+        format!(
+            "From a@example.com Mon Jan  1 00:00:00 2024\nSubject: links\n\
+             Content-Type: text/plain; charset=utf-8\n\n{SAMPLE}\n"
+        ),
+    )
+    .unwrap();
+    let mbox = mbox.to_str().unwrap();
+
+    let out = linkscan(&["find", "--mbox", "--checks", mbox], b"");
+    assert!(out.status.success(), "{out:?}");
+    let checks: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["checks"].clone())
+        .collect();
+    assert_eq!(
+        checks,
+        [
+            serde_json::json!(["identifier_status"]),
+            serde_json::json!(["bidi_control"]),
+            serde_json::json!([]),
+            serde_json::json!(["identifier_status", "bidi_control"]),
+        ]
+    );
+    let out = linkscan(
+        &["find", "--mbox", "--checks", "--format", "tsv", mbox],
+        b"",
+    );
+    let tsv = String::from_utf8(out.stdout).unwrap();
+    let last: Vec<&str> = tsv
+        .lines()
+        .map(|l| l.rsplit('\t').next().unwrap())
+        .collect();
+    assert_eq!(
+        last,
+        [
+            "identifier_status",
+            "bidi_control",
+            "",
+            "identifier_status,bidi_control"
+        ]
+    );
+
+    let site = dir.join("site");
+    let site_arg = site.to_str().unwrap();
+    let out = linkscan(
+        &["linkify", "--mbox", "--checks", "--out", site_arg, mbox],
+        b"",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let page = std::fs::read_dir(&site)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name().unwrap() != "index.html" && p.extension().is_some_and(|e| e == "html")
+        })
+        .expect("a message page");
+    let html = std::fs::read_to_string(page).unwrap();
+    assert!(html.contains("href=\"mailto:x@example.com\""), "{html}");
+    assert!(!html.contains("href=\"https://ｅxample.com\""), "{html}");
+    assert!(!html.contains("fdp.exe\""), "{html}");
+    std::fs::remove_dir_all(&dir).ok();
+}

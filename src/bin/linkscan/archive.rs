@@ -98,6 +98,18 @@ pub(crate) struct Row {
 struct Pages {
     dir: PathBuf,
     linkifier: Linkifier,
+    /// `--checks`: links that fail a security check are written as text.
+    checks: bool,
+}
+
+/// `m` without the links that fail a security check of UTS #58 section 8.
+fn without_failing_links(m: &ScannedMessage) -> ScannedMessage {
+    let mut m = m.clone();
+    for part in &mut m.parts {
+        part.links
+            .retain(|link| linkscan::checks::check(&link.text, link.kind).passed());
+    }
+    m
 }
 
 /// Writes the index (in order).
@@ -171,6 +183,13 @@ impl Render for Pages {
 
     fn render(&self, file: &str, index: usize, global: usize, m: &ScannedMessage) -> Row {
         let page = page_name(global);
+        let checked;
+        let m = if self.checks {
+            checked = without_failing_links(m);
+            &checked
+        } else {
+            m
+        };
         let error = self.write_page(&self.dir.join(&page), file, index, m).err();
         Row {
             page,
@@ -254,6 +273,7 @@ pub(crate) fn run(
     let pages = Pages {
         dir: dir.clone(),
         linkifier,
+        checks: args.checks,
     };
     let mut sink = Index {
         dir: dir.clone(),

@@ -30,6 +30,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use linkscan::checks;
 use linkscan::mail::{maildir_messages, open_mbox, MailScanner, MboxReader, ScannedMessage};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -495,12 +496,16 @@ struct JsonMailLink<'a> {
     kind: &'static str,
     text: &'a str,
     href: &'a str,
+    /// With `--checks`: the names of the security checks the link fails.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    checks: Option<Vec<&'static str>>,
 }
 
 /// `find` over archives: JSON lines or TSV per message.
 struct FindRender {
     format: Format,
     count: bool,
+    checks: bool,
 }
 
 /// `find` over archives: the output, and the counts.
@@ -538,6 +543,9 @@ impl Render for FindRender {
                     kind: link.kind.as_str(),
                     text: &link.text,
                     href: &link.href,
+                    checks: self
+                        .checks
+                        .then(|| checks::check(&link.text, link.kind).names().collect()),
                 };
                 match self.format {
                     Format::Tsv => {
@@ -556,6 +564,10 @@ impl Render for FindRender {
                             record.text,
                             record.href
                         );
+                        if let Some(failed) = &record.checks {
+                            out.pop(); // the line break, to add a column
+                            let _ = writeln!(out, "\t{}", failed.join(","));
+                        }
                     }
                     _ => {
                         serde_json::to_writer(&mut out, &record)
@@ -601,6 +613,7 @@ pub(crate) fn find<W: Write>(
     let render = FindRender {
         format: args.format,
         count: args.count,
+        checks: args.checks,
     };
     let mut sink = FindSink {
         out,

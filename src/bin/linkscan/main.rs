@@ -303,7 +303,8 @@ fn main() -> ExitCode {
                 args.detect.start_threads()?;
                 let linkifier = linkscan::html::Linkifier::new()
                     .finder(finder.clone())
-                    .default_scheme(args.default_scheme.clone());
+                    .default_scheme(args.default_scheme.clone())
+                    .checks(args.checks);
                 let scanner = args.mail.scanner(finder, &args.default_scheme);
                 archive::run(args, scanner, linkifier)
             }),
