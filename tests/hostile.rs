@@ -295,6 +295,7 @@ fn cli_goes_on_past_unreadable_inputs() {
     ];
     let out = linkscan(&args, b"example.net");
     assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_unreadable_file_is_skipped(&dir, &good);
     let stdout = String::from_utf8(out.stdout).unwrap();
     let counts: Vec<&str> = stdout
         .lines()
@@ -306,6 +307,38 @@ fn cli_goes_on_past_unreadable_inputs() {
     assert!(stderr.contains("a-directory") && stderr.contains("missing.txt"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A file without read permission among readable ones (Unix; skipped when running as a
+/// user that can read it anyway, such as root).
+#[cfg(unix)]
+fn assert_unreadable_file_is_skipped(dir: &std::path::Path, good: &std::path::Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let locked = dir.join("locked.txt");
+    std::fs::write(&locked, b"example.com").unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    if std::fs::read(&locked).is_ok() {
+        eprintln!("skipping the permission case: this user reads a mode 000 file");
+        return;
+    }
+    let out = linkscan(
+        &[
+            "find",
+            "--count",
+            good.to_str().unwrap(),
+            locked.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{}:2\n", good.display())
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("locked.txt"));
+}
+
+#[cfg(not(unix))]
+fn assert_unreadable_file_is_skipped(_: &std::path::Path, _: &std::path::Path) {}
 
 /// The peak resident memory of process `pid`, in bytes (Linux; `None` elsewhere or once
 /// it has exited).
