@@ -219,7 +219,15 @@ pub fn tld(host: &str) -> &str {
 /// Whether every character of `label` (dots excluded) is `Identifier_Status=Allowed`;
 /// an `xn--` label is checked in its decoded form too.
 fn label_allowed(label: &str) -> bool {
-    if !label.chars().all(is_identifier_allowed) {
+    let allowed = if label.is_ascii() {
+        // The same answer as the table for ASCII, without decoding UTF-8.
+        label
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'\'' | b'-' | b'.' | b':' | b'_'))
+    } else {
+        label.chars().all(is_identifier_allowed)
+    };
+    if !allowed {
         return false;
     }
     match label.get(..4) {
@@ -251,7 +259,8 @@ pub fn check(link_text: &str, kind: LinkKind) -> LinkCheck {
     if !host.split(is_separator).all(label_allowed) {
         result.fail(Check::IdentifierStatus);
     }
-    if link_text.chars().any(is_bidi_control) {
+    // Bidi_Control characters are all outside ASCII; most links are ASCII.
+    if !link_text.is_ascii() && link_text.chars().any(is_bidi_control) {
         result.fail(Check::BidiControl);
     }
     result
@@ -397,6 +406,19 @@ mod tests {
             assert_eq!(names(&url, LinkKind::Url), "bidi_control", "{c:?}");
         }
         assert_eq!(names("example.com/a\u{200D}b", LinkKind::Url), "");
+    }
+
+    #[test]
+    fn ascii_shortcut_agrees_with_the_table() {
+        for b in 0..0x80u8 {
+            let label = (b as char).to_string();
+            assert_eq!(
+                label_allowed(&label),
+                is_identifier_allowed(b as char),
+                "{:?}",
+                b as char
+            );
+        }
     }
 
     #[test]
