@@ -201,7 +201,9 @@ impl<'t, 'p> Scanner<'t, 'p> {
             }
         }
         let len = end - tld_start;
-        if len == 0 || len > self.max_tld_len || text[tld_start] == b'-' || text[end - 1] == b'-' {
+        // (No TLD is longer than `max_tld_len` or starts or ends with '-', so the lookup
+        // rejects those runs itself.)
+        if len == 0 {
             return Err(end);
         }
         let is_tld = match self.tlds {
@@ -215,6 +217,15 @@ impl<'t, 'p> Scanner<'t, 'p> {
         if !is_tld {
             return Err(end);
         }
+        self.accept(dot, dot_len, end)
+    }
+
+    /// Steps 2 to 9 for a candidate whose run after the dot, ending at `end`, is a TLD.
+    /// Kept out of line: most candidates are rejected before, in the tight code above.
+    #[inline(never)]
+    fn accept(&mut self, dot: usize, dot_len: usize, mut end: usize) -> Result<Link, usize> {
+        let text = self.text;
+        let n = text.len();
         let resume = end;
         let email_end = end;
 
