@@ -211,6 +211,23 @@ impl Kernel {
         }
     }
 
+    /// The termination automaton compiled for this kernel, when it has its own
+    /// instantiation (AVX2); `None`: use the generic one with [`Kernel::skip_plain`].
+    #[inline]
+    pub(crate) fn terminate(
+        self,
+        text: &[u8],
+        start: usize,
+        stack: &mut crate::terminate::BracketStack,
+    ) -> Option<usize> {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            // Only reachable with a kernel made after detecting AVX2.
+            Kind::Avx2 => Some(x86_64::avx2_terminate(text, start, stack)),
+            _ => None,
+        }
+    }
+
     /// The first position at or after `i` whose byte is not [`PLAIN`] (`text.len()` if none).
     #[inline]
     pub(crate) fn skip_plain(self, text: &[u8], i: usize) -> usize {

@@ -181,8 +181,14 @@ unsafe fn avx2_dots(p: *const u8) -> (u64, u64) {
     let bits = |lo: __m256i, hi: __m256i| {
         (_mm256_movemask_epi8(lo) as u32 as u64) | ((_mm256_movemask_epi8(hi) as u32 as u64) << 32)
     };
-    let dot = bits(_mm256_cmpeq_epi8(lo, set(b'.')), _mm256_cmpeq_epi8(hi, set(b'.')));
-    let e3 = bits(_mm256_cmpeq_epi8(lo, set(0xE3)), _mm256_cmpeq_epi8(hi, set(0xE3)));
+    let dot = bits(
+        _mm256_cmpeq_epi8(lo, set(b'.')),
+        _mm256_cmpeq_epi8(hi, set(b'.')),
+    );
+    let e3 = bits(
+        _mm256_cmpeq_epi8(lo, set(0xE3)),
+        _mm256_cmpeq_epi8(hi, set(0xE3)),
+    );
     if e3 == 0 {
         return (dot, 0);
     }
@@ -196,8 +202,14 @@ unsafe fn avx2_dots(p: *const u8) -> (u64, u64) {
         )
     };
     let tail = bits(
-        _mm256_and_si256(_mm256_cmpeq_epi8(lo1, set(0x80)), _mm256_cmpeq_epi8(lo2, set(0x82))),
-        _mm256_and_si256(_mm256_cmpeq_epi8(hi1, set(0x80)), _mm256_cmpeq_epi8(hi2, set(0x82))),
+        _mm256_and_si256(
+            _mm256_cmpeq_epi8(lo1, set(0x80)),
+            _mm256_cmpeq_epi8(lo2, set(0x82)),
+        ),
+        _mm256_and_si256(
+            _mm256_cmpeq_epi8(hi1, set(0x80)),
+            _mm256_cmpeq_epi8(hi2, set(0x82)),
+        ),
     );
     (dot, e3 & tail)
 }
@@ -250,6 +262,37 @@ pub(crate) fn avx2_skip_plain(text: &[u8], i: usize) -> usize {
     portable::skip_plain(text, j)
 }
 
+/// The termination automaton compiled with AVX2, its plain-byte skip inlined. Only
+/// called through an AVX2 [`super::Kernel`], made only once AVX2 was detected.
+#[inline]
+pub(crate) fn avx2_terminate(
+    text: &[u8],
+    start: usize,
+    stack: &mut crate::terminate::BracketStack,
+) -> usize {
+    // SAFETY: the CPU has AVX2 (see above).
+    unsafe { avx2_terminate_impl(text, start, stack) }
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_terminate_impl(
+    text: &[u8],
+    start: usize,
+    stack: &mut crate::terminate::BracketStack,
+) -> usize {
+    crate::terminate::terminate_with(text, start, stack, |text, i| {
+        // SAFETY: AVX2 is enabled here; `avx2_skip` only loads 32 bytes at offsets `j`
+        // with `j + 32 <= text.len()`.
+        let j = unsafe { avx2_skip(text, i) };
+        if j + 32 <= text.len() {
+            j
+        } else {
+            portable::skip_plain(text, j)
+        }
+    })
+}
+
+#[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn avx2_skip(text: &[u8], mut i: usize) -> usize {
     let (lo, hi) = &NIBBLE_TABLES;
