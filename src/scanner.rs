@@ -49,11 +49,7 @@ struct HostRun {
 
 /// Classes of ASCII bytes for the backward host walk: not a host character, a host
 /// character, a dot, a hyphen; and the marker for bytes >= 0x80, decoded on a slower path.
-const C_STOP: u8 = 0;
-const C_HOST: u8 = 1;
-const C_DOT: u8 = 2;
-const C_HYPHEN: u8 = 3;
-const C_NON_ASCII: u8 = 4;
+use crate::prefilter::{C_DOT, C_HOST, C_HYPHEN, C_NON_ASCII, C_STOP};
 
 static HOST_CLASS: [u8; 256] = {
     let mut table = [C_NON_ASCII; 256];
@@ -345,6 +341,13 @@ impl<'t, 'p> Scanner<'t, 'p> {
         let stop = known.map_or(floor, |r| r.dot);
         let mut i = dot;
         while i > stop {
+            // Runs of ASCII host bytes go through the vector kernel, if there is one.
+            let (at, run_bad, run_next) = self.kernel.walk_ascii_host(text, i, stop, next);
+            (i, next) = (at, run_next);
+            bad |= run_bad;
+            if i <= stop {
+                break;
+            }
             let mut class = HOST_CLASS[text[i - 1] as usize];
             let mut len = 1;
             if class == C_STOP {

@@ -44,6 +44,14 @@ mod portable;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
+/// Classes of the host walk's bytes, shared with the scanner: not a host character, a
+/// host character, a dot, a hyphen, a byte >= 0x80.
+pub(crate) const C_STOP: u8 = 0;
+pub(crate) const C_HOST: u8 = 1;
+pub(crate) const C_DOT: u8 = 2;
+pub(crate) const C_HYPHEN: u8 = 3;
+pub(crate) const C_NON_ASCII: u8 = 4;
+
 /// Dots in a block from which the filter of [`Classes::candidates`] pays.
 pub(crate) const DENSE_DOTS: u32 = 6;
 
@@ -225,6 +233,27 @@ impl Kernel {
             // Only reachable with a kernel made after detecting AVX2.
             Kind::Avx2 => Some(x86_64::avx2_terminate(text, start, stack)),
             _ => None,
+        }
+    }
+
+    /// Walks back from `i` over ASCII host bytes (`[A-Za-z0-9.-]`) while above `stop`, as
+    /// the scanner's host walk does byte by byte: returns the new position, whether a bad
+    /// label pair (Dot Dot, Dot `-`, `-` Dot) was seen among the bytes walked and the
+    /// character after them (whose class is `next`), and the class of the last byte
+    /// walked (or `next`). Kernels without a vector version walk nothing.
+    #[inline]
+    pub(crate) fn walk_ascii_host(
+        self,
+        text: &[u8],
+        i: usize,
+        stop: usize,
+        next: u8,
+    ) -> (usize, bool, u8) {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            // Only reachable with a kernel made after detecting AVX2.
+            Kind::Avx2 => x86_64::avx2_walk_ascii_host(text, i, stop, next),
+            _ => (i, false, next),
         }
     }
 

@@ -319,3 +319,71 @@ unsafe fn avx2_skip(text: &[u8], mut i: usize) -> usize {
     }
     i
 }
+
+/// The AVX2 backward walk over ASCII host bytes (see `Kernel::walk_ascii_host`). Only
+/// called through an AVX2 [`super::Kernel`], made only once AVX2 was detected.
+#[inline]
+pub(crate) fn avx2_walk_ascii_host(
+    text: &[u8],
+    i: usize,
+    stop: usize,
+    next: u8,
+) -> (usize, bool, u8) {
+    // SAFETY: the CPU has AVX2 (see above); the walk loads the 32 bytes before `j` only
+    // while `j >= 32`.
+    unsafe { avx2_walk(text, i, stop, next) }
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_walk(text: &[u8], mut i: usize, stop: usize, mut next: u8) -> (usize, bool, u8) {
+    use super::{C_DOT, C_HOST, C_HYPHEN};
+    let set = |b: u8| _mm256_set1_epi8(b as i8);
+    let mut bad = false;
+    while i > stop && i >= 32 && i <= text.len() {
+        // SAFETY: 32 <= i <= text.len(), so text[i - 32..i] is readable.
+        let v = unsafe { _mm256_loadu_si256(text.as_ptr().add(i - 32) as *const __m256i) };
+        let lower = _mm256_or_si256(v, set(0x20));
+        let letter = _mm256_and_si256(
+            _mm256_cmpgt_epi8(lower, set(b'a' - 1)),
+            _mm256_cmpgt_epi8(set(b'z' + 1), lower),
+        );
+        let digit = _mm256_and_si256(
+            _mm256_cmpgt_epi8(v, set(b'0' - 1)),
+            _mm256_cmpgt_epi8(set(b'9' + 1), v),
+        );
+        let dot = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, set(b'.'))) as u32 as u64;
+        let hyphen = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, set(b'-'))) as u32 as u64;
+        let alnum = _mm256_movemask_epi8(_mm256_or_si256(letter, digit)) as u32 as u64;
+        // Bit k: byte i - 32 + k. Bytes below `stop` do not count.
+        let floor_mask = if i - stop >= 32 {
+            u64::MAX
+        } else {
+            u64::MAX << (32 - (i - stop))
+        };
+        let host = (alnum | dot | hyphen) & floor_mask & 0xFFFF_FFFF;
+        // The run: the set bits from bit 31 down to the first clear one.
+        let run_len = (((!host) << 32).leading_zeros() as usize).min(32);
+        if run_len == 0 {
+            break;
+        }
+        let run = (u64::MAX << (32 - run_len)) & 0xFFFF_FFFF;
+        // Pairs (k, k + 1) inside the run or with the character after it (bit 32).
+        let dots = dot | (((next == C_DOT) as u64) << 32);
+        let hyphens = hyphen | (((next == C_HYPHEN) as u64) << 32);
+        let pairs = (dot & ((dots | hyphens) >> 1)) | (hyphen & (dots >> 1));
+        bad |= pairs & run != 0;
+        i -= run_len;
+        let low = 32 - run_len; // the bit of text[i]
+        next = if dot >> low & 1 == 1 {
+            C_DOT
+        } else if hyphen >> low & 1 == 1 {
+            C_HYPHEN
+        } else {
+            C_HOST
+        };
+        if run_len < 32 {
+            break;
+        }
+    }
+    (i, bad, next)
+}
