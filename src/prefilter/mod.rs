@@ -232,7 +232,10 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             // Only reachable with a kernel made after detecting AVX2.
             Kind::Avx2 => Some(x86_64::avx2_terminate(text, start, stack)),
-            _ => None,
+            _ => {
+                let _ = (text, start, stack); // used by the x86_64 kernels only
+                None
+            }
         }
     }
 
@@ -253,7 +256,10 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             // Only reachable with a kernel made after detecting AVX2.
             Kind::Avx2 => x86_64::avx2_walk_ascii_host(text, i, stop, next),
-            _ => (i, false, next),
+            _ => {
+                let _ = (text, stop); // used by the x86_64 kernels only
+                (i, false, next)
+            }
         }
     }
 
