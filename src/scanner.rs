@@ -389,6 +389,13 @@ impl<'t, 'p> Scanner<'t, 'p> {
         let mut previous_dot = false;
         let mut double_dot = false;
         while i > floor {
+            // Runs of ASCII local-part bytes go through the vector kernel, if there is one.
+            let (at, doubled, dot) = self.kernel.walk_ascii_email(text, i, floor, previous_dot);
+            (i, previous_dot) = (at, dot);
+            double_dot |= doubled;
+            if i <= floor {
+                break;
+            }
             let b = text[i - 1];
             if EMAIL_ASCII[b as usize] {
                 previous_dot = false;

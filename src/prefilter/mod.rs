@@ -75,10 +75,10 @@ pub(crate) static PLAIN: [bool; 256] = {
     table
 };
 
-/// `(LO, HI)` nibble tables for [`PLAIN`]: `b` is plain iff `HI[b >> 4] & LO[b & 15] != 0`.
-/// Each high nibble gets the bit of its set of low nibbles (at most 8 distinct sets, as
-/// only 0..=7 can be plain); high nibbles 8..=15 get no bit.
-pub(crate) static NIBBLE_TABLES: ([u8; 16], [u8; 16]) = {
+/// `(LO, HI)` nibble tables for an ASCII byte set: `b` is in it iff
+/// `HI[b >> 4] & LO[b & 15] != 0`. Each high nibble gets the bit of its set of low nibbles
+/// (at most 8 distinct sets, as only 0..=7 can hold ASCII); high nibbles 8..=15 get none.
+const fn nibble_tables(member: &[bool; 256]) -> ([u8; 16], [u8; 16]) {
     let mut sets = [0u16; 8]; // distinct low-nibble sets, as 16-bit masks
     let mut count = 0;
     let mut lo = [0u8; 16];
@@ -88,7 +88,7 @@ pub(crate) static NIBBLE_TABLES: ([u8; 16], [u8; 16]) = {
         let mut set = 0u16;
         let mut l = 0;
         while l < 16 {
-            if PLAIN[h * 16 + l] {
+            if member[h * 16 + l] {
                 set |= 1 << l;
             }
             l += 1;
@@ -114,7 +114,25 @@ pub(crate) static NIBBLE_TABLES: ([u8; 16], [u8; 16]) = {
         h += 1;
     }
     (lo, hi)
+}
+
+/// Nibble tables for [`PLAIN`].
+pub(crate) static NIBBLE_TABLES: ([u8; 16], [u8; 16]) = nibble_tables(&PLAIN);
+
+/// ASCII bytes of an email local part: Link_Email=Yes, and `.`.
+pub(crate) static EMAIL: [bool; 256] = {
+    use crate::props::LINK_EMAIL;
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = b == b'.' as usize || crate::tables::PROPS_BLOCKS[b] & LINK_EMAIL != 0;
+        b += 1;
+    }
+    table
 };
+
+/// Nibble tables for [`EMAIL`].
+pub(crate) static EMAIL_NIBBLE_TABLES: ([u8; 16], [u8; 16]) = nibble_tables(&EMAIL);
 
 /// The byte classes of one block (bit `i`: byte `at + i`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -259,6 +277,30 @@ impl Kernel {
             _ => {
                 let _ = (text, stop); // used by the x86_64 kernels only
                 (i, false, next)
+            }
+        }
+    }
+
+    /// Walks back from `i` over ASCII local-part bytes ([`EMAIL`]) while above `floor`, as
+    /// the scanner's local-part walk does byte by byte: returns the new position, whether
+    /// two adjacent dots were seen (counting the byte after the walked ones, a dot when
+    /// `dot_after`), and whether the last byte walked is a dot (or `dot_after`). Kernels
+    /// without a vector version walk nothing.
+    #[inline]
+    pub(crate) fn walk_ascii_email(
+        self,
+        text: &[u8],
+        i: usize,
+        floor: usize,
+        dot_after: bool,
+    ) -> (usize, bool, bool) {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            // Only reachable with a kernel made after detecting AVX2.
+            Kind::Avx2 => x86_64::avx2_walk_ascii_email(text, i, floor, dot_after),
+            _ => {
+                let _ = (text, floor); // used by the x86_64 kernels only
+                (i, false, dot_after)
             }
         }
     }
@@ -524,10 +566,12 @@ mod tests {
     }
 
     #[test]
-    fn nibble_tables_classify_every_byte_like_the_plain_table() {
-        let (lo, hi) = NIBBLE_TABLES;
-        for b in 0..=255usize {
-            assert_eq!(hi[b >> 4] & lo[b & 15] != 0, PLAIN[b], "byte {b:#04x}");
+    fn nibble_tables_classify_every_byte_like_their_tables() {
+        for (tables, set) in [(&NIBBLE_TABLES, &PLAIN), (&EMAIL_NIBBLE_TABLES, &EMAIL)] {
+            let (lo, hi) = tables;
+            for b in 0..=255usize {
+                assert_eq!(hi[b >> 4] & lo[b & 15] != 0, set[b], "byte {b:#04x}");
+            }
         }
     }
 

@@ -9,7 +9,9 @@
 
 use core::arch::x86_64::*;
 
-use super::{block_candidates, portable, Classes, BLOCK, NIBBLE_TABLES, READ_AHEAD};
+use super::{
+    block_candidates, portable, Classes, BLOCK, EMAIL_NIBBLE_TABLES, NIBBLE_TABLES, READ_AHEAD,
+};
 
 /// SSE2 classes (the host classes only with `hosts`). Needs `text.len() - at >=
 /// READ_AHEAD` (checked).
@@ -386,4 +388,68 @@ unsafe fn avx2_walk(text: &[u8], mut i: usize, stop: usize, mut next: u8) -> (us
         }
     }
     (i, bad, next)
+}
+
+/// The AVX2 backward walk over ASCII local-part bytes (see `Kernel::walk_ascii_email`).
+/// Only called through an AVX2 [`super::Kernel`], made only once AVX2 was detected.
+#[inline]
+pub(crate) fn avx2_walk_ascii_email(
+    text: &[u8],
+    i: usize,
+    floor: usize,
+    dot_after: bool,
+) -> (usize, bool, bool) {
+    // SAFETY: the CPU has AVX2 (see above); the walk loads the 32 bytes before `j` only
+    // while `32 <= j <= text.len()`.
+    unsafe { avx2_email_walk(text, i, floor, dot_after) }
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_email_walk(
+    text: &[u8],
+    mut i: usize,
+    floor: usize,
+    mut dot_after: bool,
+) -> (usize, bool, bool) {
+    let (lo, hi) = &EMAIL_NIBBLE_TABLES;
+    // SAFETY: both tables have 16 bytes.
+    let (lo, hi) = unsafe {
+        (
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(lo.as_ptr() as *const __m128i)),
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(hi.as_ptr() as *const __m128i)),
+        )
+    };
+    let nibble = _mm256_set1_epi8(0x0F);
+    let mut double_dot = false;
+    while i > floor && i >= 32 && i <= text.len() {
+        // SAFETY: 32 <= i <= text.len(), so text[i - 32..i] is readable.
+        let v = unsafe { _mm256_loadu_si256(text.as_ptr().add(i - 32) as *const __m256i) };
+        let classes = _mm256_and_si256(
+            _mm256_shuffle_epi8(lo, _mm256_and_si256(v, nibble)),
+            _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
+        );
+        let outside = _mm256_movemask_epi8(_mm256_cmpeq_epi8(classes, _mm256_setzero_si256()));
+        let dot =
+            _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'.' as i8))) as u32 as u64;
+        // Bit k: byte i - 32 + k. Bytes below `floor` do not count.
+        let floor_mask = if i - floor >= 32 {
+            u64::MAX
+        } else {
+            u64::MAX << (32 - (i - floor))
+        };
+        let email = !(outside as u32 as u64) & floor_mask & 0xFFFF_FFFF;
+        let run_len = (((!email) << 32).leading_zeros() as usize).min(32);
+        if run_len == 0 {
+            break;
+        }
+        let run = (u64::MAX << (32 - run_len)) & 0xFFFF_FFFF;
+        let dots = dot | ((dot_after as u64) << 32);
+        double_dot |= dot & (dots >> 1) & run != 0;
+        i -= run_len;
+        dot_after = dot >> (32 - run_len) & 1 == 1;
+        if run_len < 32 {
+            break;
+        }
+    }
+    (i, double_dot, dot_after)
 }
