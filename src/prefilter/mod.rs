@@ -120,6 +120,7 @@ const fn nibble_tables(member: &[bool; 256]) -> ([u8; 16], [u8; 16]) {
 pub(crate) static NIBBLE_TABLES: ([u8; 16], [u8; 16]) = nibble_tables(&PLAIN);
 
 /// ASCII bytes of an email local part: Link_Email=Yes, and `.`.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86_64 kernels
 pub(crate) static EMAIL: [bool; 256] = {
     use crate::props::LINK_EMAIL;
     let mut table = [false; 256];
@@ -132,6 +133,7 @@ pub(crate) static EMAIL: [bool; 256] = {
 };
 
 /// Nibble tables for [`EMAIL`].
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86_64 kernels
 pub(crate) static EMAIL_NIBBLE_TABLES: ([u8; 16], [u8; 16]) = nibble_tables(&EMAIL);
 
 /// The byte classes of one block (bit `i`: byte `at + i`).
