@@ -49,11 +49,7 @@ struct HostRun {
 
 /// Classes of ASCII bytes for the backward host walk: not a host character, a host
 /// character, a dot, a hyphen; and the marker for bytes >= 0x80, decoded on a slower path.
-const C_STOP: u8 = 0;
-const C_HOST: u8 = 1;
-const C_DOT: u8 = 2;
-const C_HYPHEN: u8 = 3;
-const C_NON_ASCII: u8 = 4;
+use crate::prefilter::{C_DOT, C_HOST, C_HYPHEN, C_NON_ASCII, C_STOP};
 
 static HOST_CLASS: [u8; 256] = {
     let mut table = [C_NON_ASCII; 256];
@@ -201,7 +197,9 @@ impl<'t, 'p> Scanner<'t, 'p> {
             }
         }
         let len = end - tld_start;
-        if len == 0 || len > self.max_tld_len || text[tld_start] == b'-' || text[end - 1] == b'-' {
+        // (No TLD is longer than `max_tld_len` or starts or ends with '-', so the lookup
+        // rejects those runs itself.)
+        if len == 0 {
             return Err(end);
         }
         let is_tld = match self.tlds {
@@ -215,6 +213,15 @@ impl<'t, 'p> Scanner<'t, 'p> {
         if !is_tld {
             return Err(end);
         }
+        self.accept(dot, dot_len, end)
+    }
+
+    /// Steps 2 to 9 for a candidate whose run after the dot, ending at `end`, is a TLD.
+    /// Kept out of line: most candidates are rejected before, in the tight code above.
+    #[inline(never)]
+    fn accept(&mut self, dot: usize, dot_len: usize, mut end: usize) -> Result<Link, usize> {
+        let text = self.text;
+        let n = text.len();
         let resume = end;
         let email_end = end;
 
@@ -334,6 +341,13 @@ impl<'t, 'p> Scanner<'t, 'p> {
         let stop = known.map_or(floor, |r| r.dot);
         let mut i = dot;
         while i > stop {
+            // Runs of ASCII host bytes go through the vector kernel, if there is one.
+            let (at, run_bad, run_next) = self.kernel.walk_ascii_host(text, i, stop, next);
+            (i, next) = (at, run_next);
+            bad |= run_bad;
+            if i <= stop {
+                break;
+            }
             let mut class = HOST_CLASS[text[i - 1] as usize];
             let mut len = 1;
             if class == C_STOP {
@@ -375,6 +389,13 @@ impl<'t, 'p> Scanner<'t, 'p> {
         let mut previous_dot = false;
         let mut double_dot = false;
         while i > floor {
+            // Runs of ASCII local-part bytes go through the vector kernel, if there is one.
+            let (at, doubled, dot) = self.kernel.walk_ascii_email(text, i, floor, previous_dot);
+            (i, previous_dot) = (at, dot);
+            double_dot |= doubled;
+            if i <= floor {
+                break;
+            }
             let b = text[i - 1];
             if EMAIL_ASCII[b as usize] {
                 previous_dot = false;

@@ -120,6 +120,24 @@ pub(crate) fn terminate(
     stack: &mut BracketStack,
     kernel: Kernel,
 ) -> usize {
+    // The AVX2 kernel compiles the whole automaton with AVX2 enabled, so that its skip
+    // over plain bytes is inlined (a call per run of a few bytes would cost more than
+    // the run).
+    if let Some(end) = kernel.terminate(text, start, stack) {
+        return end;
+    }
+    terminate_with(text, start, stack, |text, i| kernel.skip_plain(text, i))
+}
+
+/// The automaton, with `skip(text, i)` giving the first non-[`PLAIN`] position at or
+/// after `i`. Inlined into each kernel's instantiation.
+#[inline(always)]
+pub(crate) fn terminate_with(
+    text: &[u8],
+    start: usize,
+    stack: &mut BracketStack,
+    skip: impl Fn(&[u8], usize) -> usize,
+) -> usize {
     let n = text.len();
     let mut last_safe = start;
     let mut part = Part::None;
@@ -129,7 +147,7 @@ pub(crate) fn terminate(
     while i < n {
         if part != Part::None && PLAIN[text[i] as usize] {
             // A run of plain ASCII Include bytes only moves `last_safe` to its end.
-            i = kernel.skip_plain(text, i + 1);
+            i = skip(text, i + 1);
             last_safe = i;
             continue;
         }

@@ -44,6 +44,14 @@ mod portable;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
+/// Classes of the host walk's bytes, shared with the scanner: not a host character, a
+/// host character, a dot, a hyphen, a byte >= 0x80.
+pub(crate) const C_STOP: u8 = 0;
+pub(crate) const C_HOST: u8 = 1;
+pub(crate) const C_DOT: u8 = 2;
+pub(crate) const C_HYPHEN: u8 = 3;
+pub(crate) const C_NON_ASCII: u8 = 4;
+
 /// Dots in a block from which the filter of [`Classes::candidates`] pays.
 pub(crate) const DENSE_DOTS: u32 = 6;
 
@@ -67,10 +75,10 @@ pub(crate) static PLAIN: [bool; 256] = {
     table
 };
 
-/// `(LO, HI)` nibble tables for [`PLAIN`]: `b` is plain iff `HI[b >> 4] & LO[b & 15] != 0`.
-/// Each high nibble gets the bit of its set of low nibbles (at most 8 distinct sets, as
-/// only 0..=7 can be plain); high nibbles 8..=15 get no bit.
-pub(crate) static NIBBLE_TABLES: ([u8; 16], [u8; 16]) = {
+/// `(LO, HI)` nibble tables for an ASCII byte set: `b` is in it iff
+/// `HI[b >> 4] & LO[b & 15] != 0`. Each high nibble gets the bit of its set of low nibbles
+/// (at most 8 distinct sets, as only 0..=7 can hold ASCII); high nibbles 8..=15 get none.
+const fn nibble_tables(member: &[bool; 256]) -> ([u8; 16], [u8; 16]) {
     let mut sets = [0u16; 8]; // distinct low-nibble sets, as 16-bit masks
     let mut count = 0;
     let mut lo = [0u8; 16];
@@ -80,7 +88,7 @@ pub(crate) static NIBBLE_TABLES: ([u8; 16], [u8; 16]) = {
         let mut set = 0u16;
         let mut l = 0;
         while l < 16 {
-            if PLAIN[h * 16 + l] {
+            if member[h * 16 + l] {
                 set |= 1 << l;
             }
             l += 1;
@@ -106,7 +114,27 @@ pub(crate) static NIBBLE_TABLES: ([u8; 16], [u8; 16]) = {
         h += 1;
     }
     (lo, hi)
+}
+
+/// Nibble tables for [`PLAIN`].
+pub(crate) static NIBBLE_TABLES: ([u8; 16], [u8; 16]) = nibble_tables(&PLAIN);
+
+/// ASCII bytes of an email local part: Link_Email=Yes, and `.`.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86_64 kernels
+pub(crate) static EMAIL: [bool; 256] = {
+    use crate::props::LINK_EMAIL;
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = b == b'.' as usize || crate::tables::PROPS_BLOCKS[b] & LINK_EMAIL != 0;
+        b += 1;
+    }
+    table
 };
+
+/// Nibble tables for [`EMAIL`].
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86_64 kernels
+pub(crate) static EMAIL_NIBBLE_TABLES: ([u8; 16], [u8; 16]) = nibble_tables(&EMAIL);
 
 /// The byte classes of one block (bit `i`: byte `at + i`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -208,6 +236,74 @@ impl Kernel {
             Kind::Avx2 => "avx2",
             #[cfg(target_arch = "aarch64")]
             Kind::Neon => "neon",
+        }
+    }
+
+    /// The termination automaton compiled for this kernel, when it has its own
+    /// instantiation (AVX2); `None`: use the generic one with [`Kernel::skip_plain`].
+    #[inline]
+    pub(crate) fn terminate(
+        self,
+        text: &[u8],
+        start: usize,
+        stack: &mut crate::terminate::BracketStack,
+    ) -> Option<usize> {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            // Only reachable with a kernel made after detecting AVX2.
+            Kind::Avx2 => Some(x86_64::avx2_terminate(text, start, stack)),
+            _ => {
+                let _ = (text, start, stack); // used by the x86_64 kernels only
+                None
+            }
+        }
+    }
+
+    /// Walks back from `i` over ASCII host bytes (`[A-Za-z0-9.-]`) while above `stop`, as
+    /// the scanner's host walk does byte by byte: returns the new position, whether a bad
+    /// label pair (Dot Dot, Dot `-`, `-` Dot) was seen among the bytes walked and the
+    /// character after them (whose class is `next`), and the class of the last byte
+    /// walked (or `next`). Kernels without a vector version walk nothing.
+    #[inline]
+    pub(crate) fn walk_ascii_host(
+        self,
+        text: &[u8],
+        i: usize,
+        stop: usize,
+        next: u8,
+    ) -> (usize, bool, u8) {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            // Only reachable with a kernel made after detecting AVX2.
+            Kind::Avx2 => x86_64::avx2_walk_ascii_host(text, i, stop, next),
+            _ => {
+                let _ = (text, stop); // used by the x86_64 kernels only
+                (i, false, next)
+            }
+        }
+    }
+
+    /// Walks back from `i` over ASCII local-part bytes ([`EMAIL`]) while above `floor`, as
+    /// the scanner's local-part walk does byte by byte: returns the new position, whether
+    /// two adjacent dots were seen (counting the byte after the walked ones, a dot when
+    /// `dot_after`), and whether the last byte walked is a dot (or `dot_after`). Kernels
+    /// without a vector version walk nothing.
+    #[inline]
+    pub(crate) fn walk_ascii_email(
+        self,
+        text: &[u8],
+        i: usize,
+        floor: usize,
+        dot_after: bool,
+    ) -> (usize, bool, bool) {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            // Only reachable with a kernel made after detecting AVX2.
+            Kind::Avx2 => x86_64::avx2_walk_ascii_email(text, i, floor, dot_after),
+            _ => {
+                let _ = (text, floor); // used by the x86_64 kernels only
+                (i, false, dot_after)
+            }
         }
     }
 
@@ -472,10 +568,12 @@ mod tests {
     }
 
     #[test]
-    fn nibble_tables_classify_every_byte_like_the_plain_table() {
-        let (lo, hi) = NIBBLE_TABLES;
-        for b in 0..=255usize {
-            assert_eq!(hi[b >> 4] & lo[b & 15] != 0, PLAIN[b], "byte {b:#04x}");
+    fn nibble_tables_classify_every_byte_like_their_tables() {
+        for (tables, set) in [(&NIBBLE_TABLES, &PLAIN), (&EMAIL_NIBBLE_TABLES, &EMAIL)] {
+            let (lo, hi) = tables;
+            for b in 0..=255usize {
+                assert_eq!(hi[b >> 4] & lo[b & 15] != 0, set[b], "byte {b:#04x}");
+            }
         }
     }
 
