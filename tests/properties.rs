@@ -199,7 +199,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(5000))]
+    #![proptest_config(config(20_000))]
 
     #[test]
     fn finder_matches_oracle(data in text_bytes()) {
@@ -265,7 +265,7 @@ fn mail_bytes() -> impl Strategy<Value = Vec<u8>> {
 
 #[cfg(feature = "mail")]
 proptest! {
-    #![proptest_config(config(1000))]
+    #![proptest_config(config(5000))]
 
     #[test]
     fn mail_reading_never_panics(data in mail_bytes()) {
