@@ -57,7 +57,7 @@ Output formats:
   marked  the input with ⸠ and ⸡ around each link (the official test file's format)
 
 With --checks, each link also gets the security checks of UTS #58 section 8 that it
-fails: a \"checks\" array in jsonl (empty when it passes all), a sixth column in tsv
+fails: a \"checks\" array in jsonl (empty when it passes all), a last column in tsv
 (names joined by commas, empty when it passes all). The checks are
   tld_syntax         the TLD is not syntactically valid (digits, hyphens, one letter…)
   identifier_status  a host character is not Identifier_Status=Allowed (UTS #39)
