@@ -60,6 +60,7 @@ pub use props::{
     is_bidi_control, is_dot, is_host_char, is_identifier_allowed, is_link_email, link_bracket,
     link_term, raw, LinkTerm,
 };
+pub use split::piece_end;
 pub use terminate::{link_end, link_end_bytes, BRACKET_LIMIT};
 pub use tld::{is_syntactic_tld, TldListError, TldPolicy, TldSet};
 

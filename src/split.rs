@@ -24,19 +24,6 @@ pub(crate) fn is_cut_byte(b: u8) -> bool {
     b <= b' ' || b == 0x7F
 }
 
-/// The first cut position in `text[from..]`: just after the first newline, else just
-/// after the first other cut byte; `None` if there is none.
-fn cut_after(text: &[u8], from: usize, window: usize) -> Option<usize> {
-    let end = text.len().min(from.saturating_add(window));
-    if let Some(i) = memchr::memchr(b'\n', &text[from..end]) {
-        return Some(from + i + 1);
-    }
-    text[from..]
-        .iter()
-        .position(|&b| is_cut_byte(b))
-        .map(|i| from + i + 1)
-}
-
 /// The last cut position in `text` (just after the last newline, else after the last
 /// other cut byte), if any.
 fn last_cut(text: &[u8]) -> Option<usize> {
@@ -46,19 +33,38 @@ fn last_cut(text: &[u8]) -> Option<usize> {
     text.iter().rposition(|&b| is_cut_byte(b)).map(|i| i + 1)
 }
 
-/// Consecutive pieces of about `target` bytes (at least 1), each ending just after a cut
-/// byte (a newline when one is found within 64 KiB of the target) or at the end.
+/// Where a piece of `text` that starts at `start` and should hold about `size` bytes ends,
+/// so that the pieces scan independently to exactly the links of the whole: just after the
+/// last newline (else the last ASCII space or control character) before `start + size`;
+/// the end of the text if it comes first; past the limit, just after the next such byte
+/// (or at the end) when the window has none.
+///
+/// ```
+/// let text = b"one example.com\ntwo example.org\nthree";
+/// assert_eq!(linkscan::piece_end(text, 0, 20), 16);
+/// assert_eq!(linkscan::piece_end(text, 16, 100), text.len());
+/// assert_eq!(linkscan::piece_end(b"abcdef ghi", 0, 3), 7);
+/// ```
+pub fn piece_end(text: &[u8], start: usize, size: usize) -> usize {
+    let limit = start.saturating_add(size.max(1));
+    if limit >= text.len() {
+        return text.len();
+    }
+    if let Some(cut) = last_cut(&text[start..limit]) {
+        return start + cut;
+    }
+    text[limit..]
+        .iter()
+        .position(|&b| is_cut_byte(b))
+        .map_or(text.len(), |i| limit + i + 1)
+}
+
+/// Consecutive pieces of about `target` bytes (see [`piece_end`]).
 pub(crate) fn pieces(text: &[u8], target: usize) -> Vec<Range<usize>> {
-    let target = target.max(1);
-    let mut out = Vec::with_capacity(text.len() / target + 1);
+    let mut out = Vec::with_capacity(text.len() / target.max(1) + 1);
     let mut start = 0;
     while start < text.len() {
-        let want = start + target;
-        let end = if want >= text.len() {
-            text.len()
-        } else {
-            cut_after(text, want, 64 * 1024).unwrap_or(text.len())
-        };
+        let end = piece_end(text, start, target);
         out.push(start..end);
         start = end;
     }

@@ -107,7 +107,7 @@ fn scan_mapped(
 ) -> Result<(), ReadError> {
     let mut start = 0;
     while start < bytes.len() {
-        let end = window_end(bytes, start);
+        let end = linkscan::piece_end(bytes, start, WINDOW);
         let piece = &bytes[start..end];
         let links = finder.par_links(piece);
         each(Piece {
@@ -119,28 +119,6 @@ fn scan_mapped(
         start = end;
     }
     Ok(())
-}
-
-/// The end of the window that starts at `start`: just after the last newline (else the
-/// last ASCII space or control) before `start + WINDOW`; the end of the text if it is
-/// nearer; past the limit, up to the next such byte, if the window holds none.
-fn window_end(bytes: &[u8], start: usize) -> usize {
-    let limit = start + WINDOW;
-    if limit >= bytes.len() {
-        return bytes.len();
-    }
-    let window = &bytes[start..limit];
-    let cut = |b: u8| b <= b' ' || b == 0x7F;
-    if let Some(i) = memchr::memrchr(b'\n', window) {
-        return start + i + 1;
-    }
-    if let Some(i) = window.iter().rposition(|&b| cut(b)) {
-        return start + i + 1;
-    }
-    bytes[limit..]
-        .iter()
-        .position(|&b| cut(b))
-        .map_or(bytes.len(), |i| limit + i + 1)
 }
 
 /// Streams `reader`; returns the number of forced cuts (see `LinkFinder::scan_reader`).
