@@ -8,7 +8,7 @@
 //!    [`MboxReader`] splits it into messages in bounded memory ([`mbox`]); or
 //!    [`maildir_messages`] lists the messages of a Maildir ([`maildir`]).
 //! 2. [`MailScanner::scan`] parses one message, decodes its Subject and text parts,
-//!    extracts the visible text of HTML parts ([`html_text`]) and finds the links, with a
+//!    extracts the visible text of HTML parts ([`html_text()`]) and finds the links, with a
 //!    warning for each problem met ([`message`]).
 //!
 //! Messages are independent, so a caller may scan them in parallel (the `linkscan` command
