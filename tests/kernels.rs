@@ -38,8 +38,10 @@ fn kernels_agree_on_the_corpora() {
 
 #[test]
 fn kernels_agree_on_dense_text() {
-    let pieces: [&[u8]; 12] = [
+    let pieces: [&[u8]; 14] = [
         b"example.com/",
+        b"wiki/Some_Long-Title.with,soft;bytes!and'more\"/x=1&y",
+        b"-_~.,;!'\"abcdefghijklmnopqrstuvwxyz0123456789",
         b"a.b.",
         "。".as_bytes(),
         "ドメイン.みんな".as_bytes(),

@@ -37,6 +37,8 @@ const TOKENS: &[&[u8]] = &[
     b"c0m",
     "\u{30C6}\u{30B9}\u{30C8}".as_bytes(),
     b"invalid",
+    // Longer than a vector: runs of Include and Soft bytes inside a path or query.
+    b"wiki/Some_Long-Title.with,soft;bytes!and'more\"/x=1&y",
     b"https://",
     b"http://",
     b"mailto:",

@@ -119,6 +119,42 @@ const fn nibble_tables(member: &[bool; 256]) -> ([u8; 16], [u8; 16]) {
 /// Nibble tables for [`PLAIN`].
 pub(crate) static NIBBLE_TABLES: ([u8; 16], [u8; 16]) = nibble_tables(&PLAIN);
 
+/// ASCII bytes that, inside a path, query or fragment with an empty bracket stack, act
+/// only by their Link_Term value: Include or Soft, and no part's terminator (`? # :`).
+/// A part's separators (`/` in a path, `=` `&` in a query) are among them: with nothing
+/// on the stack, clearing it is the same as including the byte. Brackets, Hard bytes and
+/// bytes >= 0x80 are not.
+pub(crate) static SIMPLE: [bool; 256] = {
+    use crate::props::{LT_INCLUDE, LT_MASK, LT_SOFT};
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        let term = crate::tables::PROPS_BLOCKS[b] & LT_MASK;
+        let terminator = matches!(b as u8, b'?' | b'#' | b':');
+        table[b] = !terminator && (term == LT_INCLUDE || term == LT_SOFT);
+        b += 1;
+    }
+    table
+};
+
+/// The [`SIMPLE`] bytes that are Link_Term=Include: each moves the end of the link past
+/// itself; the others (Soft) only do so if an Include byte follows.
+pub(crate) static SIMPLE_INCLUDE: [bool; 256] = {
+    use crate::props::{LT_INCLUDE, LT_MASK};
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = SIMPLE[b] && crate::tables::PROPS_BLOCKS[b] & LT_MASK == LT_INCLUDE;
+        b += 1;
+    }
+    table
+};
+
+/// Nibble tables for [`SIMPLE`] and [`SIMPLE_INCLUDE`].
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86_64 kernels
+pub(crate) static SIMPLE_NIBBLE_TABLES: [([u8; 16], [u8; 16]); 2] =
+    [nibble_tables(&SIMPLE), nibble_tables(&SIMPLE_INCLUDE)];
+
 /// ASCII bytes of an email local part: Link_Email=Yes, and `.`.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86_64 kernels
 pub(crate) static EMAIL: [bool; 256] = {
@@ -318,6 +354,19 @@ impl Kernel {
             Kind::Avx2 => x86_64::avx2_skip_plain(text, i),
             #[cfg(target_arch = "aarch64")]
             Kind::Neon => aarch64::neon_skip_plain(text, i),
+        }
+    }
+
+    /// Skips the run of [`SIMPLE`] bytes at `i`: returns the first position at or after
+    /// `i` whose byte is not simple (`text.len()` if none), and the end of the last
+    /// [`SIMPLE_INCLUDE`] byte of the run (0 if it has none).
+    #[inline]
+    pub(crate) fn skip_simple(self, text: &[u8], i: usize) -> (usize, usize) {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            // Only reachable with a kernel made after detecting AVX2.
+            Kind::Avx2 => x86_64::avx2_skip_simple(text, i),
+            _ => portable::skip_simple(text, i, 0),
         }
     }
 
@@ -611,6 +660,68 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// Every kernel's simple-run skip equals the scalar definition from every offset.
+    #[test]
+    fn skip_simple_agrees_across_kernels() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut random = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for round in 0..300 {
+            let len = (random() % 200) as usize;
+            // Mostly simple bytes (Include and Soft), sometimes anything.
+            let text: Vec<u8> = (0..len)
+                .map(|_| {
+                    if random() % 24 == 0 {
+                        random() as u8
+                    } else {
+                        b"abcXYZ019-_~%/=&.,;!'\""[(random() % 22) as usize]
+                    }
+                })
+                .collect();
+            for i in 0..=text.len() {
+                let end = (i..text.len())
+                    .find(|&j| !SIMPLE[text[j] as usize])
+                    .unwrap_or(text.len());
+                let included = (i..end)
+                    .rev()
+                    .find(|&j| SIMPLE_INCLUDE[text[j] as usize])
+                    .map_or(0, |j| j + 1);
+                for kernel in Kernel::available() {
+                    assert_eq!(
+                        kernel.skip_simple(&text, i),
+                        (end, included),
+                        "round {round} at {i} {kernel:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The simple bytes are exactly the Include and Soft ASCII bytes other than `? # :`.
+    #[test]
+    fn simple_bytes_are_include_or_soft() {
+        let simple: Vec<u8> = (0..=255u8).filter(|&b| SIMPLE[b as usize]).collect();
+        let include: Vec<u8> = (0..=255u8)
+            .filter(|&b| SIMPLE_INCLUDE[b as usize])
+            .collect();
+        let soft: Vec<u8> = simple
+            .iter()
+            .copied()
+            .filter(|b| !include.contains(b))
+            .collect();
+        assert_eq!(soft, b"!\"',.;");
+        for b in b"/=&$%*+-@\\^_`|~09azAZ" {
+            assert!(include.contains(b), "{}", *b as char);
+        }
+        for b in b"?#:()[]{}<> \t\n\x7F\x80\xFF" {
+            assert!(!simple.contains(b), "{b:#04x}");
         }
     }
 

@@ -27,3 +27,16 @@ pub(crate) fn skip_plain(text: &[u8], mut i: usize) -> usize {
     }
     i
 }
+
+/// The run of simple bytes at `i` (see `Kernel::skip_simple`); `included` is the end of
+/// the last Include byte before `i` in the same run, or 0.
+#[inline]
+pub(crate) fn skip_simple(text: &[u8], mut i: usize, mut included: usize) -> (usize, usize) {
+    while i < text.len() && super::SIMPLE[text[i] as usize] {
+        i += 1;
+        if super::SIMPLE_INCLUDE[text[i - 1] as usize] {
+            included = i;
+        }
+    }
+    (i, included)
+}

@@ -11,6 +11,7 @@ use core::arch::x86_64::*;
 
 use super::{
     block_candidates, portable, Classes, BLOCK, EMAIL_NIBBLE_TABLES, NIBBLE_TABLES, READ_AHEAD,
+    SIMPLE_NIBBLE_TABLES,
 };
 
 /// SSE2 classes (the host classes only with `hosts`). Needs `text.len() - at >=
@@ -282,16 +283,70 @@ unsafe fn avx2_terminate_impl(
     start: usize,
     stack: &mut crate::terminate::BracketStack,
 ) -> usize {
-    crate::terminate::terminate_with(text, start, stack, |text, i| {
-        // SAFETY: AVX2 is enabled here; `avx2_skip` only loads 32 bytes at offsets `j`
-        // with `j + 32 <= text.len()`.
-        let j = unsafe { avx2_skip(text, i) };
-        if j + 32 <= text.len() {
-            j
-        } else {
-            portable::skip_plain(text, j)
+    crate::terminate::terminate_with(
+        text,
+        start,
+        stack,
+        |text, i| {
+            // SAFETY: AVX2 is enabled here; `avx2_skip` only loads 32 bytes at offsets
+            // `j` with `j + 32 <= text.len()`.
+            let j = unsafe { avx2_skip(text, i) };
+            if j + 32 <= text.len() {
+                j
+            } else {
+                portable::skip_plain(text, j)
+            }
+        },
+        // SAFETY: AVX2 is enabled here.
+        |text, i| unsafe { avx2_simple(text, i) },
+    )
+}
+
+/// AVX2 skip over simple bytes (see `Kernel::skip_simple`), 32 at a time; the last bytes
+/// go through the scalar tables. Only called through an AVX2 [`super::Kernel`], made only
+/// once AVX2 was detected.
+#[inline]
+pub(crate) fn avx2_skip_simple(text: &[u8], i: usize) -> (usize, usize) {
+    // SAFETY: the CPU has AVX2 (see above).
+    unsafe { avx2_simple(text, i) }
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_simple(text: &[u8], mut i: usize) -> (usize, usize) {
+    let [(simple_lo, simple_hi), (include_lo, include_hi)] = &SIMPLE_NIBBLE_TABLES;
+    let table = |t: &[u8; 16]| {
+        // SAFETY: the table has 16 bytes.
+        _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(t.as_ptr() as *const __m128i) })
+    };
+    let (simple_lo, simple_hi) = (table(simple_lo), table(simple_hi));
+    let (include_lo, include_hi) = (table(include_lo), table(include_hi));
+    let nibble = _mm256_set1_epi8(0x0F);
+    let zero = _mm256_setzero_si256();
+    let mut included = 0;
+    while i + 32 <= text.len() {
+        // SAFETY: i + 32 <= text.len().
+        let v = unsafe { _mm256_loadu_si256(text.as_ptr().add(i) as *const __m256i) };
+        let low = _mm256_and_si256(v, nibble);
+        let high = _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble);
+        let lookup = |lo: __m256i, hi: __m256i| {
+            let classes =
+                _mm256_and_si256(_mm256_shuffle_epi8(lo, low), _mm256_shuffle_epi8(hi, high));
+            !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(classes, zero)) as u32)
+        };
+        let simple = lookup(simple_lo, simple_hi);
+        let include = lookup(include_lo, include_hi);
+        // The bytes of the run in this vector: all, or those before the first other byte.
+        let run = simple & !simple.wrapping_add(1);
+        if include & run != 0 {
+            included = i + 32 - (include & run).leading_zeros() as usize;
         }
-    })
+        if run != u32::MAX {
+            return (i + run.count_ones() as usize, included);
+        }
+        i += 32;
+    }
+    portable::skip_simple(text, i, included)
 }
 
 #[inline]
