@@ -187,7 +187,7 @@ pub(crate) struct Classes {
 
 /// Whether `b` is ASCII HostCharNoDot: `[A-Za-z0-9-]`.
 #[inline]
-pub(crate) fn is_ascii_host(b: u8) -> bool {
+pub(crate) const fn is_ascii_host(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'-'
 }
 
@@ -393,7 +393,7 @@ impl Kernel {
     #[inline]
     pub(crate) fn block_mask(self, text: &[u8], at: usize) -> u64 {
         let c = self.classes(text, at, false);
-        block_candidates(c.dot, c.ideographic, text.get(at + BLOCK).copied(), || {
+        block_candidates(c.dot, c.ideographic, text, at, || {
             let h = self.classes(text, at, true);
             (h.host, h.non_ascii)
         })
@@ -446,20 +446,41 @@ fn is_dense(dot: u64) -> bool {
     rest != 0
 }
 
-/// The candidates of a block from its dots and `。` starts. The filter of
-/// [`Classes::candidates`] costs about as much as the scalar code spends rejecting one
-/// dot, so a block with a single dot goes straight to the scanner; from [`DENSE_DOTS`]
-/// dots on (host names, hostile lines of dots) it pays (measured with callgrind on the
-/// corpora: 2 beat 1, 3, 4 and 6). `hosts` gives the host classes when they are needed.
+/// ASCII bytes that cannot start a TLD run: a dot before one has an empty run.
+static NO_RUN_AFTER: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = !is_ascii_host(b as u8);
+        b += 1;
+    }
+    table
+};
+
+/// The candidates of the block of `text` at `at` from its dots and `。` starts. The
+/// filter of [`Classes::candidates`] costs about as much as the scalar code spends
+/// rejecting one dot, so a block with a single dot only gets the cheapest part of it, a
+/// look at the byte after the dot (sentence ends: `. `, `.\n`); from [`DENSE_DOTS`] dots
+/// on (host names, hostile lines of dots) the whole filter pays (measured with callgrind
+/// on the corpora: 2 beat 1, 3, 4 and 6). `hosts` gives the host classes when they are
+/// needed.
 #[inline(always)]
 pub(crate) fn block_candidates(
     dot: u64,
     ideographic: u64,
-    next: Option<u8>,
+    text: &[u8],
+    at: usize,
     hosts: impl FnOnce() -> (u64, u64),
 ) -> u64 {
     if !is_dense(dot) {
-        return dot | ideographic;
+        // At most one dot: drop it when no run can follow it.
+        let after = at + dot.trailing_zeros() as usize + 1;
+        let empty_run = dot != 0 && text.get(after).is_none_or(|&b| NO_RUN_AFTER[b as usize]);
+        return if empty_run {
+            ideographic
+        } else {
+            dot | ideographic
+        };
     }
     let (host, non_ascii) = hosts();
     Classes {
@@ -468,7 +489,7 @@ pub(crate) fn block_candidates(
         host,
         non_ascii,
     }
-    .candidates(next)
+    .candidates(text.get(at + BLOCK).copied())
 }
 
 /// The Dots of a text, in order, from a position that only moves forward.

@@ -82,9 +82,7 @@ unsafe fn sse2_loop(text: &[u8], at: &mut usize) -> Option<(usize, u64)> {
         let (dot, ideographic) = unsafe { sse2_dots(p) };
         if dot | ideographic != 0 {
             // SAFETY: as above.
-            let mask = block_candidates(dot, ideographic, Some(text[*at + BLOCK]), || unsafe {
-                sse2_hosts(p)
-            });
+            let mask = block_candidates(dot, ideographic, text, *at, || unsafe { sse2_hosts(p) });
             if mask != 0 {
                 return Some((*at, mask));
             }
@@ -103,9 +101,7 @@ unsafe fn avx2_loop(text: &[u8], at: &mut usize) -> Option<(usize, u64)> {
         let (dot, ideographic) = unsafe { avx2_dots(p) };
         if dot | ideographic != 0 {
             // SAFETY: as above.
-            let mask = block_candidates(dot, ideographic, Some(text[*at + BLOCK]), || unsafe {
-                avx2_hosts(p)
-            });
+            let mask = block_candidates(dot, ideographic, text, *at, || unsafe { avx2_hosts(p) });
             if mask != 0 {
                 return Some((*at, mask));
             }
