@@ -13,6 +13,9 @@
 //!    link) and, crucially, at the dot where the previous walk began: everything before it
 //!    was already established ([`HostRun`]). So each byte is walked back over at most once
 //!    between two links, which keeps hostile lines such as `-x.com．-x.com．…` linear.
+//!    A candidate rejected for its host dooms every later candidate whose walk reaches
+//!    it; after two such rejections in a row the scanner skips the rest of the HostChar
+//!    run in one forward pass instead of rejecting its candidates one by one.
 //! 5. **Labels.** A label is bad when it is empty or starts or ends with `-`; that is
 //!    always visible as a bad *pair* of adjacent characters (Dot Dot, Dot `-`, `-` Dot) or
 //!    a bad first character. The walk records the last bad pair it saw, so checking the
@@ -45,6 +48,9 @@ struct HostRun {
     start: usize,
     dot: usize,
     bad: bool,
+    /// The candidate at `dot` was rejected for its host (so is every later candidate
+    /// whose walk reaches `dot`).
+    doomed: bool,
 }
 
 /// Classes of ASCII bytes for the backward host walk: not a host character, a host
@@ -268,15 +274,27 @@ impl<'t, 'p> Scanner<'t, 'p> {
         }
 
         // 4. Host start, and 5. the labels.
-        let (start, bad) = self.walk_host(dot, dot_len);
-        if start == dot {
-            return Err(resume);
-        }
-        let (first, _) = utf8::decode(text, start);
+        let (start, bad, after_doomed) = self.walk_host(dot, dot_len);
         // The last label (R, or the empty one after a trailing dot) is checked above; the
         // others show up as a bad first character or a bad pair.
-        if first == '-' as u32 || is_dot_cp(first) || bad {
-            return Err(resume);
+        if start == dot || bad || {
+            let (first, _) = utf8::decode(text, start);
+            first == '-' as u32 || is_dot_cp(first)
+        } {
+            // Every later candidate in the same unbroken run of HostChar walks back to
+            // this dot and gets the same start (this dot, when there is no host) and the
+            // same bad pairs at least: none of them can be a link. The second such
+            // candidate in a row (a hostile line, such as `-x.com．-x.com．…`) skips them
+            // all; the first does not, so that ordinary text (where HostChar runs are long:
+            // any CJK text) is not scanned twice.
+            if let Some(run) = &mut self.run {
+                run.doomed = true;
+            }
+            return Err(if after_doomed {
+                self.host_run_end(resume)
+            } else {
+                resume
+            });
         }
 
         // 6. Email: '@' right before the host.
@@ -327,10 +345,32 @@ impl<'t, 'p> Scanner<'t, 'p> {
         })
     }
 
+    /// The end of the run of HostChar (dots included) at `i`. Invalid UTF-8 ends it.
+    fn host_run_end(&self, mut i: usize) -> usize {
+        let text = self.text;
+        while i < text.len() {
+            let b = text[i];
+            if b < 0x80 {
+                if HOST_CLASS[b as usize] == C_STOP {
+                    break;
+                }
+                i += 1;
+            } else {
+                let (cp, len) = utf8::decode(text, i);
+                if host_props(cp) & HOST_CHAR == 0 {
+                    break;
+                }
+                i += len;
+            }
+        }
+        i
+    }
+
     /// Walks back from the dot over HostChar, never before the floor, reusing the previous
-    /// walk when it reaches that walk's dot. Returns the host start and whether a bad label
-    /// pair stands in `text[start..]`, up to and including the pair (dot, R[0]).
-    fn walk_host(&mut self, dot: usize, dot_len: usize) -> (usize, bool) {
+    /// walk when it reaches that walk's dot. Returns the host start, whether a bad label
+    /// pair stands in `text[start..]`, up to and including the pair (dot, R[0]), and
+    /// whether the walk reached a doomed run.
+    fn walk_host(&mut self, dot: usize, dot_len: usize) -> (usize, bool, bool) {
         let text = self.text;
         let floor = self.floor;
         // The pair (dot, first character of R).
@@ -366,16 +406,21 @@ impl<'t, 'p> Scanner<'t, 'p> {
             next = class;
             i -= len;
         }
-        let start = match known {
+        let (start, after_doomed) = match known {
             // Everything from run.start to run.dot was established before.
             Some(run) if i == run.dot => {
                 bad |= run.bad;
-                run.start.max(floor)
+                (run.start.max(floor), run.doomed)
             }
-            _ => i,
+            _ => (i, false),
         };
-        self.run = Some(HostRun { start, dot, bad });
-        (start, bad)
+        self.run = Some(HostRun {
+            start,
+            dot,
+            bad,
+            doomed: false,
+        });
+        (start, bad, after_doomed)
     }
 
     /// The email local part before the `@` at `at` (section 5.2 and `initiation.md` step 6):

@@ -361,3 +361,40 @@ fn hand_picked_cases() {
     properties::escaped_url_is_detected(&case).unwrap();
     properties::escaped_url_decodes_to_parts(&case).unwrap();
 }
+
+/// Hostile host runs that the scanner skips once two candidates in a row were rejected
+/// for their host: whatever comes before, inside and after such a run, the links are the
+/// oracle's.
+#[test]
+fn doomed_host_runs_match_the_oracle() {
+    let heads = ["", "-", ".", "a", "a..", "a-", "x@", "http://", " "];
+    let units = [
+        "-x.com．",
+        "x.com．",
+        ".com",
+        "-x.com.",
+        "x--y.org．",
+        "a.com。",
+    ];
+    let breaks = [
+        "", " ", "/", "\u{FF01}", "\u{3002}", "\u{FF0E}", "\u{0416}", "\u{FFFF}",
+    ];
+    let tails = ["", "x.com", " x.com", "-x.com", "@x.com", ".org/path"];
+    let mut checked = 0;
+    for head in heads {
+        for unit in units {
+            for brk in breaks {
+                for tail in tails {
+                    for repeats in [1, 2, 5] {
+                        let text = format!("{head}{}{brk}{tail}", unit.repeat(repeats));
+                        if let Err(e) = properties::finder_matches_oracle(text.as_bytes()) {
+                            panic!("{e}");
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 9 * 6 * 8 * 6 * 3);
+}
