@@ -8,7 +8,9 @@
 //!    text unless a candidate needs it.
 //! 2. **TLD.** The maximal run `R` of HostCharNoDot after the dot is looked up in the
 //!    [`TldPolicy`]. Runs after different dots are disjoint, so these scans are linear.
-//! 3. **Trailing dot, port**: a constant amount of look-ahead.
+//! 3. **Trailing dot, port**: a constant amount of look-ahead. A dot followed by another
+//!    label rejects R before any lookup, and that dot is the next candidate: the scanner
+//!    goes on along such chains of labels (`a.b.c.…`, in any script) itself.
 //! 4. **Host start.** The backward walk over HostChar stops at `floor` (the end of the last
 //!    link) and, crucially, at the dot where the previous walk began: everything before it
 //!    was already established ([`HostRun`]). So each byte is walked back over at most once
@@ -170,56 +172,80 @@ impl<'t, 'p> Scanner<'t, 'p> {
 
     /// The scan of `initiation.md` for the candidate dot at `dot`. `Ok`: a link was found
     /// (the floor has moved). `Err(p)`: no link here; resume the dot search at `p`.
-    fn candidate(&mut self, dot: usize, dot_len: usize) -> Result<Link, usize> {
+    fn candidate(&mut self, mut dot: usize, mut dot_len: usize) -> Result<Link, usize> {
         let text = self.text;
         let n = text.len();
-
-        // 1. The maximal HostCharNoDot run R after the dot must be a TLD. A run longer
-        //    than any TLD is rejected as soon as it is: R holds no dot, so the next search
-        //    may resume where this scan stopped, and each byte is scanned once.
-        let tld_start = dot + dot_len;
-        let limit = n.min(tld_start + self.max_tld_len + 1);
-        let mut end = tld_start;
-        let mut ascii = true;
-        while end < limit {
-            let b = text[end];
-            if b < 0x80 {
-                if !HOST_NO_DOT_ASCII[b as usize] {
-                    break;
-                }
-                end += 1;
-            } else {
-                let (cp, len) = utf8::decode(text, end);
-                if host_props(cp) & HOST_CHAR == 0 || cp == 0x3002 || cp == FULLWIDTH_FULL_STOP {
-                    break;
-                }
-                if end == tld_start && self.tlds.is_some_and(|set| !set.may_start_with(cp)) {
-                    // No TLD starts with this character: whatever the run, it is not one
-                    // (and holds no dot, so the search may resume after it).
-                    return Err(end + len);
-                }
+        // The first character after the dot, when `label_follows` decoded it already: a
+        // non-ASCII HostChar that is no dot.
+        let mut first: Option<(u32, usize)> = None;
+        loop {
+            // 1. The maximal HostCharNoDot run R after the dot must be a TLD. A run longer
+            //    than any TLD is rejected as soon as it is: R holds no dot, so the next search
+            //    may resume where this scan stopped, and each byte is scanned once.
+            let tld_start = dot + dot_len;
+            let limit = n.min(tld_start + self.max_tld_len + 1);
+            let mut end = tld_start;
+            let mut ascii = true;
+            // Whether R is known not to be a TLD: within a chain of labels, a first
+            // character no TLD starts with does not end the chain (the run is short: R
+            // is scanned up to `limit` only).
+            let mut miss = false;
+            if let Some((cp, len)) = first.take() {
+                miss = self.tlds.is_some_and(|set| !set.may_start_with(cp));
                 ascii = false;
                 end += len;
             }
+            while end < limit {
+                let b = text[end];
+                if b < 0x80 {
+                    if !HOST_NO_DOT_ASCII[b as usize] {
+                        break;
+                    }
+                    end += 1;
+                } else {
+                    let (cp, len) = utf8::decode(text, end);
+                    if !host_props(cp) & HOST_CHAR != 0 || cp == 0x3002 || cp == FULLWIDTH_FULL_STOP
+                    {
+                        break;
+                    }
+                    if end == tld_start && self.tlds.is_some_and(|set| !set.may_start_with(cp)) {
+                        // No TLD starts with this character: whatever the run, it is not one
+                        // (and holds no dot, so the search may resume after it).
+                        return Err(end + len);
+                    }
+                    ascii = false;
+                    end += len;
+                }
+            }
+            let len = end - tld_start;
+            // (No TLD is longer than `max_tld_len` or starts or ends with '-', so the lookup
+            // rejects those runs itself.)
+            if len == 0 {
+                return Err(end);
+            }
+            if let Some((next_dot_len, next_first)) = self.label_follows(end) {
+                // Step 2 rejects R when a dot and another label follow it: no need to look it
+                // up (inner labels, such as `example` in `www.example.com`). That dot is the
+                // next candidate: go on with it here.
+                (dot, dot_len, first) = (end, next_dot_len, next_first);
+                continue;
+            }
+            if miss {
+                return Err(end);
+            }
+            let is_tld = match self.tlds {
+                Some(set) if ascii && len <= 8 => match pack_short_from(text, tld_start, len) {
+                    Some(key) => set.contains_packed(key),
+                    None => set.contains_bytes(&text[tld_start..end]),
+                },
+                Some(set) => set.contains_bytes(&text[tld_start..end]),
+                None => self.policy.is_tld(&text[tld_start..end]),
+            };
+            if !is_tld {
+                return Err(end);
+            }
+            return self.accept(dot, dot_len, end);
         }
-        let len = end - tld_start;
-        // (No TLD is longer than `max_tld_len` or starts or ends with '-', so the lookup
-        // rejects those runs itself.)
-        if len == 0 {
-            return Err(end);
-        }
-        let is_tld = match self.tlds {
-            Some(set) if ascii && len <= 8 => match pack_short_from(text, tld_start, len) {
-                Some(key) => set.contains_packed(key),
-                None => set.contains_bytes(&text[tld_start..end]),
-            },
-            Some(set) => set.contains_bytes(&text[tld_start..end]),
-            None => self.policy.is_tld(&text[tld_start..end]),
-        };
-        if !is_tld {
-            return Err(end);
-        }
-        self.accept(dot, dot_len, end)
     }
 
     /// Steps 2 to 9 for a candidate whose run after the dot, ending at `end`, is a TLD.
@@ -231,20 +257,11 @@ impl<'t, 'p> Scanner<'t, 'p> {
         let resume = end;
         let email_end = end;
 
-        // 2. A trailing dot is taken, unless another label follows it.
+        // 2. A trailing dot is taken (`candidate` has ruled out another label after it).
         let mut trailing_dot = 0;
         if end < n {
             let (cp, len) = utf8::decode(text, end);
             if is_dot_cp(cp) {
-                if end + len < n {
-                    let (next, _) = utf8::decode(text, end + len);
-                    if host_props(next) & HOST_CHAR != 0
-                        && !is_dot_cp(next)
-                        && next != FULLWIDTH_FULL_STOP
-                    {
-                        return Err(resume);
-                    }
-                }
                 trailing_dot = len;
                 end += len;
             }
@@ -343,6 +360,27 @@ impl<'t, 'p> Scanner<'t, 'p> {
             kind: LinkKind::Url,
             has_scheme,
         })
+    }
+
+    /// Whether a Dot stands at `end` and another label follows it (a HostChar that is no
+    /// dot: `.`, `。`, `．`): the length of that dot, and the label's first character
+    /// when it is non-ASCII (decoded here, so the caller need not decode it again).
+    #[inline]
+    fn label_follows(&self, end: usize) -> Option<(usize, Option<(u32, usize)>)> {
+        let text = self.text;
+        let dot_len = match text.get(end) {
+            Some(b'.') => 1,
+            Some(0xE3) if text.get(end + 1..end + 3) == Some(&[0x80, 0x82]) => 3,
+            _ => return None,
+        };
+        let &b = text.get(end + dot_len)?;
+        if b < 0x80 {
+            return HOST_NO_DOT_ASCII[b as usize].then_some((dot_len, None));
+        }
+        let (next, len) = utf8::decode(text, end + dot_len);
+        let follows =
+            host_props(next) & HOST_CHAR != 0 && next != 0x3002 && next != FULLWIDTH_FULL_STOP;
+        follows.then_some((dot_len, Some((next, len))))
     }
 
     /// The end of the run of HostChar (dots included) at `i`. Invalid UTF-8 ends it.

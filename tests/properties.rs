@@ -398,3 +398,48 @@ fn doomed_host_runs_match_the_oracle() {
     }
     assert_eq!(checked, 9 * 6 * 8 * 6 * 3);
 }
+
+/// Chains of labels, which the scanner walks from dot to dot without going back to the
+/// candidate search: labels in several scripts, TLDs among them, joined by every kind of
+/// dot and by breaks.
+#[test]
+fn label_chains_match_the_oracle() {
+    let labels = [
+        "a",
+        "ex",
+        "\u{3B1}",
+        "\u{4E2D}",
+        "\u{627}",
+        "com",
+        "org",
+        "\u{30C6}\u{30B9}\u{30C8}",
+        "xn--p1ai",
+        "\u{440}\u{444}",
+        "-x",
+        "x-",
+        "",
+        "c0m",
+        "\u{4E2D}\u{56FD}",
+    ];
+    let joins = [
+        ".", ".", ".", "\u{3002}", "\u{FF0E}", "..", ". ", "@", "/", "\u{FFFD}",
+    ];
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut random = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    for _ in 0..3000 {
+        let mut text = String::new();
+        for _ in 0..1 + random(12) {
+            text.push_str(labels[random(labels.len())]);
+            text.push_str(joins[random(joins.len())]);
+        }
+        text.push_str(labels[random(labels.len())]);
+        if let Err(e) = properties::finder_matches_oracle(text.as_bytes()) {
+            panic!("{e}");
+        }
+    }
+}
