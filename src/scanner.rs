@@ -9,8 +9,9 @@
 //! 2. **TLD.** The maximal run `R` of HostCharNoDot after the dot is looked up in the
 //!    [`TldPolicy`]. Runs after different dots are disjoint, so these scans are linear.
 //! 3. **Trailing dot, port**: a constant amount of look-ahead. A dot followed by another
-//!    label rejects R before any lookup, and that dot is the next candidate: the scanner
-//!    goes on along such chains of labels (`a.b.c.…`, in any script) itself.
+//!    label rejects R before any lookup, and that dot is the next candidate: unless both
+//!    labels are ASCII (which the vector filter judges faster), the scanner goes on along
+//!    such chains of labels (`a.α.中.ا.…`) itself.
 //! 4. **Host start.** The backward walk over HostChar stops at `floor` (the end of the last
 //!    link) and, crucially, at the dot where the previous walk began: everything before it
 //!    was already established ([`HostRun`]). So each byte is walked back over at most once
@@ -114,6 +115,8 @@ pub(crate) struct Scanner<'t, 'p> {
     tlds: Option<&'p TldSet>,
     /// `policy.max_len()`: no longer run after a dot can be a TLD.
     max_tld_len: usize,
+    /// No shorter run is a TLD (with the IANA list: a single byte is not).
+    min_tld_len: usize,
     /// Where the next candidate search starts.
     pos: usize,
     /// No link starts before this.
@@ -150,6 +153,11 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 TldPolicy::Syntactic => None,
             },
             max_tld_len: policy.max_len(),
+            min_tld_len: match policy {
+                TldPolicy::Iana => TldSet::iana().min_len(),
+                TldPolicy::List(set) => set.min_len(),
+                TldPolicy::Syntactic => 1,
+            },
             pos: 0,
             floor: 0,
             dots: Candidates::new(kernel),
@@ -226,11 +234,16 @@ impl<'t, 'p> Scanner<'t, 'p> {
             if let Some((next_dot_len, next_first)) = self.label_follows(end) {
                 // Step 2 rejects R when a dot and another label follow it: no need to look it
                 // up (inner labels, such as `example` in `www.example.com`). That dot is the
-                // next candidate: go on with it here.
+                // next candidate: go on with it here, unless R and the next label are both
+                // ASCII. Chains of ASCII labels are left to the candidate search, whose
+                // vector filter drops the dots before ASCII inner labels wholesale.
+                if ascii && next_first.is_none() {
+                    return Err(end);
+                }
                 (dot, dot_len, first) = (end, next_dot_len, next_first);
                 continue;
             }
-            if miss {
+            if miss || len < self.min_tld_len {
                 return Err(end);
             }
             let is_tld = match self.tlds {

@@ -41,6 +41,8 @@ pub struct TldSet {
     slots: Vec<(u32, u32)>,
     len: usize,
     max_len: usize,
+    /// The length of the shortest entry in bytes (`usize::MAX` when empty).
+    min_len: usize,
     /// Bit `cp % 4096` is set for the first code point of every entry that does not
     /// start with ASCII: a label starting with any other non-ASCII character is not in the
     /// set, which the scanner learns after decoding one character instead of the run.
@@ -212,12 +214,14 @@ impl TldSet {
             slots: vec![(0, 0); capacity],
             len: labels.len(),
             max_len: 0,
+            min_len: usize::MAX,
             first_non_ascii: Box::new([0; 64]),
         };
         let mask = capacity - 1;
         for label in labels {
             let bytes = label.as_bytes();
             set.max_len = set.max_len.max(bytes.len());
+            set.min_len = set.min_len.min(bytes.len());
             if let Some(first) = label.chars().next().filter(|c| !c.is_ascii()) {
                 let bit = first as usize % 4096;
                 set.first_non_ascii[bit / 64] |= 1 << (bit % 64);
@@ -253,6 +257,11 @@ impl TldSet {
     /// The length in bytes of the longest entry.
     pub fn max_len(&self) -> usize {
         self.max_len
+    }
+
+    /// The length of the shortest entry in bytes (`usize::MAX` for an empty set).
+    pub(crate) fn min_len(&self) -> usize {
+        self.min_len
     }
 
     /// Whether some entry may start with the non-ASCII code point `cp` (false: none does).

@@ -562,3 +562,32 @@ fn finder_equals_oracle_on_random_texts() {
         );
     }
 }
+
+/// Runs shorter than the shortest TLD of the policy are rejected before the lookup; a
+/// list with a one-letter TLD still finds links ending in it.
+#[test]
+fn shortest_tld_of_a_list_counts() {
+    let texts = ["a.x b.ab c.xyz d.x.ab e.中 f.αβ", "x.a.x", "a.x~ q.ab~"];
+    for (entries, want) in [
+        (
+            vec!["x", "ab"],
+            vec!["a.x", "b.ab", "d.x.ab", "x.a.x", "a.x", "q.ab"],
+        ),
+        (vec!["ab", "xyz"], vec!["b.ab", "c.xyz", "d.x.ab", "q.ab"]),
+        (vec!["中", "αβ"], vec!["e.中", "f.αβ"]),
+    ] {
+        let policy = TldPolicy::List(Arc::new(TldSet::from_list(&entries).expect("valid list")));
+        let finder = LinkFinder::builder().tld_policy(policy.clone()).build();
+        let mut found = Vec::new();
+        for text in texts {
+            let links: Vec<Link> = finder.links(text).collect();
+            assert_eq!(
+                links,
+                oracle::find_links(text.as_bytes(), &policy),
+                "{entries:?} {text}"
+            );
+            found.extend(links.iter().map(|l| &text[l.start()..l.end()]));
+        }
+        assert_eq!(found, want, "{entries:?}");
+    }
+}
