@@ -16,6 +16,10 @@
 //!   found backwards from the *second* dot: reversing the bit order turns "the nearest
 //!   non-HostCharNoDot byte below it" into a carry, `((killers << 1) + host) & !host`.
 //!
+//! The first check is the only one applied to a block with a single dot, and to every
+//! `。` (a byte lookup each: sentence ends before a line break); the second needs the host
+//! mask and pays only in blocks with [`DENSE_DOTS`] dots or more.
+//!
 //! Patterns that cross the end of a block are left in (conservative). So the scanner
 //! sees only plausible candidates: in prose, where most dots end sentences, and in hostile
 //! lines of `a.a.a.…` or `.com.com.…`, almost none reach the scalar code. [`Candidates`]
@@ -32,7 +36,10 @@
 //! Include and no part's separator — which only extends the link. Membership in `PLAIN`
 //! is tested 16 or 32 bytes at a time with two nibble lookups (`pshufb`/`tbl`): each
 //! high nibble is given a bit standing for its set of low nibbles ([`NIBBLE_TABLES`]),
-//! and a byte is plain exactly when `HI[b >> 4] & LO[b & 15] != 0`.
+//! and a byte is plain exactly when `HI[b >> 4] & LO[b & 15] != 0`. With no bracket open,
+//! [`Kernel::skip_simple`] goes further: over [`SIMPLE`] bytes (Include or Soft ASCII, no
+//! terminator of the part), returning the end of the last Include one; two such lookups
+//! per vector (AVX2; the other kernels use the scalar tables).
 //!
 //! Invariants: a kernel reads the bytes `at..at + 66` (the block plus the two bytes a
 //! `。` starting at its end needs) only when they exist; otherwise the portable kernel
