@@ -212,7 +212,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
                     end += 1;
                 } else {
                     let (cp, len) = utf8::decode(text, end);
-                    if !host_props(cp) & HOST_CHAR != 0 || cp == 0x3002 || cp == FULLWIDTH_FULL_STOP
+                    if host_props(cp) & HOST_CHAR == 0 || cp == 0x3002 || cp == FULLWIDTH_FULL_STOP
                     {
                         break;
                     }
