@@ -23,6 +23,19 @@ use crate::props::{props_of, LT_CLOSE, LT_HARD, LT_INCLUDE, LT_MASK, LT_OPEN, LT
 use crate::tables::PROPS_BLOCKS;
 use crate::utf8;
 
+/// ASCII bytes that end a link in any part when the bracket stack is empty and no
+/// terminator is involved: Link_Term Hard, and Close (with nothing to match).
+static ENDS_EMPTY_STACK: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        let term = PROPS_BLOCKS[b] & LT_MASK;
+        table[b] = term == LT_HARD || term == LT_CLOSE;
+        b += 1;
+    }
+    table
+};
+
 /// The bracket stack limit of section 3.5.1.
 pub const BRACKET_LIMIT: usize = 125;
 
@@ -168,6 +181,14 @@ pub(crate) fn terminate_with(
                 // terminator of this part) moves `last_safe` past its last Include byte.
                 let (next, included) = skip_simple(text, i);
                 last_safe = last_safe.max(included);
+                // Most links end right there: at a space, a line break or a closing
+                // bracket (`[text](url)`), which nothing on the stack can match.
+                if text
+                    .get(next)
+                    .is_some_and(|&b| ENDS_EMPTY_STACK[b as usize])
+                {
+                    return last_safe;
+                }
                 i = next;
                 continue;
             }
