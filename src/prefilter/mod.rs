@@ -407,38 +407,33 @@ impl Kernel {
     }
 
     /// The first block at or after `at` (blocks start at `at`, `at + 64`, …) with a
-    /// candidate: `(block start, candidate mask)`. The vector kernels run the loop over
-    /// empty blocks inside one call.
+    /// candidate: `(block start, candidate mask)`, the mask 0 when there is none. The
+    /// vector kernels run the loop over empty blocks inside one call.
     #[inline]
-    pub(crate) fn next_block(self, text: &[u8], mut at: usize) -> Option<(usize, u64)> {
-        match self.0 {
-            Kind::Portable => {}
+    pub(crate) fn next_block(self, text: &[u8], mut at: usize) -> (usize, u64) {
+        let mask = match self.0 {
+            Kind::Portable => 0,
             #[cfg(target_arch = "x86_64")]
-            Kind::Sse2 => {
-                if let Some(found) = x86_64::sse2_next_block(text, &mut at) {
-                    return Some(found);
-                }
-            }
+            Kind::Sse2 => x86_64::sse2_next_block(text, &mut at),
             #[cfg(target_arch = "x86_64")]
             // Only reachable with a kernel made after detecting AVX2.
-            Kind::Avx2 => {
-                if let Some(found) = x86_64::avx2_next_block(text, &mut at) {
-                    return Some(found);
-                }
-            }
+            Kind::Avx2 => x86_64::avx2_next_block(text, &mut at),
             #[cfg(target_arch = "aarch64")]
-            Kind::Neon => {}
+            Kind::Neon => 0,
+        };
+        if mask != 0 {
+            return (at, mask);
         }
         // The rest (all of it for the portable and NEON kernels; the last bytes, which a
         // vector load would overrun, for the others).
         while at < text.len() {
             let mask = self.block_mask(text, at);
             if mask != 0 {
-                return Some((at, mask));
+                return (at, mask);
             }
             at += BLOCK;
         }
-        None
+        (at, 0)
     }
 }
 
@@ -540,12 +535,11 @@ impl Candidates {
     pub(crate) fn next(&mut self, text: &[u8], from: usize) -> Option<(usize, usize)> {
         if !self.started || from >= self.base + BLOCK {
             self.started = true;
-            self.mask = 0;
-            (self.base, self.mask) = self.kernel.next_block(text, from)?;
+            (self.base, self.mask) = self.kernel.next_block(text, from);
         } else if from > self.base {
             self.mask &= u64::MAX << (from - self.base);
             if self.mask == 0 {
-                (self.base, self.mask) = self.kernel.next_block(text, self.base + BLOCK)?;
+                (self.base, self.mask) = self.kernel.next_block(text, self.base + BLOCK);
             }
         }
         if self.mask == 0 {

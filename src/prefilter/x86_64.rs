@@ -55,10 +55,12 @@ pub(crate) fn avx2_classes(text: &[u8], at: usize, hosts: bool) -> Classes {
     }
 }
 
-/// The SSE2 loop of `Kernel::next_block` over the blocks a vector load may read whole;
-/// `at` is left at the first block it could not look at.
+/// The SSE2 loop of `Kernel::next_block` over the blocks a vector load may read whole:
+/// the candidate mask of the first block with one, `at` left at that block; or 0, `at`
+/// left at the first block it could not look at. (A `u64` comes back in a register; an
+/// `Option<(usize, u64)>` went through memory.)
 #[inline]
-pub(crate) fn sse2_next_block(text: &[u8], at: &mut usize) -> Option<(usize, u64)> {
+pub(crate) fn sse2_next_block(text: &[u8], at: &mut usize) -> u64 {
     // SAFETY: SSE2 is part of the x86_64 baseline; the loop reads 66 bytes from `*at`
     // only while they are inside `text`.
     unsafe { sse2_loop(text, at) }
@@ -67,14 +69,14 @@ pub(crate) fn sse2_next_block(text: &[u8], at: &mut usize) -> Option<(usize, u64
 /// The AVX2 loop of `Kernel::next_block`. Only called through an AVX2 [`super::Kernel`],
 /// made only once AVX2 was detected.
 #[inline]
-pub(crate) fn avx2_next_block(text: &[u8], at: &mut usize) -> Option<(usize, u64)> {
+pub(crate) fn avx2_next_block(text: &[u8], at: &mut usize) -> u64 {
     // SAFETY: the CPU has AVX2 (see above); the loop reads 66 bytes from `*at` only while
     // they are inside `text`.
     unsafe { avx2_loop(text, at) }
 }
 
 #[target_feature(enable = "sse2")]
-unsafe fn sse2_loop(text: &[u8], at: &mut usize) -> Option<(usize, u64)> {
+unsafe fn sse2_loop(text: &[u8], at: &mut usize) -> u64 {
     while text.len().saturating_sub(*at) >= READ_AHEAD {
         // SAFETY: 66 bytes from `*at` are inside `text` (loop condition).
         let p = unsafe { text.as_ptr().add(*at) };
@@ -84,16 +86,16 @@ unsafe fn sse2_loop(text: &[u8], at: &mut usize) -> Option<(usize, u64)> {
             // SAFETY: as above.
             let mask = block_candidates(dot, ideographic, text, *at, || unsafe { sse2_hosts(p) });
             if mask != 0 {
-                return Some((*at, mask));
+                return mask;
             }
         }
         *at += BLOCK;
     }
-    None
+    0
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn avx2_loop(text: &[u8], at: &mut usize) -> Option<(usize, u64)> {
+unsafe fn avx2_loop(text: &[u8], at: &mut usize) -> u64 {
     while text.len().saturating_sub(*at) >= READ_AHEAD {
         // SAFETY: 66 bytes from `*at` are inside `text` (loop condition).
         let p = unsafe { text.as_ptr().add(*at) };
@@ -103,12 +105,12 @@ unsafe fn avx2_loop(text: &[u8], at: &mut usize) -> Option<(usize, u64)> {
             // SAFETY: as above.
             let mask = block_candidates(dot, ideographic, text, *at, || unsafe { avx2_hosts(p) });
             if mask != 0 {
-                return Some((*at, mask));
+                return mask;
             }
         }
         *at += BLOCK;
     }
-    None
+    0
 }
 
 // Signed byte compares suffice for the ASCII ranges below: bytes >= 0x80 are negative and
