@@ -83,24 +83,41 @@ impl LinkFinder {
     /// assert!(parallel.iter().copied().eq(finder.links(&text)));
     /// ```
     pub fn par_links(&self, text: &[u8]) -> Vec<Link> {
+        let found = self.par_pieces(text);
+        let mut links = Vec::with_capacity(found.iter().map(|(_, links)| links.len()).sum());
+        for (range, piece_links) in &found {
+            links.extend(piece_links.iter().map(|link| link.shifted(range.start)));
+        }
+        links
+    }
+
+    /// [`par_links`](Self::par_links) without the final merge: the consecutive pieces of
+    /// `text` that were scanned on the current rayon thread pool, each with its links
+    /// (offsets relative to the piece). A caller that goes through the links in order
+    /// (a count, an output stream) saves the copy into one vector, and the memory it
+    /// takes.
+    ///
+    /// ```
+    /// let text = "see example.com\n".repeat(100_000);
+    /// let finder = linkscan::LinkFinder::new();
+    /// let pieces = finder.par_pieces(text.as_bytes());
+    /// assert_eq!(pieces.first().map(|(range, _)| range.start), Some(0));
+    /// assert_eq!(pieces.last().map(|(range, _)| range.end), Some(text.len()));
+    /// assert_eq!(pieces.iter().map(|(_, links)| links.len()).sum::<usize>(), 100_000);
+    /// ```
+    pub fn par_pieces(&self, text: &[u8]) -> Vec<(Range<usize>, Vec<Link>)> {
         use rayon::prelude::*;
         // Several pieces per thread balance uneven link density; 1 MiB keeps the
         // per-piece overhead negligible.
         let threads = rayon::current_num_threads().max(1);
         let target = (text.len() / (threads * 4)).max(1 << 20);
-        let pieces = pieces(text, target);
-        if pieces.len() <= 1 {
-            return self.links_bytes(text).collect();
-        }
-        let found: Vec<Vec<Link>> = pieces
-            .par_iter()
+        pieces(text, target)
+            .into_par_iter()
             .map(|range| {
-                self.links_bytes(&text[range.clone()])
-                    .map(|link| link.shifted(range.start))
-                    .collect()
+                let links = self.links_bytes(&text[range.clone()]).collect();
+                (range, links)
             })
-            .collect();
-        found.concat()
+            .collect()
     }
 
     /// Scans `reader` in pieces of at most `buffer` bytes (at least 64 KiB), so memory stays

@@ -218,8 +218,9 @@ pub fn streamed_links(
     Ok((forced == 0).then_some(streamed))
 }
 
-/// Parallel and streaming scans of a text long enough to be cut into pieces (`data`
-/// repeated past 2 MiB) give the links of a sequential scan.
+/// Parallel scans (merged, and piece by piece) and streaming scans of a text long enough
+/// to be cut into pieces (`data` repeated past 2 MiB) give the links of a sequential
+/// scan.
 pub fn split_scans_agree(data: &[u8]) -> Result<(), String> {
     if data.is_empty() {
         return Ok(());
@@ -232,6 +233,19 @@ pub fn split_scans_agree(data: &[u8]) -> Result<(), String> {
         finder.par_links(&big),
         links.clone(),
     )?;
+    let pieces = finder.par_pieces(&big);
+    let mut covered = 0;
+    let mut from_pieces = Vec::new();
+    for (range, piece_links) in &pieces {
+        if range.start != covered || range.is_empty() {
+            return Err(format!("par_pieces: piece {range:?} after {covered} bytes"));
+        }
+        covered = range.end;
+        from_pieces.extend(piece_links.iter().map(|l| found(l, range.start)));
+    }
+    check("par_pieces, covering the text", covered, big.len())?;
+    let want: Vec<Found> = links.iter().map(|l| found(l, 0)).collect();
+    check("par_pieces, links", from_pieces, want)?;
     if let Some(streamed) = streamed_links(&finder, &big, 64 * 1024)? {
         let want: Vec<Found> = links.iter().map(|l| found(l, 0)).collect();
         check("scan_reader, cut into pieces", streamed, want)?;

@@ -2,7 +2,8 @@
 //! piece by piece.
 //!
 //! Regular files are memory-mapped and scanned in windows of [`WINDOW`] bytes, each with
-//! [`LinkFinder::par_links`] on the command's thread pool; standard input (and anything
+//! [`LinkFinder::par_pieces`] on the command's thread pool (its pieces are handed on one
+//! by one, without merging their links into one vector); standard input (and anything
 //! that cannot be mapped, such as a pipe given by name) is streamed through a buffer of
 //! the same size with [`LinkFinder::scan_reader`]. Either way the caller sees consecutive
 //! pieces with their links, in order, and memory stays bounded by the window whatever the
@@ -108,14 +109,16 @@ fn scan_mapped(
     let mut start = 0;
     while start < bytes.len() {
         let end = linkscan::piece_end(bytes, start, WINDOW);
-        let piece = &bytes[start..end];
-        let links = finder.par_links(piece);
-        each(Piece {
-            offset: start as u64,
-            bytes: piece,
-            links: &links,
-        })
-        .map_err(ReadError::Output)?;
+        let window = &bytes[start..end];
+        // The window's pieces go out one by one: no merged copy of their links.
+        for (range, links) in finder.par_pieces(window) {
+            each(Piece {
+                offset: (start + range.start) as u64,
+                bytes: &window[range],
+                links: &links,
+            })
+            .map_err(ReadError::Output)?;
+        }
         start = end;
     }
     Ok(())
