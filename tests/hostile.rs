@@ -202,6 +202,38 @@ ample%i.pedia\xEF\xBF";
     }
 }
 
+/// `mail_no_panic`: a mangled forward (mutated from `sample.mbox`) whose nested multipart
+/// loses its boundary. mail-parser 0.11.9 reaches `debug_assert!(false, "Invalid part ID,
+/// could not find multipart.")` on it, so it panics in builds with debug assertions (the
+/// fuzzer's, and `cargo test`'s); `MailScanner` contains the panic, says so in a warning
+/// and scans the raw bytes, so neither the message nor its links are lost.
+#[cfg(feature = "mail")]
+#[test]
+fn mime_parser_panic_is_contained() {
+    use linkscan::mail::MailScanner;
+    let raw: &[u8] = include_bytes!("data/mail/fuzz-multipart-part-id.eml");
+    properties::mail_no_panic(raw).unwrap();
+    let scanned = MailScanner::new().scan(raw);
+    let links: Vec<&str> = scanned
+        .parts
+        .iter()
+        .flat_map(|part| part.links.iter().map(|link| link.text.as_str()))
+        .collect();
+    assert!(links.contains(&"https://orig.example.com"), "{links:?}");
+    if cfg!(debug_assertions) {
+        // Scanned as raw text: the header lines are text too.
+        assert!(
+            scanned
+                .warnings
+                .iter()
+                .any(|w| w.contains("the MIME parser failed")),
+            "{:?}",
+            scanned.warnings
+        );
+        assert!(links.contains(&"orig@example.com"), "{links:?}");
+    }
+}
+
 // The command line.
 
 fn linkscan(args: &[&str], stdin: &[u8]) -> Output {
