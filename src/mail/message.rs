@@ -317,15 +317,20 @@ impl MailScanner {
         let Some(root) = message.parts.first() else {
             return;
         };
+        // Each part of this message is walked once: on broken input the parser's lists of
+        // children can name a part twice, or an ancestor, and walking such a graph as a
+        // tree takes time exponential in its depth.
+        let mut seen = vec![false; message.parts.len()];
         match &root.body {
             PartType::Multipart(children) => {
+                seen[0] = true;
                 self.check_multipart(message, 0, prefix.trim_end_matches('.'), out);
                 for (i, &id) in children.iter().enumerate() {
                     let path = format!("{prefix}{}", i + 1);
-                    self.walk_part(message, id as usize, &path, depth + 1, out);
+                    self.walk_part(message, id as usize, &path, depth + 1, &mut seen, out);
                 }
             }
-            _ => self.walk_part(message, 0, &format!("{prefix}1"), depth + 1, out),
+            _ => self.walk_part(message, 0, &format!("{prefix}1"), depth + 1, &mut seen, out),
         }
     }
 
@@ -367,6 +372,7 @@ impl MailScanner {
         id: usize,
         path: &str,
         depth: usize,
+        seen: &mut [bool],
         out: &mut ScannedMessage,
     ) {
         let Some(part) = message.parts.get(id) else {
@@ -374,6 +380,12 @@ impl MailScanner {
                 .push(format!("part {path}: the MIME parser lost this part"));
             return;
         };
+        if std::mem::replace(&mut seen[id], true) {
+            out.warnings.push(format!(
+                "part {path}: the MIME parser listed this part more than once; read once"
+            ));
+            return;
+        }
         if depth > MAX_DEPTH {
             out.warnings.push(format!(
                 "part {path}: nested deeper than {MAX_DEPTH} levels; not scanned"
@@ -419,7 +431,7 @@ impl MailScanner {
                 self.check_multipart(message, id, path, out);
                 for (i, &child) in children.iter().enumerate() {
                     let child_path = format!("{path}.{}", i + 1);
-                    self.walk_part(message, child as usize, &child_path, depth + 1, out);
+                    self.walk_part(message, child as usize, &child_path, depth + 1, seen, out);
                 }
             }
             PartType::Message(nested) => {
