@@ -144,20 +144,17 @@ fn host_props(cp: u32) -> u8 {
 
 impl<'t, 'p> Scanner<'t, 'p> {
     pub(crate) fn new(text: &'t [u8], policy: &'p TldPolicy, kernel: Kernel) -> Self {
+        let tlds = match policy {
+            TldPolicy::Iana => Some(TldSet::iana()),
+            TldPolicy::List(set) => Some(&**set),
+            TldPolicy::Syntactic => None,
+        };
         Scanner {
             text,
             policy,
-            tlds: match policy {
-                TldPolicy::Iana => Some(TldSet::iana()),
-                TldPolicy::List(set) => Some(set),
-                TldPolicy::Syntactic => None,
-            },
+            tlds,
             max_tld_len: policy.max_len(),
-            min_tld_len: match policy {
-                TldPolicy::Iana => TldSet::iana().min_len(),
-                TldPolicy::List(set) => set.min_len(),
-                TldPolicy::Syntactic => 1,
-            },
+            min_tld_len: tlds.map_or(1, TldSet::min_len),
             pos: 0,
             floor: 0,
             dots: Candidates::new(kernel),

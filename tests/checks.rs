@@ -1,31 +1,26 @@
 //! The security checks of UTS #58 section 8 (`linkscan::checks`): the library layer over
 //! the finder, and the `--checks` options of the command line.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::linkscan;
 
 use linkscan::checks::{self, Check, LinkCheck};
 use linkscan::{LinkFinder, LinkKind, TldPolicy, TldSet};
 
-fn linkscan(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_linkscan"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("linkscan runs");
-    // A usage error ends the program before it reads its input.
-    let written = child.stdin.take().expect("stdin").write_all(stdin);
-    if let Err(e) = written {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
-    }
-    child.wait_with_output().expect("linkscan finishes")
-}
-
 /// One link per check, one that passes, and one that fails two.
 const SAMPLE: &str = "a ｅxample.com b example.com/\u{202E}fdp.exe c x@example.com \
                       d ✓.example.org/\u{2066} e example.c0m";
+
+/// The `checks` arrays of the links of [`SAMPLE`] in the JSON output, in order.
+fn sample_checks() -> [serde_json::Value; 4] {
+    [
+        serde_json::json!(["identifier_status"]),
+        serde_json::json!(["bidi_control"]),
+        serde_json::json!([]),
+        serde_json::json!(["identifier_status", "bidi_control"]),
+    ]
+}
 
 /// A finder whose TLD list lets a syntactically invalid TLD through, as a user's list may.
 fn finder_with_bad_tld() -> LinkFinder {
@@ -156,15 +151,7 @@ fn find_checks_adds_an_array_to_jsonl_and_a_column_to_tsv() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     let checks: Vec<serde_json::Value> = lines.iter().map(|l| l["checks"].clone()).collect();
-    assert_eq!(
-        checks,
-        [
-            serde_json::json!(["identifier_status"]),
-            serde_json::json!(["bidi_control"]),
-            serde_json::json!([]),
-            serde_json::json!(["identifier_status", "bidi_control"]),
-        ]
-    );
+    assert_eq!(checks, sample_checks());
     // Without the option there is no such field.
     let out = linkscan(&["find"], SAMPLE.as_bytes());
     assert!(!String::from_utf8(out.stdout).unwrap().contains("checks"));
@@ -251,15 +238,7 @@ fn checks_apply_to_mail_archives() {
         .lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["checks"].clone())
         .collect();
-    assert_eq!(
-        checks,
-        [
-            serde_json::json!(["identifier_status"]),
-            serde_json::json!(["bidi_control"]),
-            serde_json::json!([]),
-            serde_json::json!(["identifier_status", "bidi_control"]),
-        ]
-    );
+    assert_eq!(checks, sample_checks());
     let out = linkscan(
         &["find", "--mbox", "--checks", "--format", "tsv", mbox],
         b"",

@@ -2,28 +2,11 @@
 
 mod common;
 
+use common::linkscan;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-
-fn linkscan(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_linkscan"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("linkscan runs");
-    // The program may exit before reading its input (a usage error): a closed pipe is fine.
-    if let Err(e) = child.stdin.take().expect("stdin").write_all(stdin) {
-        assert_eq!(
-            e.kind(),
-            std::io::ErrorKind::BrokenPipe,
-            "writing stdin: {e}"
-        );
-    }
-    child.wait_with_output().expect("linkscan finishes")
-}
 
 fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).expect("UTF-8 output")

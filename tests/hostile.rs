@@ -7,11 +7,13 @@
 //! user runs it.
 
 mod common;
+
+use common::linkscan;
 #[path = "common/properties.rs"]
 mod properties;
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use linkscan::html::Linkifier;
 use linkscan::LinkFinder;
@@ -271,21 +273,6 @@ fn repeated_mime_parts_are_read_once() {
 }
 
 // The command line.
-
-fn linkscan(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_linkscan"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("linkscan runs");
-    let written = child.stdin.take().expect("stdin").write_all(stdin);
-    if let Err(e) = written {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
-    }
-    child.wait_with_output().expect("linkscan finishes")
-}
 
 /// A text with every hostile byte sequence of this file between links.
 fn hostile_text() -> Vec<u8> {

@@ -5,10 +5,12 @@
 
 mod common;
 
+use common::linkscan;
+
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use linkscan::mail::{LinkSource, MailScanner, MboxReader, ScannedMessage};
 
@@ -16,23 +18,6 @@ fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/mail")
         .join(name)
-}
-
-fn linkscan(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_linkscan"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("linkscan runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin)
-        .expect("write stdin");
-    child.wait_with_output().expect("linkscan finishes")
 }
 
 fn temp_dir(name: &str) -> PathBuf {

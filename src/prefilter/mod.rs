@@ -663,35 +663,43 @@ mod tests {
         }
     }
 
-    /// Every kernel's skip equals the scalar definition from every start offset.
-    #[test]
-    fn skip_plain_agrees_across_kernels() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
+    /// 300 texts of up to 200 bytes from `alphabet`, with one byte in 24 anything.
+    fn texts_mostly_of(alphabet: &[u8], mut state: u64) -> Vec<Vec<u8>> {
         let mut random = move || {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
             state
         };
-        for round in 0..300 {
-            let len = (random() % 200) as usize;
-            // Mostly plain bytes, sometimes anything, so runs of all lengths occur.
-            let text: Vec<u8> = (0..len)
-                .map(|_| {
-                    if random() % 24 == 0 {
-                        random() as u8
-                    } else {
-                        b"abcXYZ019-_~%+*$@"[(random() % 17) as usize]
-                    }
-                })
-                .collect();
+        (0..300)
+            .map(|_| {
+                let len = (random() % 200) as usize;
+                (0..len)
+                    .map(|_| {
+                        if random() % 24 == 0 {
+                            random() as u8
+                        } else {
+                            alphabet[(random() % alphabet.len() as u64) as usize]
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Every kernel's skip equals the scalar definition from every start offset.
+    #[test]
+    fn skip_plain_agrees_across_kernels() {
+        // Mostly plain bytes, sometimes anything, so runs of all lengths occur.
+        let texts = texts_mostly_of(b"abcXYZ019-_~%+*$@", 0x2545_F491_4F6C_DD1D);
+        for (round, text) in texts.iter().enumerate() {
             for i in 0..=text.len() {
                 let expected = (i..text.len())
                     .find(|&j| !PLAIN[text[j] as usize])
                     .unwrap_or(text.len());
                 for kernel in Kernel::available() {
                     assert_eq!(
-                        kernel.skip_plain(&text, i),
+                        kernel.skip_plain(text, i),
                         expected,
                         "round {round} at {i} {kernel:?}"
                     );
@@ -703,25 +711,9 @@ mod tests {
     /// Every kernel's simple-run skip equals the scalar definition from every offset.
     #[test]
     fn skip_simple_agrees_across_kernels() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut random = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        for round in 0..300 {
-            let len = (random() % 200) as usize;
-            // Mostly simple bytes (Include and Soft), sometimes anything.
-            let text: Vec<u8> = (0..len)
-                .map(|_| {
-                    if random() % 24 == 0 {
-                        random() as u8
-                    } else {
-                        b"abcXYZ019-_~%/=&.,;!'\""[(random() % 22) as usize]
-                    }
-                })
-                .collect();
+        // Mostly simple bytes (Include and Soft), sometimes anything.
+        let texts = texts_mostly_of(b"abcXYZ019-_~%/=&.,;!'\"", 0x9E37_79B9_7F4A_7C15);
+        for (round, text) in texts.iter().enumerate() {
             for i in 0..=text.len() {
                 let end = (i..text.len())
                     .find(|&j| !SIMPLE[text[j] as usize])
@@ -732,7 +724,7 @@ mod tests {
                     .map_or(0, |j| j + 1);
                 for kernel in Kernel::available() {
                     assert_eq!(
-                        kernel.skip_simple(&text, i),
+                        kernel.skip_simple(text, i),
                         (end, included),
                         "round {round} at {i} {kernel:?}"
                     );
