@@ -180,9 +180,9 @@ impl<'t, 'p> Scanner<'t, 'p> {
     fn candidate(&mut self, mut dot: usize, mut dot_len: usize) -> Result<Link, usize> {
         let text = self.text;
         let n = text.len();
-        // The first character after the dot, when `label_follows` decoded it already: a
-        // non-ASCII HostChar that is no dot.
-        let mut first: Option<(u32, usize)> = None;
+        // The first character after the dot and its length, when `label_follows` decoded
+        // it already (a non-ASCII HostChar that is no dot); a length of 0 when it did not.
+        let mut first: (u32, usize) = (0, 0);
         loop {
             // 1. The maximal HostCharNoDot run R after the dot must be a TLD. A run longer
             //    than any TLD is rejected as soon as it is: R holds no dot, so the next search
@@ -195,10 +195,10 @@ impl<'t, 'p> Scanner<'t, 'p> {
             // character no TLD starts with does not end the chain (the run is short: R
             // is scanned up to `limit` only).
             let mut miss = false;
-            if let Some((cp, len)) = first.take() {
-                miss = self.tlds.is_some_and(|set| !set.may_start_with(cp));
+            if first.1 != 0 {
+                miss = self.tlds.is_some_and(|set| !set.may_start_with(first.0));
                 ascii = false;
-                end += len;
+                end += first.1;
             }
             while end < limit {
                 let b = text[end];
@@ -228,13 +228,14 @@ impl<'t, 'p> Scanner<'t, 'p> {
             if len == 0 {
                 return Err(end);
             }
-            if let Some((next_dot_len, next_first)) = self.label_follows(end) {
+            let (next_dot_len, next_first) = self.label_follows(end);
+            if next_dot_len != 0 {
                 // Step 2 rejects R when a dot and another label follow it: no need to look it
                 // up (inner labels, such as `example` in `www.example.com`). That dot is the
                 // next candidate: go on with it here, unless R and the next label are both
                 // ASCII. Chains of ASCII labels are left to the candidate search, whose
                 // vector filter drops the dots before ASCII inner labels wholesale.
-                if ascii && next_first.is_none() {
+                if ascii && next_first.1 == 0 {
                     return Err(end);
                 }
                 (dot, dot_len, first) = (end, next_dot_len, next_first);
@@ -375,24 +376,38 @@ impl<'t, 'p> Scanner<'t, 'p> {
     }
 
     /// Whether a Dot stands at `end` and another label follows it (a HostChar that is no
-    /// dot: `.`, `。`, `．`): the length of that dot, and the label's first character
-    /// when it is non-ASCII (decoded here, so the caller need not decode it again).
+    /// dot: `.`, `。`, `．`): the length of that dot (0: no dot and label), and the label's
+    /// first character with its length when it is non-ASCII (decoded here, so the caller
+    /// need not decode it again; length 0 when it is ASCII). Plain integers rather than
+    /// nested `Option`s: those went through the stack in the chain loop of `candidate`,
+    /// and the profile showed the reload stalling.
     #[inline]
-    fn label_follows(&self, end: usize) -> Option<(usize, Option<(u32, usize)>)> {
+    fn label_follows(&self, end: usize) -> (usize, (u32, usize)) {
+        const NONE: (usize, (u32, usize)) = (0, (0, 0));
         let text = self.text;
         let dot_len = match text.get(end) {
             Some(b'.') => 1,
             Some(0xE3) if text.get(end + 1..end + 3) == Some(&[0x80, 0x82]) => 3,
-            _ => return None,
+            _ => return NONE,
         };
-        let &b = text.get(end + dot_len)?;
+        let Some(&b) = text.get(end + dot_len) else {
+            return NONE;
+        };
         if b < 0x80 {
-            return HOST_NO_DOT_ASCII[b as usize].then_some((dot_len, None));
+            return if HOST_NO_DOT_ASCII[b as usize] {
+                (dot_len, (0, 0))
+            } else {
+                NONE
+            };
         }
         let (next, len) = utf8::decode(text, end + dot_len);
         let follows =
             host_props(next) & HOST_CHAR != 0 && next != 0x3002 && next != FULLWIDTH_FULL_STOP;
-        follows.then_some((dot_len, Some((next, len))))
+        if follows {
+            (dot_len, (next, len))
+        } else {
+            NONE
+        }
     }
 
     /// The end of the run of HostChar (dots included) at `i`. Invalid UTF-8 ends it.
