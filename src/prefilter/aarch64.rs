@@ -6,7 +6,7 @@
 
 use core::arch::aarch64::*;
 
-use super::{portable, Classes, NIBBLE_TABLES, READ_AHEAD};
+use super::{portable, Classes, NIBBLE_TABLES, READ_AHEAD, SIMPLE_NIBBLE_TABLES};
 
 /// Bit `i` of each byte lane, for folding compare results into a mask.
 const LANE_BITS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
@@ -121,4 +121,61 @@ unsafe fn neon_skip(text: &[u8], mut i: usize) -> usize {
         i += 16;
     }
     i
+}
+
+/// NEON skip over simple bytes (see `Kernel::skip_simple`), 16 at a time; the last bytes
+/// go through the scalar tables.
+#[inline]
+pub(crate) fn neon_skip_simple(text: &[u8], i: usize) -> (usize, usize) {
+    // SAFETY: NEON is in the aarch64 baseline; `neon_simple` only loads 16 bytes at
+    // offsets `j` with `j + 16 <= text.len()`.
+    unsafe { neon_simple(text, i) }
+}
+
+/// Narrows 16 lanes of 0 or 0xFF to 64 bits, four per lane (lane `k` in bits `4k..4k+4`):
+/// the shift-right-and-narrow "movemask" of NEON.
+#[inline]
+#[target_feature(enable = "neon")]
+unsafe fn nibble_mask(lanes: uint8x16_t) -> u64 {
+    let narrowed = vshrn_n_u16::<4>(vreinterpretq_u16_u8(lanes));
+    vget_lane_u64(vreinterpret_u64_u8(narrowed), 0)
+}
+
+#[target_feature(enable = "neon")]
+unsafe fn neon_simple(text: &[u8], mut i: usize) -> (usize, usize) {
+    let [(simple_lo, simple_hi), (include_lo, include_hi)] = &SIMPLE_NIBBLE_TABLES;
+    // SAFETY: the four tables have 16 bytes each.
+    let (simple_lo, simple_hi, include_lo, include_hi) = unsafe {
+        (
+            vld1q_u8(simple_lo.as_ptr()),
+            vld1q_u8(simple_hi.as_ptr()),
+            vld1q_u8(include_lo.as_ptr()),
+            vld1q_u8(include_hi.as_ptr()),
+        )
+    };
+    let nibble = vdupq_n_u8(0x0F);
+    let mut included = 0;
+    while i + 16 <= text.len() {
+        // SAFETY: i + 16 <= text.len().
+        let v = unsafe { vld1q_u8(text.as_ptr().add(i)) };
+        let (low, high) = (vandq_u8(v, nibble), vshrq_n_u8::<4>(v));
+        let lookup = |lo: uint8x16_t, hi: uint8x16_t| {
+            let lanes = vtstq_u8(vqtbl1q_u8(lo, low), vqtbl1q_u8(hi, high));
+            // SAFETY: NEON is available (this function's target feature).
+            unsafe { nibble_mask(lanes) }
+        };
+        let simple = lookup(simple_lo, simple_hi);
+        let include = lookup(include_lo, include_hi);
+        // The lanes of the run in this vector (four bits each): all, or those before the
+        // first other byte.
+        let run = simple & !simple.wrapping_add(1);
+        if include & run != 0 {
+            included = i + 16 - (include & run).leading_zeros() as usize / 4;
+        }
+        if run != u64::MAX {
+            return (i + run.count_ones() as usize / 4, included);
+        }
+        i += 16;
+    }
+    portable::skip_simple(text, i, included)
 }

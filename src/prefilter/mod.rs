@@ -39,7 +39,7 @@
 //! and a byte is plain exactly when `HI[b >> 4] & LO[b & 15] != 0`. With no bracket open,
 //! [`Kernel::skip_simple`] goes further: over [`SIMPLE`] bytes (Include or Soft ASCII, no
 //! terminator of the part), returning the end of the last Include one; two such lookups
-//! per vector (AVX2; the other kernels use the scalar tables).
+//! per vector (AVX2 and NEON; SSE2 and the portable kernel use the scalar tables).
 //!
 //! Invariants: a kernel reads the bytes `at..at + 66` (the block plus the two bytes a
 //! `。` starting at its end needs) only when they exist; otherwise the portable kernel
@@ -373,6 +373,8 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             // Only reachable with a kernel made after detecting AVX2.
             Kind::Avx2 => x86_64::avx2_skip_simple(text, i),
+            #[cfg(target_arch = "aarch64")]
+            Kind::Neon => aarch64::neon_skip_simple(text, i),
             _ => portable::skip_simple(text, i, 0),
         }
     }
