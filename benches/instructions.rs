@@ -41,7 +41,7 @@ fn adversarial(name: &str) -> Vec<u8> {
         .into_iter()
         .find(|(n, _)| *n == name)
         .map(|(_, bytes)| bytes)
-        .unwrap_or_default()
+        .unwrap_or_else(|| panic!("no adversarial input named {name:?}"))
 }
 
 #[library_benchmark]
@@ -52,6 +52,8 @@ fn adversarial(name: &str) -> Vec<u8> {
 #[bench::host_runs(ready(adversarial("host-runs -x.com．")))]
 #[bench::dots(ready(adversarial("dots a.")))]
 #[bench::linkify_115(ready(adversarial("linkify#115 a.a~")))]
+#[bench::scripts(ready(adversarial("scripts a.α.中.")))]
+#[bench::emails(ready(adversarial("emails a@b.com")))]
 fn linkscan_count((finder, text): (linkscan::LinkFinder, Vec<u8>)) -> usize {
     black_box(finder.links_bytes(black_box(&text)).count())
 }
