@@ -149,15 +149,16 @@ impl<'t, 'p> Scanner<'t, 'p> {
             TldPolicy::List(set) => Some(&**set),
             TldPolicy::Syntactic => None,
         };
+        let min_tld_len = tlds.map_or(1, TldSet::min_len);
         Scanner {
             text,
             policy,
             tlds,
             max_tld_len: policy.max_len(),
-            min_tld_len: tlds.map_or(1, TldSet::min_len),
+            min_tld_len,
             pos: 0,
             floor: 0,
-            dots: Candidates::new(kernel),
+            dots: Candidates::new(kernel, min_tld_len),
             kernel,
             run: None,
             stack: BracketStack::new(),

@@ -14,11 +14,15 @@
 //! * a dot whose run of ASCII HostCharNoDot ends at another dot that is followed by one
 //!   again (`.kernel` in `vger.kernel.org`): an inner label, rejected by step 2. These are
 //!   found backwards from the *second* dot: reversing the bit order turns "the nearest
-//!   non-HostCharNoDot byte below it" into a carry, `((killers << 1) + host) & !host`.
+//!   non-HostCharNoDot byte below it" into a carry, `((killers << 1) + host) & !host`;
+//! * when the scanner's TLD set has no one-byte entry (the IANA list), a dot followed by
+//!   one ASCII HostCharNoDot and then an ASCII byte that is not (`e.g.`, `1.5%`,
+//!   `v2.0 `): the run is one byte long, so it is no TLD.
 //!
-//! The first check is the only one applied to a block with a single dot, and to every
-//! `。` (a byte lookup each: sentence ends before a line break); the second needs the host
-//! mask and pays only in blocks with [`DENSE_DOTS`] dots or more.
+//! The first and third checks are the only ones applied to a block with a single dot
+//! (a byte lookup or two), and the first to every `。` (sentence ends before a line
+//! break); the second needs the host mask and pays only in blocks with [`DENSE_DOTS`]
+//! dots or more, which get all three.
 //!
 //! Patterns that cross the end of a block are left in (conservative). So the scanner
 //! sees only plausible candidates: in prose, where most dots end sentences, and in hostile
@@ -199,11 +203,11 @@ pub(crate) const fn is_ascii_host(b: u8) -> bool {
 }
 
 impl Classes {
-    /// The candidate positions of the block: every `。`, and every `.` that the two checks
-    /// above do not rule out. `next` is the byte after the block (`None` at the end of the
-    /// text).
+    /// The candidate positions of the block: every `。`, and every `.` that the checks
+    /// above do not rule out (the third only with `drop_one_byte_runs`). `next` is the
+    /// byte after the block (`None` at the end of the text).
     #[inline]
-    pub(crate) fn candidates(self, next: Option<u8>) -> u64 {
+    pub(crate) fn candidates(self, next: Option<u8>, drop_one_byte_runs: bool) -> u64 {
         let (next_host, next_non_ascii) = match next {
             Some(b) => (is_ascii_host(b), b >= 0x80),
             None => (false, false),
@@ -218,7 +222,12 @@ impl Classes {
         let host = self.host.reverse_bits();
         let landed = ((killers << 1).wrapping_add(host) & !host).reverse_bits();
         let inner = landed & self.dot;
-        (self.dot & !empty_run & !inner) | self.ideographic
+        // Bit i: byte i + 2 may continue a run (ASCII HostCharNoDot or non-ASCII); set for
+        // the last two dots of the block, whose byte i + 2 is not looked at.
+        let continues_2 = ((self.host | self.non_ascii) >> 2) | (0b11 << 62);
+        let one_byte_run = self.dot & host_after & !continues_2;
+        let one_byte_run = if drop_one_byte_runs { one_byte_run } else { 0 };
+        (self.dot & !(empty_run | inner | one_byte_run)) | self.ideographic
     }
 }
 
@@ -400,9 +409,9 @@ impl Kernel {
 
     /// The candidate mask of the block of `text` starting at `at` (`at < text.len()`).
     #[inline]
-    pub(crate) fn block_mask(self, text: &[u8], at: usize) -> u64 {
+    pub(crate) fn block_mask(self, text: &[u8], at: usize, drop_one_byte_runs: bool) -> u64 {
         let c = self.classes(text, at, false);
-        block_candidates(c.dot, c.ideographic, text, at, || {
+        block_candidates(c.dot, c.ideographic, text, at, drop_one_byte_runs, || {
             let h = self.classes(text, at, true);
             (h.host, h.non_ascii)
         })
@@ -410,16 +419,23 @@ impl Kernel {
 
     /// The first block at or after `at` (blocks start at `at`, `at + 64`, …) with a
     /// candidate: `(block start, candidate mask)`, the mask 0 when there is none. The
-    /// vector kernels run the loop over empty blocks inside one call.
+    /// vector kernels run the loop over empty blocks inside one call. With
+    /// `drop_one_byte_runs`, dots before a one-byte run are no candidates (see the module
+    /// documentation).
     #[inline]
-    pub(crate) fn next_block(self, text: &[u8], mut at: usize) -> (usize, u64) {
+    pub(crate) fn next_block(
+        self,
+        text: &[u8],
+        mut at: usize,
+        drop_one_byte_runs: bool,
+    ) -> (usize, u64) {
         let mask = match self.0 {
             Kind::Portable => 0,
             #[cfg(target_arch = "x86_64")]
-            Kind::Sse2 => x86_64::sse2_next_block(text, &mut at),
+            Kind::Sse2 => x86_64::sse2_next_block(text, &mut at, drop_one_byte_runs),
             #[cfg(target_arch = "x86_64")]
             // Only reachable with a kernel made after detecting AVX2.
-            Kind::Avx2 => x86_64::avx2_next_block(text, &mut at),
+            Kind::Avx2 => x86_64::avx2_next_block(text, &mut at, drop_one_byte_runs),
             #[cfg(target_arch = "aarch64")]
             Kind::Neon => 0,
         };
@@ -429,7 +445,7 @@ impl Kernel {
         // The rest (all of it for the portable and NEON kernels; the last bytes, which a
         // vector load would overrun, for the others).
         while at < text.len() {
-            let mask = self.block_mask(text, at);
+            let mask = self.block_mask(text, at, drop_one_byte_runs);
             if mask != 0 {
                 return (at, mask);
             }
@@ -450,7 +466,8 @@ fn is_dense(dot: u64) -> bool {
     rest != 0
 }
 
-/// ASCII bytes that cannot start a TLD run: a dot before one has an empty run.
+/// ASCII bytes that cannot start or continue a TLD run: a dot before one has an empty
+/// run; a dot before an ASCII host byte and one has a one-byte run.
 static NO_RUN_AFTER: [bool; 256] = {
     let mut table = [false; 256];
     let mut b = 0;
@@ -465,16 +482,17 @@ static NO_RUN_AFTER: [bool; 256] = {
 /// filter of [`Classes::candidates`] costs about as much as the scalar code spends
 /// rejecting one dot, so a block with a single dot only gets the cheapest part of it, a
 /// look at the byte after the dot (sentence ends: `. `, `.\n`; the same look drops `。`
-/// before a line break, in every block); from [`DENSE_DOTS`] dots
-/// on (host names, hostile lines of dots) the whole filter pays (measured with callgrind
-/// on the corpora: 2 beat 1, 3, 4 and 6). `hosts` gives the host classes when they are
-/// needed.
+/// before a line break, in every block), and with `drop_one_byte_runs` at the byte after
+/// that; from [`DENSE_DOTS`] dots on (host names, hostile lines of dots) the whole filter
+/// pays (measured with callgrind on the corpora: 2 beat 1, 3, 4 and 6). `hosts` gives the
+/// host classes when they are needed.
 #[inline(always)]
 pub(crate) fn block_candidates(
     dot: u64,
     ideographic: u64,
     text: &[u8],
     at: usize,
+    drop_one_byte_runs: bool,
     hosts: impl FnOnce() -> (u64, u64),
 ) -> u64 {
     // `。` ends sentences in CJK text, most often before a line break: drop those.
@@ -491,10 +509,12 @@ pub(crate) fn block_candidates(
         }
     }
     if !is_dense(dot) {
-        // At most one dot: drop it when no run can follow it.
+        // At most one dot: drop it when no run, or (if asked) a one-byte run, follows it.
         let after = at + dot.trailing_zeros() as usize + 1;
-        let empty_run = dot != 0 && text.get(after).is_none_or(|&b| NO_RUN_AFTER[b as usize]);
-        return if empty_run {
+        let no_run = |i: usize| text.get(i).is_none_or(|&b| NO_RUN_AFTER[b as usize]);
+        let short_run = dot != 0
+            && (no_run(after) || drop_one_byte_runs && text[after] < 0x80 && no_run(after + 1));
+        return if short_run {
             ideographic
         } else {
             dot | ideographic
@@ -507,7 +527,7 @@ pub(crate) fn block_candidates(
         host,
         non_ascii,
     }
-    .candidates(text.get(at + BLOCK).copied())
+    .candidates(text.get(at + BLOCK).copied(), drop_one_byte_runs)
 }
 
 /// The Dots of a text, in order, from a position that only moves forward.
@@ -519,15 +539,20 @@ pub(crate) struct Candidates {
     base: usize,
     /// Candidates of the current block not yet returned (bit i: `base + i`).
     mask: u64,
+    /// Dots before a one-byte run are dropped (the TLD set has no one-byte entry).
+    drop_one_byte_runs: bool,
 }
 
 impl Candidates {
-    pub(crate) fn new(kernel: Kernel) -> Candidates {
+    /// The candidates for a scanner whose TLDs are never shorter than `min_tld_len`
+    /// bytes.
+    pub(crate) fn new(kernel: Kernel, min_tld_len: usize) -> Candidates {
         Candidates {
             kernel,
             started: false,
             base: 0,
             mask: 0,
+            drop_one_byte_runs: min_tld_len > 1,
         }
     }
 
@@ -537,11 +562,13 @@ impl Candidates {
     pub(crate) fn next(&mut self, text: &[u8], from: usize) -> Option<(usize, usize)> {
         if !self.started || from >= self.base + BLOCK {
             self.started = true;
-            (self.base, self.mask) = self.kernel.next_block(text, from);
+            (self.base, self.mask) = self.kernel.next_block(text, from, self.drop_one_byte_runs);
         } else if from > self.base {
             self.mask &= u64::MAX << (from - self.base);
             if self.mask == 0 {
-                (self.base, self.mask) = self.kernel.next_block(text, self.base + BLOCK);
+                (self.base, self.mask) =
+                    self.kernel
+                        .next_block(text, self.base + BLOCK, self.drop_one_byte_runs);
             }
         }
         if self.mask == 0 {
@@ -558,8 +585,9 @@ mod tests {
     use super::*;
 
     /// Every Dot, and which of them could start a link by the checks of the filter
-    /// applied with no block boundaries (for `。`, only the byte after it): `(all, live)`.
-    fn naive(text: &[u8]) -> (Vec<usize>, Vec<usize>) {
+    /// applied with no block boundaries (for `。`, only the byte after it), for a TLD set
+    /// whose shortest entry has `min_tld_len` bytes: `(all, live)`.
+    fn naive(text: &[u8], min_tld_len: usize) -> (Vec<usize>, Vec<usize>) {
         let all: Vec<usize> = (0..text.len())
             .filter(|&i| text[i] == b'.' || text[i..].starts_with("。".as_bytes()))
             .collect();
@@ -580,14 +608,18 @@ mod tests {
                 while e < text.len() && is_ascii_host(text[e]) {
                     e += 1;
                 }
+                let one_byte_run = e == d + 2 && text.get(e).is_none_or(|&b| b < 0x80);
+                if one_byte_run && min_tld_len > 1 {
+                    return false;
+                }
                 !(text.get(e) == Some(&b'.') && text.get(e + 1).is_some_and(|&b| is_ascii_host(b)))
             })
             .collect();
         (all, live)
     }
 
-    fn all(kernel: Kernel, text: &[u8]) -> Vec<usize> {
-        let mut c = Candidates::new(kernel);
+    fn all(kernel: Kernel, text: &[u8], min_tld_len: usize) -> Vec<usize> {
+        let mut c = Candidates::new(kernel, min_tld_len);
         let mut out = Vec::new();
         let mut from = 0;
         while let Some((at, len)) = c.next(text, from) {
@@ -624,23 +656,27 @@ mod tests {
                 let p = pieces[(random() % pieces.len() as u64) as usize];
                 text.extend_from_slice(p);
             }
-            let (dots, live) = naive(&text);
-            let expected = all(Kernel::portable(), &text);
-            // Never a live dot dropped; never anything but a dot kept.
-            assert!(
-                live.iter().all(|d| expected.contains(d)),
-                "round {round}: a live dot was dropped"
-            );
-            assert!(
-                expected.iter().all(|d| dots.contains(d)),
-                "round {round}: a non-dot was kept"
-            );
-            for kernel in Kernel::available() {
-                assert_eq!(
-                    all(kernel, &text),
-                    expected,
-                    "round {round} kernel {kernel:?}"
+            for min_tld_len in [1, 2] {
+                let (dots, live) = naive(&text, min_tld_len);
+                let expected = all(Kernel::portable(), &text, min_tld_len);
+                // Never a live dot dropped; never anything but a dot kept.
+                assert!(
+                    live.iter().all(|d| expected.contains(d)),
+                    "round {round}, min_tld_len {min_tld_len}: a live dot was dropped"
                 );
+                assert!(
+                    expected.iter().all(|d| dots.contains(d)),
+                    "round {round}: a non-dot was kept"
+                );
+                for kernel in Kernel::available() {
+                    assert_eq!(
+                        all(kernel, &text, min_tld_len),
+                        expected,
+                        "round {round}, min_tld_len {min_tld_len}, kernel {kernel:?}"
+                    );
+                }
+            }
+            for kernel in Kernel::available() {
                 // The classes at every start offset, too.
                 for at in 0..text.len() {
                     for hosts in [false, true] {
@@ -766,7 +802,7 @@ mod tests {
         }
         text[999] = b'.';
         for kernel in Kernel::available() {
-            let mut c = Candidates::new(kernel);
+            let mut c = Candidates::new(kernel, 2);
             assert_eq!(c.next(&text, 0), Some((0, 1)));
             assert_eq!(c.next(&text, 1), Some((61, 1)));
             assert_eq!(c.next(&text, 62), Some((64, 1)));
@@ -774,7 +810,43 @@ mod tests {
             assert_eq!(c.next(&text, 131), Some((500, 1)));
             assert_eq!(c.next(&text, 996), Some((996, 1)));
             assert_eq!(c.next(&text, 997), None);
-            assert_eq!(Candidates::new(kernel).next(b"", 0), None);
+            assert_eq!(Candidates::new(kernel, 2).next(b"", 0), None);
+        }
+    }
+
+    /// A dot before a one-byte run (`e.g`, `1.5%`) is dropped when no TLD is that short,
+    /// and kept otherwise, in blocks with one dot and in dense ones, and at the end of
+    /// the text.
+    #[test]
+    fn one_byte_runs_are_dropped_when_no_tld_is_that_short() {
+        // One dot per block: `.g` and `.5` have one-byte runs, `.ab` a two-byte one,
+        // `.α` and `.qé` are not known to be short (non-ASCII), `.x` ends the text.
+        let mut sparse = Vec::new();
+        for piece in [
+            "see e.g this",
+            "1.5% of",
+            "x.ab and",
+            "y.α or",
+            "z.qé",
+            "end.x",
+        ] {
+            sparse.resize(sparse.len().next_multiple_of(BLOCK), b' ');
+            sparse.extend_from_slice(piece.as_bytes());
+        }
+        // A dense block: `.b` is an inner label either way; `.c`, `.e` and `.j` have
+        // one-byte runs, `.gh` a two-byte one; then `.l` ends the text.
+        let mut dense = b"a.b.c d.e, f.gh i.j".to_vec();
+        dense.extend_from_slice(&[b' '; 60]);
+        dense.extend_from_slice(b"k.l");
+        for kernel in Kernel::available() {
+            assert_eq!(all(kernel, &sparse, 2), [129, 193, 257], "{kernel:?}");
+            assert_eq!(
+                all(kernel, &sparse, 1),
+                [5, 65, 129, 193, 257, 323],
+                "{kernel:?}"
+            );
+            assert_eq!(all(kernel, &dense, 2), [12], "{kernel:?}");
+            assert_eq!(all(kernel, &dense, 1), [3, 7, 12, 17, 80], "{kernel:?}");
         }
     }
 }

@@ -60,23 +60,23 @@ pub(crate) fn avx2_classes(text: &[u8], at: usize, hosts: bool) -> Classes {
 /// left at the first block it could not look at. (A `u64` comes back in a register; an
 /// `Option<(usize, u64)>` went through memory.)
 #[inline]
-pub(crate) fn sse2_next_block(text: &[u8], at: &mut usize) -> u64 {
+pub(crate) fn sse2_next_block(text: &[u8], at: &mut usize, drop_one_byte_runs: bool) -> u64 {
     // SAFETY: SSE2 is part of the x86_64 baseline; the loop reads 66 bytes from `*at`
     // only while they are inside `text`.
-    unsafe { sse2_loop(text, at) }
+    unsafe { sse2_loop(text, at, drop_one_byte_runs) }
 }
 
 /// The AVX2 loop of `Kernel::next_block`. Only called through an AVX2 [`super::Kernel`],
 /// made only once AVX2 was detected.
 #[inline]
-pub(crate) fn avx2_next_block(text: &[u8], at: &mut usize) -> u64 {
+pub(crate) fn avx2_next_block(text: &[u8], at: &mut usize, drop_one_byte_runs: bool) -> u64 {
     // SAFETY: the CPU has AVX2 (see above); the loop reads 66 bytes from `*at` only while
     // they are inside `text`.
-    unsafe { avx2_loop(text, at) }
+    unsafe { avx2_loop(text, at, drop_one_byte_runs) }
 }
 
 #[target_feature(enable = "sse2")]
-unsafe fn sse2_loop(text: &[u8], at: &mut usize) -> u64 {
+unsafe fn sse2_loop(text: &[u8], at: &mut usize, drop_one_byte_runs: bool) -> u64 {
     while text.len().saturating_sub(*at) >= READ_AHEAD {
         // SAFETY: 66 bytes from `*at` are inside `text` (loop condition).
         let p = unsafe { text.as_ptr().add(*at) };
@@ -84,7 +84,10 @@ unsafe fn sse2_loop(text: &[u8], at: &mut usize) -> u64 {
         let (dot, ideographic) = unsafe { sse2_dots(p) };
         if dot | ideographic != 0 {
             // SAFETY: as above.
-            let mask = block_candidates(dot, ideographic, text, *at, || unsafe { sse2_hosts(p) });
+            let mask =
+                block_candidates(dot, ideographic, text, *at, drop_one_byte_runs, || unsafe {
+                    sse2_hosts(p)
+                });
             if mask != 0 {
                 return mask;
             }
@@ -95,7 +98,7 @@ unsafe fn sse2_loop(text: &[u8], at: &mut usize) -> u64 {
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn avx2_loop(text: &[u8], at: &mut usize) -> u64 {
+unsafe fn avx2_loop(text: &[u8], at: &mut usize, drop_one_byte_runs: bool) -> u64 {
     while text.len().saturating_sub(*at) >= READ_AHEAD {
         // SAFETY: 66 bytes from `*at` are inside `text` (loop condition).
         let p = unsafe { text.as_ptr().add(*at) };
@@ -103,7 +106,10 @@ unsafe fn avx2_loop(text: &[u8], at: &mut usize) -> u64 {
         let (dot, ideographic) = unsafe { avx2_dots(p) };
         if dot | ideographic != 0 {
             // SAFETY: as above.
-            let mask = block_candidates(dot, ideographic, text, *at, || unsafe { avx2_hosts(p) });
+            let mask =
+                block_candidates(dot, ideographic, text, *at, drop_one_byte_runs, || unsafe {
+                    avx2_hosts(p)
+                });
             if mask != 0 {
                 return mask;
             }
