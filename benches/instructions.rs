@@ -54,6 +54,8 @@ fn adversarial(name: &str) -> Vec<u8> {
 #[bench::linkify_115(ready(adversarial("linkify#115 a.a~")))]
 #[bench::scripts(ready(adversarial("scripts a.α.中.")))]
 #[bench::emails(ready(adversarial("emails a@b.com")))]
+#[bench::tlds(ready(adversarial("tlds .com")))]
+#[bench::no_tld(ready(adversarial("no tld ab-cd.ef1")))]
 fn linkscan_count((finder, text): (linkscan::LinkFinder, Vec<u8>)) -> usize {
     black_box(finder.links_bytes(black_box(&text)).count())
 }
