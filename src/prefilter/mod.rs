@@ -162,7 +162,10 @@ pub(crate) static SIMPLE_INCLUDE: [bool; 256] = {
 };
 
 /// Nibble tables for [`SIMPLE`] and [`SIMPLE_INCLUDE`].
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86_64 kernels
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)] // used by the x86_64 and aarch64 kernels
 pub(crate) static SIMPLE_NIBBLE_TABLES: [([u8; 16], [u8; 16]); 2] =
     [nibble_tables(&SIMPLE), nibble_tables(&SIMPLE_INCLUDE)];
 
