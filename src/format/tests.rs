@@ -269,11 +269,22 @@ fn random_parts_are_detected_whole() {
 
 #[test]
 fn escape_url_keeps_percent_escapes_that_must_stay() {
-    // %25 stays; a lone % stays literal.
+    // %25 stays before two hex digits; a lone % stays literal.
     assert_eq!(
         escape_url("example.com/%2541%CE%B3%%CE%B5%"),
         "example.com/%2541γ%ε%"
     );
+    // %25 is decoded where its % cannot start an escape.
+    assert_eq!(
+        escape_url("https://example.com/%CE%B1/%CE%B2%2541%CE%B3%25%CE%B5%25"),
+        "https://example.com/α/β%2541γ%ε%"
+    );
+    assert_eq!(
+        escape_url("https://example.com?%CE%B1%25%CE%B2=%CE%B3%25%CE%B4"),
+        "https://example.com?α%β=γ%δ"
+    );
+    assert_eq!(escape_url("example.com/%25zz%25a"), "example.com/%zz%a");
+    assert_eq!(escape_url("example.com/%25%FF"), "example.com/%%FF");
     // A literal % that decoding would put before two hex digits is written %25.
     assert_eq!(escape_url("example.com/%%41B"), "example.com/%25AB");
     assert_eq!(escape_url("example.com/%%41%42"), "example.com/%25AB");
@@ -286,8 +297,8 @@ fn escape_url_keeps_percent_escapes_that_must_stay() {
 #[test]
 fn escaped_syntax_characters_stay_escaped() {
     assert_eq!(
-        escape_url("example.com/a%2Fb%3Fc%23d%5Ce?k%3D%26%2B=v%23#f%23:~:text=a%2Cb%26c%2Dd,e"),
-        "example.com/a%2Fb%3Fc%23d%5Ce?k%3D%26%2B=v%23#f%23:~:text=a%2Cb%26c%2Dd,e"
+        escape_url("example.com/a%2Fb%3Fc%23d%5Ce?k%3D%26%2B=v%23#f%23g:~:text=a%2Cb%26c%2Dd,e"),
+        "example.com/a%2Fb%3Fc%23d%5Ce?k%3D%26%2B=v%23#f#g:~:text=a%2Cb%26c%2Dd,e"
     );
     // Other ASCII is decoded; Hard characters come back escaped by section 4.1.
     assert_eq!(
@@ -485,4 +496,77 @@ fn email_domains_are_shown_in_unicode() {
         "σωκράτης@bücher.de"
     );
     assert_eq!(format_email("a", "[127.0.0.1]").unwrap(), "a@[127.0.0.1]");
+}
+
+/// The string path and the parts path agree on a `#` inside the fragment: only the first
+/// `#` of a URL starts its fragment, so the parts API writes a later one as itself, and an
+/// escaped one in a URL string is decoded to match.
+#[test]
+fn hash_in_the_fragment_agrees_between_string_and_parts() {
+    let parts = UrlParts::new("example.com")
+        .with_scheme("https")
+        .with_fragment("a#b");
+    assert_eq!(escape_url_parts(&parts), "https://example.com#a#b");
+    assert_eq!(
+        escape_url("https://example.com#a%23b"),
+        "https://example.com#a#b"
+    );
+    assert_eq!(
+        escape_url("https://example.com#a#b"),
+        "https://example.com#a#b"
+    );
+    // In a path and a query, `#` is syntax and stays escaped on both paths.
+    let parts = UrlParts::new("example.com")
+        .with_segment("a#b")
+        .with_query("k#", Some("v#"));
+    assert_eq!(escape_url_parts(&parts), "example.com/a%23b?k%23=v%23");
+    assert_eq!(
+        escape_url("example.com/a%23b?k%23=v%23"),
+        "example.com/a%23b?k%23=v%23"
+    );
+}
+
+/// On random parts, the string path given the fully escaped URL gives what the parts path
+/// gives: every value escaped byte for byte (non-ASCII, `%`, syntax and Hard characters),
+/// then decoded by [`escape_url`].
+#[test]
+fn random_fully_escaped_strings_agree_with_parts() {
+    fn full(value: &str, out: &mut String) {
+        for c in value.chars() {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '(' | ')' | '~' | '_') {
+                out.push(c);
+            } else {
+                let mut buf = [0; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            }
+        }
+    }
+    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    for _ in 0..20_000 {
+        let mut url = random_parts(&mut rng, ALPHABET);
+        // A directive is written in its own syntax; the string path cannot tell its
+        // structure from escaped data, so compare without directives.
+        url.fragment_directives.clear();
+        let mut line = String::from(if url.scheme.is_some() { "https://" } else { "" });
+        line.push_str(&url.host);
+        for segment in &url.path {
+            line.push('/');
+            full(segment, &mut line);
+        }
+        for (k, (key, value)) in url.query.iter().enumerate() {
+            line.push(if k == 0 { '?' } else { '&' });
+            full(key, &mut line);
+            if let Some(value) = value {
+                line.push('=');
+                full(value, &mut line);
+            }
+        }
+        if let Some(fragment) = &url.fragment {
+            line.push('#');
+            full(fragment, &mut line);
+        }
+        assert_eq!(escape_url(&line), escape_url_parts(&url), "{line}");
+    }
 }

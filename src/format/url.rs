@@ -17,12 +17,15 @@
 //!   sequence after the host, the URL is taken to be in a legacy encoding (Shift_JIS…)
 //!   and no escaped non-ASCII byte of it is decoded, even where a few bytes happen to
 //!   spell valid UTF-8 ("then it is best to percent-escape each non-ASCII byte");
-//! * ASCII is decoded except `%` itself (`%25` stays) and the part's syntax characters:
-//!   `/ ? # \` in the path, `+ # = &` in the query, `#` in the fragment, and
-//!   `# & , -` in a fragment directive (its separators and the affix `-` of `text=`);
-//! * and, as in [`super::interior`], a `%` that would come to be followed by two hex
-//!   digits is written `%25`, and a `:~:` that decoding would create inside a fragment
-//!   has its first `:` escaped.
+//! * ASCII is decoded except the part's syntax characters: `/ ? # \` in the path,
+//!   `+ # = &` in the query, and `& , -` in a fragment directive (its separators and the
+//!   affix `-` of `text=`); a `#` after the one that starts the fragment is data, decoded
+//!   as the parts API writes it;
+//! * `%25` is decoded where the `%` cannot be read as the start of an escape (`%25%CE%B5`
+//!   gives `%ε`, a final `%25` gives `%`), and stays `%25` before two hex digits
+//!   (`%2541`): as in [`super::interior`], a `%` that would come to be followed by two
+//!   hex digits is written `%25`, and a `:~:` that decoding would create inside a
+//!   fragment has its first `:` escaped.
 //!
 //! The userinfo and port are kept as given; the host is shown with
 //! [`format_host`](super::format_host). Leading and trailing spaces and C0 controls are
@@ -45,8 +48,9 @@ use super::{format_host, FormatOptions, Layout, PartWriter, UrlPart};
 ///     "https://example.com/α(β)?γ(δ)#ε(ζ)%29"
 /// );
 /// assert_eq!(escape_url("xn--bcher-kva.de/b%C3%BCcher"), "bücher.de/bücher");
-/// // Escaped syntax characters, %25 and invalid UTF-8 stay escaped.
-/// assert_eq!(escape_url("example.com/a%2Fb%25c%FF?k%3D=v%26"), "example.com/a%2Fb%25c%FF?k%3D=v%26");
+/// // Escaped syntax characters and invalid UTF-8 stay escaped; %25 too, before two hex digits.
+/// assert_eq!(escape_url("example.com/a%2Fb%25c1%FF?k%3D=v%26"), "example.com/a%2Fb%25c1%FF?k%3D=v%26");
+/// assert_eq!(escape_url("example.com/50%25%20off"), "example.com/50%%20off");
 /// // A final Soft character is escaped, so the whole URL is detected in running text.
 /// assert_eq!(escape_url("example.com/path1./path2."), "example.com/path1./path2%2E");
 /// // Non-hierarchical schemes are left as they are.
@@ -213,13 +217,16 @@ fn is_port(rest: &str) -> bool {
 }
 
 /// Whether a `%XX` escape decoding to the ASCII character `c` stays escaped in `part`.
+///
+/// `%` itself (`%25`) is decoded: [`Interior::literal`] writes it back as `%25` exactly
+/// when two hex digits follow it, where it would read as the start of an escape. `#` is
+/// decoded in a fragment and a directive, as [`super::escape_url_parts`] writes it there
+/// (only the first `#` of a URL starts its fragment).
 fn keeps_escaped(part: UrlPart, c: char) -> bool {
-    c == '%'
-        || is_syntax(part, c)
+    is_syntax(part, c)
         || match part {
-            UrlPart::Path | UrlPart::Query => false,
-            UrlPart::Fragment => c == '#',
-            UrlPart::FragmentDirective => matches!(c, '#' | '&' | ',' | '-'),
+            UrlPart::Path | UrlPart::Query | UrlPart::Fragment => false,
+            UrlPart::FragmentDirective => matches!(c, '&' | ',' | '-'),
         }
 }
 
