@@ -216,6 +216,12 @@ pub fn tld(host: &str) -> &str {
     })
 }
 
+/// Whether every label of `host` passes [`Check::IdentifierStatus`]: its characters
+/// are `Identifier_Status=Allowed`, an `xn--` label's decoded ones too.
+pub(crate) fn host_identifiers_allowed(host: &str) -> bool {
+    host.split(is_separator).all(label_allowed)
+}
+
 /// Whether every character of `label` (dots excluded) is `Identifier_Status=Allowed`;
 /// an `xn--` label is checked in its decoded form too.
 fn label_allowed(label: &str) -> bool {
@@ -256,7 +262,7 @@ pub fn check(link_text: &str, kind: LinkKind) -> LinkCheck {
     if !is_syntactic_tld(tld(host).as_bytes()) {
         result.fail(Check::TldSyntax);
     }
-    if !host.split(is_separator).all(label_allowed) {
+    if !host_identifiers_allowed(host) {
         result.fail(Check::IdentifierStatus);
     }
     // Bidi_Control characters are all outside ASCII; most links are ASCII.

@@ -33,6 +33,7 @@
 
 pub mod checks;
 pub mod conformance;
+pub mod display;
 mod finder;
 pub mod format;
 pub mod html;

@@ -70,8 +70,10 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 
 pub use email::{format_email, quote_local_part, QuoteError};
+pub(crate) use escape::push_escaped_char;
 pub use escape::{minimal_escape, UrlPart};
 pub use url::{escape_url, escape_url_with};
+pub(crate) use url::{escape_url_showing, RawUrl};
 
 use escape::push_checked;
 use interior::Interior;

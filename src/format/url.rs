@@ -75,6 +75,16 @@ pub fn escape_url(url: &str) -> String {
 /// );
 /// ```
 pub fn escape_url_with(url: &str, options: &FormatOptions) -> String {
+    escape_url_showing(url, options, format_host)
+}
+
+/// [`escape_url_with`], the host shown by `show_host` (given the host as written; not
+/// called for a host followed by something other than a port).
+pub(crate) fn escape_url_showing<'u>(
+    url: &'u str,
+    options: &FormatOptions,
+    show_host: impl FnOnce(&'u str) -> std::borrow::Cow<'u, str>,
+) -> String {
     // As WHATWG URL parsing does, leading and trailing C0 controls and spaces are not part
     // of the URL.
     let url = url.trim_matches(|c: char| c <= ' ');
@@ -91,7 +101,7 @@ pub fn escape_url_with(url: &str, options: &FormatOptions) -> String {
     // A host followed by anything but a port is not a domain name to convert.
     let port_digits = raw.port.strip_prefix(':').unwrap_or(raw.port);
     if raw.port.is_empty() || port_digits.bytes().all(|b| b.is_ascii_digit()) {
-        push_checked(&format_host(raw.host), options, &mut out);
+        push_checked(&show_host(raw.host), options, &mut out);
     } else {
         push_checked(raw.host, options, &mut out);
     }
@@ -137,22 +147,22 @@ pub fn escape_url_with(url: &str, options: &FormatOptions) -> String {
 /// A hierarchical URL string cut at its literal syntax characters. Parts are given without
 /// their initiators.
 #[derive(Debug, PartialEq, Eq)]
-struct RawUrl<'a> {
+pub(crate) struct RawUrl<'a> {
     /// `scheme://`, `//` or empty.
-    prefix: &'a str,
-    userinfo: Option<&'a str>,
-    host: &'a str,
+    pub(crate) prefix: &'a str,
+    pub(crate) userinfo: Option<&'a str>,
+    pub(crate) host: &'a str,
     /// What follows the host in the authority: `:` and the port, or empty (or, in a
     /// malformed authority, anything, kept as given).
-    port: &'a str,
-    path: Option<&'a str>,
-    query: Option<&'a str>,
-    fragment: Option<&'a str>,
+    pub(crate) port: &'a str,
+    pub(crate) path: Option<&'a str>,
+    pub(crate) query: Option<&'a str>,
+    pub(crate) fragment: Option<&'a str>,
 }
 
 impl<'a> RawUrl<'a> {
     /// Splits `url`; `None` for a non-hierarchical URL such as `mailto:x@example.com`.
-    fn split(url: &'a str) -> Option<RawUrl<'a>> {
+    pub(crate) fn split(url: &'a str) -> Option<RawUrl<'a>> {
         let prefix_len = match scheme_colon(url) {
             Some(colon) if url[colon + 1..].starts_with("//") => colon + 3,
             Some(colon) if is_port(&url[colon + 1..]) => 0,

@@ -10,6 +10,7 @@
 #[cfg(feature = "mail")]
 mod archive;
 mod conformance;
+mod display;
 mod escape;
 mod find;
 mod input;
@@ -112,6 +113,28 @@ Examples:
   linkscan escape --checks 'https://example.com/%E2%80%AEfdp.exe'
   linkscan find --format tsv notes.txt | cut -f5 | linkscan escape")]
     Escape(EscapeArgs),
+    /// Print links as people should see them: minimally escaped, hosts in Unicode unless
+    /// spoofable, Bidi_Control characters escaped; with --bidi, fields left to right.
+    #[command(after_help = "\
+Each URL or email address given (or each line of standard input when none is) is printed
+in its display form:
+  - the path, query and fragment minimally escaped (UTS #58 section 4.1);
+  - the host in Unicode, unless it is spoofable: then in Punycode. Spoofable means a
+    character is not Identifier_Status=Allowed, a label mixes scripts beyond UTS #39's
+    highly restrictive level, or a label's skeleton is confusable with an ASCII label;
+  - every Bidi_Control character (U+202E…) percent-escaped (UTS #58 section 8);
+  - an email's local part minimally quoted (section 5.3), its domain as a URL's host.
+With --bidi, the link is put between LRI and PDI and each field (the text between
+://, the dots of the domain, / in the path, ? = & in the query, #) between LRMs, so its
+fields read left to right in right-to-left text too.
+`linkscan escape` is the conformant formatter; `display` is for people.
+
+Examples:
+  linkscan display 'https://xn--bcher-kva.de/b%C3%BCcher'      https://bücher.de/bücher
+  linkscan display https://xn--80ak6aa92e.com                  stays in Punycode
+  linkscan display --bidi 'https://ar.wikipedia.org/wiki/%D9%85%D8%B5%D8%B1'
+  linkscan find --format tsv notes.txt | cut -f5 | linkscan display")]
+    Display(DisplayArgs),
     /// Run the official conformance files of a Unicode data folder and print the counts.
     #[command(after_help = "\
 DIR holds LinkDetectionTest.txt and LinkFormattingTest.txt (as in Unicode's data folder
@@ -253,6 +276,17 @@ struct EscapeArgs {
 }
 
 #[derive(Args, Debug)]
+struct DisplayArgs {
+    /// URLs and email addresses to show; none: one per line from standard input.
+    #[arg(value_name = "LINK")]
+    links: Vec<String>,
+    /// Isolate each link (LRI…PDI) and each of its fields (LRM…LRM), so that its fields
+    /// read left to right in any paragraph direction.
+    #[arg(long)]
+    bidi: bool,
+}
+
+#[derive(Args, Debug)]
 struct ConformanceArgs {
     /// Folder with LinkDetectionTest.txt and LinkFormattingTest.txt.
     #[arg(value_name = "DIR")]
@@ -320,6 +354,7 @@ fn main() -> ExitCode {
                 linkify::run(args, finder, &mut out)
             }),
         Command::Escape(args) => escape::run(args, &mut out),
+        Command::Display(args) => display::run(args, &mut out),
         Command::Conformance(args) => conformance::run(args, &mut out),
     };
     let result = result.and_then(|outcome| out.flush().map(|()| outcome));
