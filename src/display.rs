@@ -224,6 +224,23 @@ fn split_mailto(text: &str) -> (&str, &str) {
     }
 }
 
+/// `text` with every Bidi_Control character percent-escaped (for text shown as a link
+/// that is not a link's own text, such as the content of an HTML anchor).
+///
+/// ```
+/// use linkscan::display::escape_bidi_controls;
+/// assert_eq!(escape_bidi_controls("abc"), "abc");
+/// assert_eq!(escape_bidi_controls("a\u{202E}b"), "a%E2%80%AEb");
+/// ```
+pub fn escape_bidi_controls(text: &str) -> Cow<'_, str> {
+    if text.is_ascii() || !text.chars().any(is_bidi_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    push_without_bidi_controls(text, &mut out);
+    Cow::Owned(out)
+}
+
 /// Appends `text` with every Bidi_Control character percent-escaped.
 fn push_without_bidi_controls(text: &str, out: &mut String) {
     for c in text.chars() {

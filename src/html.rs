@@ -6,11 +6,26 @@
 //! scheme gets the configured default (`https://`), and an email gets `mailto:`. Input
 //! bytes that are not valid UTF-8 are written as U+FFFD; links never contain them.
 //!
+//! Each link is written for people and for browsers ([`write_link`]):
+//!
+//! * its text is its display form ([`crate::display`]): minimally escaped, the host in
+//!   Unicode unless spoofable, Bidi_Control characters percent-escaped;
+//! * its `href` is the ASCII form ([`crate::display::ascii_form`]): Punycode host,
+//!   percent-encoded path, so no Bidi_Control character reaches the page in a link,
+//!   whatever the options;
+//! * it is isolated left to right (`<bdi dir="ltr">`), and when it holds non-ASCII text
+//!   each of its fields is isolated too (`<bdi>`), so that its fields read left to right
+//!   in a right-to-left paragraph: the bidi IRI display rule of
+//!   [`crate::display::isolate`], written with elements instead of LRM characters. An
+//!   ASCII link needs no field isolation: none of its characters is strong right to left,
+//!   so inside a left-to-right isolate nothing of it is reordered.
+//!
 //! With [`Linkifier::checks`], a link that fails a security check of section 8
 //! ([`crate::checks`]) is written as plain text, not linked.
 
 use std::io::{self, Write};
 
+use crate::display::{ascii_form, display_link, fields, DisplayOptions};
 use crate::finder::{Link, LinkFinder, LinkKind};
 
 /// Turns plain text into HTML with links.
@@ -20,8 +35,15 @@ use crate::finder::{Link, LinkFinder, LinkKind};
 /// let html = Linkifier::new().linkify("See example.com/a?b=1&c=2 or mail <x@example.com>.");
 /// assert_eq!(
 ///     html,
-///     "See <a href=\"https://example.com/a?b=1&amp;c=2\">example.com/a?b=1&amp;c=2</a> or mail \
-///      &lt;<a href=\"mailto:x@example.com\">x@example.com</a>&gt;."
+///     "See <bdi dir=\"ltr\"><a href=\"https://example.com/a?b=1&amp;c=2\">example.com/a?b=1&amp;c=2</a></bdi> \
+///      or mail &lt;<bdi dir=\"ltr\"><a href=\"mailto:x@example.com\">x@example.com</a></bdi>&gt;."
+/// );
+/// // Display form and ASCII href; each field of a non-ASCII link isolated.
+/// let html = Linkifier::new().linkify("راجع ar.wikipedia.org/wiki/%D9%85%D8%B5%D8%B1");
+/// assert_eq!(
+///     html,
+///     "راجع <bdi dir=\"ltr\"><a href=\"https://ar.wikipedia.org/wiki/%D9%85%D8%B5%D8%B1\">\
+///      <bdi>ar</bdi>.<bdi>wikipedia</bdi>.<bdi>org</bdi>/<bdi>wiki</bdi>/<bdi>مصر</bdi></a></bdi>"
 /// );
 /// ```
 #[derive(Clone, Debug)]
@@ -58,7 +80,7 @@ impl Linkifier {
     /// ```
     /// use linkscan::html::Linkifier;
     /// let html = Linkifier::new().default_scheme("http://").linkify("example.com");
-    /// assert_eq!(html, "<a href=\"http://example.com\">example.com</a>");
+    /// assert_eq!(html, "<bdi dir=\"ltr\"><a href=\"http://example.com\">example.com</a></bdi>");
     /// ```
     pub fn default_scheme(mut self, scheme: impl Into<String>) -> Self {
         self.default_scheme = scheme.into();
@@ -74,7 +96,7 @@ impl Linkifier {
     /// let text = "ｅxample.com and example.com";
     /// assert_eq!(
     ///     Linkifier::new().checks(true).linkify(text),
-    ///     "ｅxample.com and <a href=\"https://example.com\">example.com</a>"
+    ///     "ｅxample.com and <bdi dir=\"ltr\"><a href=\"https://example.com\">example.com</a></bdi>"
     /// );
     /// ```
     pub fn checks(mut self, yes: bool) -> Self {
@@ -125,15 +147,59 @@ impl Linkifier {
             write_escaped_bytes(&text[at..link.start()], out)?;
             // A link never contains invalid UTF-8, so this is lossless.
             let link_text = String::from_utf8_lossy(&text[link.range()]);
-            out.write_all(b"<a href=\"")?;
-            write_escaped(&self.href(&link, &link_text), out)?;
-            out.write_all(b"\">")?;
-            write_escaped(&link_text, out)?;
-            out.write_all(b"</a>")?;
+            let shown = display_link(&link_text, link.kind(), &DisplayOptions::default());
+            let href = self.href(&link, &link_text);
+            write_link(&shown, link.kind(), &href, None, out)?;
             at = link.end();
         }
         write_escaped_bytes(&text[at..], out)
     }
+}
+
+/// Writes one link: `<bdi dir="ltr"><a href="…" rel="…">…</a></bdi>`, the `href` the
+/// ASCII form of `target` ([`ascii_form`]), `rel` when given, and the text `shown` (a
+/// display form of `kind`, see [`crate::display`]) with each field in its own `<bdi>`
+/// when it is not all ASCII. Everything is HTML-escaped.
+///
+/// ```
+/// let mut out = Vec::new();
+/// let shown = "https://bücher.de/α";
+/// linkscan::html::write_link(shown, linkscan::LinkKind::Url, shown, Some("nofollow"), &mut out).unwrap();
+/// assert_eq!(
+///     String::from_utf8(out).unwrap(),
+///     "<bdi dir=\"ltr\"><a href=\"https://xn--bcher-kva.de/%CE%B1\" rel=\"nofollow\">\
+///      <bdi>https</bdi>://<bdi>bücher</bdi>.<bdi>de</bdi>/<bdi>α</bdi></a></bdi>"
+/// );
+/// ```
+pub fn write_link<W: Write + ?Sized>(
+    shown: &str,
+    kind: LinkKind,
+    target: &str,
+    rel: Option<&str>,
+    out: &mut W,
+) -> io::Result<()> {
+    out.write_all(b"<bdi dir=\"ltr\"><a href=\"")?;
+    write_escaped(&ascii_form(target), out)?;
+    if let Some(rel) = rel {
+        out.write_all(b"\" rel=\"")?;
+        write_escaped(rel, out)?;
+    }
+    out.write_all(b"\">")?;
+    if shown.is_ascii() {
+        write_escaped(shown, out)?;
+    } else {
+        for field in fields(shown, kind) {
+            let text = &shown[field.range];
+            if field.separator {
+                write_escaped(text, out)?;
+            } else {
+                out.write_all(b"<bdi>")?;
+                write_escaped(text, out)?;
+                out.write_all(b"</bdi>")?;
+            }
+        }
+    }
+    out.write_all(b"</a></bdi>")
 }
 
 /// Writes `s` with `&`, `<`, `>`, `"` and `'` replaced by character references, safe in
@@ -184,12 +250,51 @@ mod tests {
     use super::*;
 
     #[test]
+    fn links_show_their_display_form_and_point_to_their_ascii_form() {
+        let html = Linkifier::new().linkify(
+            "xn--bcher-kva.de/b%C3%BCcher xn--80ak6aa92e.com/\u{202E}x ali@xn--mgbh0fb.xn--wgbh1c",
+        );
+        assert_eq!(
+            html,
+            "<bdi dir=\"ltr\"><a href=\"https://xn--bcher-kva.de/b%C3%BCcher\">\
+             <bdi>bücher</bdi>.<bdi>de</bdi>/<bdi>bücher</bdi></a></bdi> \
+             <bdi dir=\"ltr\"><a href=\"https://xn--80ak6aa92e.com/%E2%80%AEx\">\
+             xn--80ak6aa92e.com/%E2%80%AEx</a></bdi> \
+             <bdi dir=\"ltr\"><a href=\"mailto:ali@xn--mgbh0fb.xn--wgbh1c\">\
+             <bdi>ali</bdi>@<bdi>مثال</bdi>.<bdi>مصر</bdi></a></bdi>"
+        );
+    }
+
+    /// No Bidi_Control character of the input reaches a link's text or href.
+    #[test]
+    fn no_bidi_control_reaches_a_link() {
+        for c in [
+            '\u{061C}', '\u{200E}', '\u{200F}', '\u{202A}', '\u{202E}', '\u{2066}', '\u{2069}',
+        ] {
+            let text = format!("see https://example.com/a{c}b?k{c}=v#f{c} and x{c}y@example.com.");
+            for checks in [false, true] {
+                let html = Linkifier::new().checks(checks).linkify(&text);
+                if !checks {
+                    assert_eq!(html.matches("<a ").count(), 2, "{c:?}: {html}");
+                }
+                let mut rest = html.as_str();
+                while let Some(start) = rest.find("<a ") {
+                    let end = rest[start..].find("</a>").unwrap() + start;
+                    let link = &rest[start..end];
+                    assert!(!link.chars().any(crate::is_bidi_control), "{c:?}: {link}");
+                    rest = &rest[end..];
+                }
+            }
+        }
+    }
+
+    #[test]
     fn schemes_and_escaping() {
         let l = Linkifier::new();
         assert_eq!(
             l.linkify("https://x.com/\"q\" mailto:a@b.com"),
-            "<a href=\"https://x.com/&quot;q\">https://x.com/&quot;q</a>&quot; \
-             <a href=\"mailto:a@b.com\">mailto:a@b.com</a>"
+            "<bdi dir=\"ltr\"><a href=\"https://x.com/&quot;q\">https://x.com/&quot;q</a></bdi>&quot; \
+             <bdi dir=\"ltr\"><a href=\"mailto:a@b.com\">mailto:a@b.com</a></bdi>"
         );
         assert_eq!(l.linkify("<script>"), "&lt;script&gt;");
         assert_eq!(l.linkify(""), "");
@@ -203,7 +308,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "\u{FFFD} <a href=\"https://example.com\">example.com</a> \u{FFFD}"
+            "\u{FFFD} <bdi dir=\"ltr\"><a href=\"https://example.com\">example.com</a></bdi> \u{FFFD}"
         );
     }
 }

@@ -7,6 +7,12 @@
 //! pages are written in parallel as messages are scanned; `index.html` lists the messages
 //! in archive order and is written as they come, so memory stays bounded.
 //!
+//! Text in any script reads in its own direction: each text part is a `<pre dir="auto">`
+//! and each header or index cell from a message has `dir="auto"`, so an Arabic or Hebrew
+//! message reads right to left. Links are written as `linkscan::html` writes them: their
+//! display form, isolated left to right with their fields in order, pointing to their
+//! ASCII form, with no Bidi_Control character left raw.
+//!
 //! Files are written without following links: each page and the index is written to a
 //! new file (created exclusively, so never through a symbolic link) and then renamed
 //! over its name ([`create_replacing`]). A symbolic link already in the folder under a
@@ -21,7 +27,8 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use linkscan::html::{write_escaped, Linkifier};
+use linkscan::display::{ascii_form, display_link, escape_bidi_controls, DisplayOptions};
+use linkscan::html::{write_escaped, write_link, Linkifier};
 use linkscan::mail::{LinkSource, MailLink, MailScanner, ScannedMessage, TextPart};
 
 use crate::mail::{self, Emit, Render, Run, Totals};
@@ -46,7 +53,10 @@ fn write_head(out: &mut impl Write, title: &str) -> io::Result<()> {
     write!(out, "</title><style>{STYLE}</style></head>\n<body>\n")
 }
 
-/// Writes `text` with its links as `<a>` elements ([`choose_links`] picks them).
+/// Writes `text` with its links as `<a>` elements ([`choose_links`] picks them): a text
+/// link in its display form, isolated left to right with its fields in order
+/// ([`write_link`]); an href link on its anchor text, isolated in its own direction. Every
+/// `href` is the link's ASCII form, and no Bidi_Control character reaches a link.
 pub(crate) fn write_linkified(
     text: &str,
     links: &[MailLink],
@@ -59,11 +69,22 @@ pub(crate) fn write_linkified(
             continue;
         }
         write_escaped(&text[at..link.start], out)?;
-        out.write_all(b"<a href=\"")?;
-        write_escaped(&link.href, out)?;
-        out.write_all(b"\" rel=\"nofollow\">")?;
-        write_escaped(&text[link.start..link.end], out)?;
-        out.write_all(b"</a>")?;
+        let link_text = &text[link.start..link.end];
+        match link.source {
+            LinkSource::Text => {
+                let shown = display_link(link_text, link.kind, &DisplayOptions::default());
+                write_link(&shown, link.kind, &link.href, Some("nofollow"), out)?;
+            }
+            // The anchor text of an HTML part is prose, not a link's text: isolated in
+            // its own direction, with no Bidi_Control character left raw.
+            _ => {
+                out.write_all(b"<bdi><a href=\"")?;
+                write_escaped(&ascii_form(&link.href), out)?;
+                out.write_all(b"\" rel=\"nofollow\">")?;
+                write_escaped(&escape_bidi_controls(link_text), out)?;
+                out.write_all(b"</a></bdi>")?;
+            }
+        }
         at = link.end;
     }
     write_escaped(&text[at..], out)
@@ -165,7 +186,7 @@ impl Pages {
         write_head(&mut out, subject)?;
         out.write_all(b"<nav><a href=\"index.html\">Index</a></nav>\n<table class=\"headers\">\n")?;
         let mut header = |name: &str, value: &str, linkify: bool| -> io::Result<()> {
-            write!(out, "<tr><th>{name}</th><td>")?;
+            write!(out, "<tr><th>{name}</th><td dir=\"auto\">")?;
             if linkify {
                 self.linkifier.write_html(value.as_bytes(), &mut out)?;
             } else {
@@ -177,7 +198,7 @@ impl Pages {
         header("Date", m.date.as_deref().unwrap_or(""), false)?;
         header("Message-ID", m.message_id.as_deref().unwrap_or(""), false)?;
         header("Archive", &format!("{file}, message {index}"), false)?;
-        out.write_all(b"<tr><th>Subject</th><td class=\"subject\">")?;
+        out.write_all(b"<tr><th>Subject</th><td class=\"subject\" dir=\"auto\">")?;
         match m.parts.iter().find(|p| p.path == "subject") {
             Some(part) => write_linkified(&part.text, &part.links, &mut out)?,
             None => write_escaped(subject, &mut out)?,
@@ -186,7 +207,7 @@ impl Pages {
         if !m.warnings.is_empty() {
             out.write_all(b"<ul class=\"warnings\">\n")?;
             for w in &m.warnings {
-                out.write_all(b"<li>")?;
+                out.write_all(b"<li dir=\"auto\">")?;
                 write_escaped(w, &mut out)?;
                 out.write_all(b"</li>\n")?;
             }
@@ -264,7 +285,7 @@ fn write_part(part: &TextPart, out: &mut impl Write) -> io::Result<()> {
         out.write_all(" · ".as_bytes())?;
         write_escaped(ct, out)?;
     }
-    out.write_all(b"</h2>\n<pre>")?;
+    out.write_all(b"</h2>\n<pre dir=\"auto\">")?;
     write_linkified(&part.text, &part.links, out)?;
     out.write_all(b"</pre></section>\n")
 }
@@ -315,9 +336,9 @@ impl Emit<Row> for Index {
             row.page.trim_end_matches(".html")
         )?;
         write_escaped(&row.date, out)?;
-        out.write_all(b"</td><td>")?;
+        out.write_all(b"</td><td dir=\"auto\">")?;
         write_escaped(&row.from, out)?;
-        write!(out, "</td><td><a href=\"{}\">", row.page)?;
+        write!(out, "</td><td dir=\"auto\"><a href=\"{}\">", row.page)?;
         write_escaped(&row.subject, out)?;
         writeln!(out, "</a></td><td>{}</td></tr>", row.links)
     }
