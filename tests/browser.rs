@@ -1,35 +1,62 @@
-//! The HTML archive as a browser sees it: `linkscan linkify --mbox` on the test archive,
-//! then headless Chromium loads pages and prints the DOM it built, and the links, the
-//! decoded texts and the escaping are checked there.
+//! The HTML archive as a browser sees it: `linkscan linkify --mbox` on test archives, then
+//! headless Chromium loads pages and the DOM it built, and where links land on the
+//! screen, are checked there.
 //!
-//! Needs `chromium` (Debian's package; `.ci/run` installs it). Without it the test fails
-//! under CI (`CI` set, as `.ci/run` runs), so CI never passes without the browser check;
-//! elsewhere (a newcomer's first `cargo test`) it is skipped with a message on stderr.
+//! * `archive_pages_render_with_their_links`: the links, the decoded texts and the
+//!   escaping of the sample archive and a hostile message.
+//! * `links_read_left_to_right_in_every_direction`: Arabic, Hebrew and mixed lines with
+//!   URLs holding right-to-left labels and path segments, queries, fragments, brackets and
+//!   a U+202E. JavaScript in the page measures each field of each link with a `Range`;
+//!   the test asserts that the fields of every link read left to right, that the words
+//!   around a link keep their places and their own order, and that the U+202E reverses
+//!   nothing. Control paragraphs written the old way (a bare `<a>`, a raw U+202E) show
+//!   that the measurement sees the reordering these rules prevent. A screenshot of the page
+//!   is kept under Cargo's target folder (`target/tmp/browser/bidi.png`).
+//!
+//! Both need `chromium` (Debian's package; `.ci/run` installs it), so they are
+//! `#[ignore = "needs chromium"]`: a plain `cargo test` reports them as ignored, and
+//! `cargo test -- --ignored` (as CI runs) fails with a message when chromium is missing.
 #![cfg(feature = "mail")]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn chromium() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
+/// The browser on `PATH`; fails the test, with what to install, when there is none.
+fn chromium() -> PathBuf {
+    let path = std::env::var_os("PATH").unwrap_or_default();
     ["chromium", "chromium-browser", "google-chrome"]
         .iter()
         .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
         .find(|p| p.is_file())
+        .expect(
+            "this test needs chromium on PATH (apt-get install chromium); \
+             without it, run the tests without --ignored",
+        )
 }
 
-/// The DOM of `page` after Chromium parsed and rendered it.
-fn dump_dom(browser: &Path, page: &Path) -> String {
-    let profile = page.parent().unwrap().join(".chromium-profile");
-    let out = Command::new(browser)
+/// Chromium's common flags, its profile in `dir`.
+fn chromium_command(browser: &Path, dir: &Path) -> Command {
+    let mut command = Command::new(browser);
+    command
         .args([
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
             "--no-first-run",
             "--disable-dev-shm-usage",
+            "--hide-scrollbars",
+            "--window-size=1400,1000",
         ])
-        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!(
+            "--user-data-dir={}",
+            dir.join(".chromium-profile").display()
+        ));
+    command
+}
+
+/// The DOM of `page` after Chromium parsed and rendered it (and ran its scripts).
+fn dump_dom(chromium: &Path, page: &Path) -> String {
+    let out = chromium_command(chromium, page.parent().unwrap())
         .arg("--dump-dom")
         .arg(format!("file://{}", page.display()))
         .output()
@@ -38,19 +65,21 @@ fn dump_dom(browser: &Path, page: &Path) -> String {
     String::from_utf8(out.stdout).expect("the DOM is UTF-8")
 }
 
+/// Writes an archive of `mboxes` to `out_dir` with `linkscan linkify --mbox`.
+fn linkify_archive(out_dir: &Path, mboxes: &[&Path]) {
+    let status = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .args(["linkify", "--mbox", "-q", "--out"])
+        .arg(out_dir)
+        .args(mboxes)
+        .status()
+        .expect("linkscan runs");
+    assert!(status.success());
+}
+
 #[test]
+#[ignore = "needs chromium"]
 fn archive_pages_render_with_their_links() {
-    let Some(browser) = chromium() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "the browser test needs chromium under CI (apt-get install chromium)"
-        );
-        eprintln!(
-            "SKIPPED: archive_pages_render_with_their_links: no chromium on PATH \
-             (apt-get install chromium to run it)"
-        );
-        return;
-    };
+    let browser = chromium();
     let dir = std::env::temp_dir().join(format!("linkscan-browser-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mail/sample.mbox");
@@ -69,23 +98,19 @@ fn archive_pages_render_with_their_links() {
     )
     .unwrap();
     let out_dir = dir.join("web");
-    let status = Command::new(env!("CARGO_BIN_EXE_linkscan"))
-        .args(["linkify", "--mbox", "-q", "--out"])
-        .arg(&out_dir)
-        .arg(&sample)
-        .arg(&hostile)
-        .status()
-        .expect("linkscan runs");
-    assert!(status.success());
+    linkify_archive(&out_dir, &[&sample, &hostile]);
 
     // The HTML message: links from the text and from href attributes, entities decoded.
     let dom = dump_dom(&browser, &out_dir.join("00009.html"));
     for expected in [
-        "<a href=\"https://shop.example.com/?a=1&amp;b=2\" rel=\"nofollow\">our shop</a>",
-        "<a href=\"https://text.example.org/page\" rel=\"nofollow\">https://text.example.org/page</a>",
-        "<a href=\"mailto:sales@example.com\" rel=\"nofollow\">sales</a>",
-        "<a href=\"https://café.example.com/x\" rel=\"nofollow\">https://café.example.com/x</a>",
-        "<a href=\"mailto:ivan@example.com\">ivan@example.com</a>",
+        "<bdi><a href=\"https://shop.example.com/?a=1&amp;b=2\" rel=\"nofollow\">our shop</a></bdi>",
+        "<bdi dir=\"ltr\"><a href=\"https://text.example.org/page\" rel=\"nofollow\">\
+         https://text.example.org/page</a></bdi>",
+        "<bdi><a href=\"mailto:sales@example.com\" rel=\"nofollow\">sales</a></bdi>",
+        // The display form in the text (each field isolated), the ASCII form in the href.
+        "<bdi dir=\"ltr\"><a href=\"https://xn--caf-dma.example.com/x\" rel=\"nofollow\">\
+         <bdi>https</bdi>://<bdi>café</bdi>.<bdi>example</bdi>.<bdi>com</bdi>/<bdi>x</bdi></a></bdi>",
+        "<bdi dir=\"ltr\"><a href=\"mailto:ivan@example.com\">ivan@example.com</a></bdi>",
     ] {
         assert!(dom.contains(expected), "missing {expected:?} in\n{dom}");
     }
@@ -98,7 +123,8 @@ fn archive_pages_render_with_their_links() {
     let dom = dump_dom(&browser, &out_dir.join("00005.html"));
     assert!(
         dom.contains(
-            "<a href=\"https://example.jp/詳細\" rel=\"nofollow\">https://example.jp/詳細</a>"
+            "<a href=\"https://example.jp/%E8%A9%B3%E7%B4%B0\" rel=\"nofollow\">\
+             <bdi>https</bdi>://<bdi>example</bdi>.<bdi>jp</bdi>/<bdi>詳細</bdi></a>"
         ),
         "{dom}"
     );
@@ -137,5 +163,320 @@ fn archive_pages_render_with_their_links() {
         );
     }
     assert!(dom.contains(">Fwd: Original</a>"), "{dom}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The lines of the right-to-left test message: each is its own paragraph (the archive's
+/// `<pre>` takes each line's direction from its first strong character), with its
+/// direction and the link it holds, as detected.
+const BIDI_LINES: [(&str, Direction); 9] = [
+    (
+        "See https://ar.wikipedia.org/wiki/القاهرة_(مدينة) for the city",
+        Direction::Ltr,
+    ),
+    (
+        "انظر https://ar.wikipedia.org/wiki/القاهرة_(مدينة) للمدينة",
+        Direction::Rtl,
+    ),
+    (
+        "ראו https://he.wikipedia.org/wiki/ירושלים?שפה=עברית#היסטוריה עכשיו",
+        Direction::Rtl,
+    ),
+    (
+        "زوروا https://مثال.مصر/مسار/صفحة?بحث=كتاب&لغة=عربي#قسم اليوم",
+        Direction::Rtl,
+    ),
+    (
+        "Mixed https://דוגמה.קום/a/שלום?x=1 and שלום here",
+        Direction::Ltr,
+    ),
+    (
+        "(راجع https://example.com/ملف_(نسخة)/[1] ثم عد)",
+        Direction::Rtl,
+    ),
+    (
+        "Beware https://example.com/\u{202E}fdp.exe and more words",
+        Direction::Ltr,
+    ),
+    (
+        "احذر https://example.com/\u{202E}fdp.exe ثم تابع",
+        Direction::Rtl,
+    ),
+    ("راسلوا ali@مثال.مصر شكرا", Direction::Rtl),
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Direction {
+    Ltr,
+    Rtl,
+}
+
+/// Measures, for every link of the page (`<bdi dir="ltr">` in a `<pre>`, and the `<a>`
+/// of the control paragraphs): the box of each field (the `<bdi>` of each, or for an
+/// ASCII or control link the runs between `. : / ? = & # @`), and the box of each
+/// character of the word before and the word after the link. The JSON goes into
+/// `<pre id="measured">`.
+const MEASURE: &str = r#"<script>
+const box = r => { const b = r.getBoundingClientRect(); return [b.left, b.right, b.top]; };
+const range = (node, start, end) => {
+  const r = document.createRange(); r.setStart(node, start); r.setEnd(node, end); return r;
+};
+// One box per character of `text` (a UTF-16 pair is one character).
+const chars = (node, start, text) => {
+  const boxes = []; let at = start;
+  for (const c of text) { boxes.push(box(range(node, at, at + c.length))); at += c.length; }
+  return { text, boxes };
+};
+const word = (node, last) => {
+  if (!node || node.nodeType !== Node.TEXT_NODE) return null;
+  const s = node.data;
+  const m = last ? /(\S+)\s*$/.exec(s) : /^\s*(\S+)/.exec(s);
+  if (!m) return null;
+  const start = last ? m.index : m.index + m[0].length - m[1].length;
+  return chars(node, start, m[1]);
+};
+const links = [];
+const measure = (outer, a) => {
+  const fields = [];
+  const inner = a.querySelectorAll('bdi');
+  if (inner.length) {
+    for (const b of inner) { const r = document.createRange(); r.selectNodeContents(b); fields.push([r.toString(), box(r)]); }
+  } else {
+    const t = a.firstChild; const re = /[^.:\/?=&#@]+/g; let m;
+    while ((m = re.exec(t.data))) fields.push([m[0], box(range(t, m.index, m.index + m[0].length))]);
+  }
+  links.push({
+    text: a.textContent, href: a.getAttribute('href'), fields,
+    before: word(outer.previousSibling, true), after: word(outer.nextSibling, false),
+  });
+};
+for (const outer of document.querySelectorAll('pre bdi[dir=ltr]')) measure(outer, outer.querySelector('a'));
+for (const a of document.querySelectorAll('p.control a')) measure(a, a);
+document.getElementById('measured').textContent = JSON.stringify(links);
+</script>"#;
+
+/// Control paragraphs, written the way links were written before: a bare `<a>` in a
+/// right-to-left paragraph, and a raw U+202E in a link.
+const CONTROLS: &str = "<p class=\"control\" dir=\"rtl\">انظر \
+    <a href=\"https://ar.wikipedia.org/\">https://ar.wikipedia.org/wiki/القاهرة_(مدينة)</a> للمدينة</p>\n\
+    <p class=\"control\" dir=\"ltr\">Beware <a href=\"https://example.com/\">https://example.com/\u{202E}fdp.exe</a> and more words</p>\n";
+
+#[derive(Debug)]
+struct Measured {
+    text: String,
+    href: String,
+    /// (text, [left, right, top])
+    fields: Vec<(String, [f64; 3])>,
+    before: Option<Word>,
+    after: Option<Word>,
+}
+
+#[derive(Debug)]
+struct Word {
+    text: String,
+    boxes: Vec<[f64; 3]>,
+}
+
+fn parse_measured(json: &str) -> Vec<Measured> {
+    let value: serde_json::Value = serde_json::from_str(json).expect("the page's JSON");
+    let f3 = |v: &serde_json::Value| -> [f64; 3] {
+        let a = v.as_array().expect("a box");
+        [0, 1, 2].map(|i| a[i].as_f64().expect("a number"))
+    };
+    let word = |v: &serde_json::Value| -> Option<Word> {
+        (!v.is_null()).then(|| Word {
+            text: v["text"].as_str().unwrap().to_string(),
+            boxes: v["boxes"].as_array().unwrap().iter().map(f3).collect(),
+        })
+    };
+    value
+        .as_array()
+        .expect("a list of links")
+        .iter()
+        .map(|l| Measured {
+            text: l["text"].as_str().unwrap().to_string(),
+            href: l["href"].as_str().unwrap().to_string(),
+            fields: l["fields"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| (f[0].as_str().unwrap().to_string(), f3(&f[1])))
+                .collect(),
+            before: word(&l["before"]),
+            after: word(&l["after"]),
+        })
+        .collect()
+}
+
+/// Half a pixel of slack for sub-pixel layout.
+const SLACK: f64 = 0.5;
+
+/// Whether `boxes` run left to right (each starts at or after the end of the one before).
+fn left_to_right(boxes: &[[f64; 3]]) -> bool {
+    boxes.windows(2).all(|w| w[0][1] <= w[1][0] + SLACK)
+}
+
+/// Whether `boxes` run right to left.
+fn right_to_left(boxes: &[[f64; 3]]) -> bool {
+    boxes.windows(2).all(|w| w[1][1] <= w[0][0] + SLACK)
+}
+
+/// Whether `word` is written in a right-to-left script (Hebrew, Arabic).
+fn is_rtl_word(word: &str) -> bool {
+    word.chars().any(|c| ('\u{0590}'..='\u{08FF}').contains(&c))
+}
+
+/// The words around a link keep their places (before it on the paragraph's starting side,
+/// after it on the other) and their own order of characters.
+fn check_words_around(link: &Measured, direction: Direction) -> Result<(), String> {
+    let left = link
+        .fields
+        .iter()
+        .map(|f| f.1[0])
+        .fold(f64::INFINITY, f64::min);
+    let right = link
+        .fields
+        .iter()
+        .map(|f| f.1[1])
+        .fold(f64::NEG_INFINITY, f64::max);
+    for (word, is_before) in [(&link.before, true), (&link.after, false)] {
+        let word = word.as_ref().ok_or("no word next to the link")?;
+        let word_left = word
+            .boxes
+            .iter()
+            .map(|b| b[0])
+            .fold(f64::INFINITY, f64::min);
+        let word_right = word
+            .boxes
+            .iter()
+            .map(|b| b[1])
+            .fold(f64::NEG_INFINITY, f64::max);
+        let on_the_left = word_right <= left + SLACK;
+        let on_the_right = word_left >= right - SLACK;
+        let placed = match (direction, is_before) {
+            (Direction::Ltr, true) | (Direction::Rtl, false) => on_the_left,
+            (Direction::Ltr, false) | (Direction::Rtl, true) => on_the_right,
+        };
+        if !placed {
+            return Err(format!("{:?} is on the wrong side of the link", word.text));
+        }
+        let ordered = if is_rtl_word(&word.text) {
+            right_to_left(&word.boxes)
+        } else {
+            left_to_right(&word.boxes)
+        };
+        if !ordered {
+            return Err(format!(
+                "the characters of {:?} are out of order",
+                word.text
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+#[ignore = "needs chromium"]
+fn links_read_left_to_right_in_every_direction() {
+    let browser = chromium();
+    let dir = std::env::temp_dir().join(format!("linkscan-bidi-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mbox = dir.join("bidi.mbox");
+    let body: String = BIDI_LINES
+        .iter()
+        .map(|(line, _)| format!("{line}\n"))
+        .collect();
+    std::fs::write(
+        &mbox,
+        format!(
+            "From x@example.com Mon Jan  1 00:00:00 2024\n\
+             From: x@example.com\nSubject: روابط\nMessage-ID: <bidi@example.com>\n\
+             Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n{body}"
+        ),
+    )
+    .unwrap();
+    let out_dir = dir.join("web");
+    linkify_archive(&out_dir, &[&mbox]);
+    let page = std::fs::read_to_string(out_dir.join("00001.html")).unwrap();
+
+    // What reaches the page: no raw Bidi_Control character in any link's text or href,
+    // a <pre dir="auto">.
+    assert!(page.contains("<pre dir=\"auto\">"), "{page}");
+    for (start, _) in page.match_indices("<a ") {
+        let link = &page[start..start + page[start..].find("</a>").unwrap()];
+        assert!(!link.contains('\u{202E}'), "a raw U+202E in {link}");
+    }
+
+    // The screenshot, kept for people to look at.
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    std::fs::create_dir_all(&shots).unwrap();
+    let shot = shots.join("bidi.png");
+    let _ = std::fs::remove_file(&shot);
+    let status = chromium_command(&browser, &dir)
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(format!("file://{}", out_dir.join("00001.html").display()))
+        .output()
+        .expect("chromium runs");
+    assert!(status.status.success(), "{status:?}");
+    assert!(std::fs::metadata(&shot)
+        .map(|m| m.len() > 0)
+        .unwrap_or(false));
+
+    // The page with the controls and the measuring script added at its end.
+    let measured_page = out_dir.join("measured.html");
+    let instrumented = page.replace(
+        "</body>",
+        &format!("{CONTROLS}<pre id=\"measured\" hidden></pre>{MEASURE}</body>"),
+    );
+    std::fs::write(&measured_page, instrumented).unwrap();
+    let dom = dump_dom(&browser, &measured_page);
+    let json_start = dom
+        .find("<pre id=\"measured\" hidden=\"\">")
+        .expect("the results")
+        + "<pre id=\"measured\" hidden=\"\">".len();
+    let json = &dom[json_start..json_start + dom[json_start..].find("</pre>").unwrap()];
+    let json = json
+        .replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">");
+    let links = parse_measured(&json);
+    assert_eq!(links.len(), BIDI_LINES.len() + 2, "{links:#?}");
+
+    let (tested, controls) = links.split_at(BIDI_LINES.len());
+    for (link, (line, direction)) in tested.iter().zip(BIDI_LINES) {
+        assert!(link.fields.len() >= 3, "{line}: {link:?}");
+        assert!(
+            link.fields
+                .iter()
+                .all(|f| (f.1[2] - link.fields[0].1[2]).abs() < 2.0),
+            "{line}: the link wraps, its fields cannot be compared: {link:?}"
+        );
+        let boxes: Vec<[f64; 3]> = link.fields.iter().map(|f| f.1).collect();
+        assert!(
+            left_to_right(&boxes),
+            "{line} ({direction:?}): the fields of the link are not left to right: {:#?}",
+            link.fields
+        );
+        check_words_around(link, direction).unwrap_or_else(|e| panic!("{line}: {e}: {link:#?}"));
+        assert!(link.href.is_ascii(), "{line}: {}", link.href);
+        assert!(!link.text.contains('\u{202E}'), "{line}");
+    }
+    // The links with a U+202E show it escaped, and the words after them read in order.
+    assert!(tested[6].text.contains("%E2%80%AE") && tested[7].text.contains("%E2%80%AE"));
+    assert_eq!(tested[6].after.as_ref().unwrap().text, "and");
+
+    // The controls: without isolation the fields of the same URL are out of order in a
+    // right-to-left paragraph, and a raw U+202E reverses the word after the link. So the
+    // measurement above would see what the display rules prevent.
+    let bare: Vec<[f64; 3]> = controls[0].fields.iter().map(|f| f.1).collect();
+    assert!(!left_to_right(&bare), "control: {:#?}", controls[0].fields);
+    let after = controls[1]
+        .after
+        .as_ref()
+        .expect("the word after the control");
+    assert_eq!(after.text, "and");
+    assert!(right_to_left(&after.boxes), "control: {after:?}");
+    eprintln!("screenshot: {}", shot.display());
     std::fs::remove_dir_all(&dir).unwrap();
 }

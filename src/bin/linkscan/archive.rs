@@ -8,8 +8,10 @@
 //! in archive order and is written as they come, so memory stays bounded.
 //!
 //! Text in any script reads in its own direction: each text part is a `<pre dir="auto">`
-//! and each header or index cell from a message has `dir="auto"`, so an Arabic or Hebrew
-//! message reads right to left. Links are written as `linkscan::html` writes them: their
+//! whose lines each take the direction of their first strong character (CSS
+//! `unicode-bidi: plaintext`, so an English quote in an Arabic message stays left to
+//! right), and each header or index cell from a message has `dir="auto"`, so an Arabic or
+//! Hebrew message reads right to left. Links are written as `linkscan::html` writes them: their
 //! display form, isolated left to right with their fields in order, pointing to their
 //! ASCII form, with no Bidi_Control character left raw.
 //!
@@ -36,6 +38,7 @@ use crate::{LinkifyArgs, Outcome};
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:62em;margin:1em auto;\
 padding:0 1em;line-height:1.4}pre{white-space:pre-wrap;overflow-wrap:anywhere;\
+unicode-bidi:plaintext;\
 font-family:ui-monospace,monospace;background:#f6f6f6;padding:.5em}\
 table.headers th{text-align:left;padding-right:1em;vertical-align:top}\
 table.index{width:100%;table-layout:fixed}\
