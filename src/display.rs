@@ -169,7 +169,19 @@ pub fn display_host(host: &str) -> Cow<'_, str> {
     if host.is_empty() || host.starts_with('[') || host.contains('%') {
         return Cow::Borrowed(host);
     }
-    if host_spoof(host).is_none() {
+    // An ASCII host without a Punycode label has no label to spoof with: only its
+    // characters are checked (the common case, without IDNA).
+    let punycode = host.split(is_label_separator).any(|label| {
+        label
+            .get(..4)
+            .is_some_and(|p| p.eq_ignore_ascii_case("xn--"))
+    });
+    let safe = if host.is_ascii() && !punycode {
+        crate::checks::host_identifiers_allowed(host)
+    } else {
+        host_spoof(host).is_none()
+    };
+    if safe {
         return format_host(host);
     }
     match idna::domain_to_ascii(host) {
