@@ -21,11 +21,12 @@
 //!   so inside a left-to-right isolate nothing of it is reordered.
 //!
 //! With [`Linkifier::checks`], a link that fails a security check of section 8
-//! ([`crate::checks`]) is written as plain text, not linked.
+//! ([`crate::checks`]) is written as plain text, not linked, its Bidi_Control characters
+//! percent-escaped all the same.
 
 use std::io::{self, Write};
 
-use crate::display::{ascii_form, display_link, fields, DisplayOptions};
+use crate::display::{ascii_form, display_link, escape_bidi_controls, fields, DisplayOptions};
 use crate::finder::{Link, LinkFinder, LinkKind};
 
 /// Turns plain text into HTML with links.
@@ -141,16 +142,18 @@ impl Linkifier {
     ) -> io::Result<()> {
         let mut at = 0;
         for link in links {
-            if self.checks && !crate::checks::check_link(text, &link).passed() {
-                continue;
-            }
             write_escaped_bytes(&text[at..link.start()], out)?;
             // A link never contains invalid UTF-8, so this is lossless.
             let link_text = String::from_utf8_lossy(&text[link.range()]);
+            at = link.end();
+            if self.checks && !crate::checks::check_link(text, &link).passed() {
+                // Not linked, and no raw Bidi_Control character of it reorders the line.
+                write_escaped(&escape_bidi_controls(&link_text), out)?;
+                continue;
+            }
             let shown = display_link(&link_text, link.kind(), &DisplayOptions::default());
             let href = self.href(&link, &link_text);
             write_link(&shown, link.kind(), &href, None, out)?;
-            at = link.end();
         }
         write_escaped_bytes(&text[at..], out)
     }
@@ -276,6 +279,14 @@ mod tests {
                 let html = Linkifier::new().checks(checks).linkify(&text);
                 if !checks {
                     assert_eq!(html.matches("<a ").count(), 2, "{c:?}: {html}");
+                } else {
+                    // The URL is left as text, but its control is escaped all the same
+                    // (the one before the email's `y` is no link's).
+                    assert!(
+                        html.starts_with("see https://example.com/a%"),
+                        "{c:?}: {html}"
+                    );
+                    assert_eq!(html.chars().filter(|&d| d == c).count(), 1, "{c:?}: {html}");
                 }
                 let mut rest = html.as_str();
                 while let Some(start) = rest.find("<a ") {

@@ -60,9 +60,14 @@ fn write_head(out: &mut impl Write, title: &str) -> io::Result<()> {
 /// link in its display form, isolated left to right with its fields in order
 /// ([`write_link`]); an href link on its anchor text, isolated in its own direction. Every
 /// `href` is the link's ASCII form, and no Bidi_Control character reaches a link.
+///
+/// With `checks`, a link that fails a security check of UTS #58 section 8 is written as
+/// text, its Bidi_Control characters percent-escaped all the same (a U+202E in it must not
+/// reverse the rest of the line).
 pub(crate) fn write_linkified(
     text: &str,
     links: &[MailLink],
+    checks: bool,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let mut at = 0;
@@ -73,6 +78,11 @@ pub(crate) fn write_linkified(
         }
         write_escaped(&text[at..link.start], out)?;
         let link_text = &text[link.start..link.end];
+        if checks && !passes_checks(link) {
+            write_escaped(&escape_bidi_controls(link_text), out)?;
+            at = link.end;
+            continue;
+        }
         match link.source {
             LinkSource::Text => {
                 let shown = display_link(link_text, link.kind, &DisplayOptions::default());
@@ -160,14 +170,9 @@ struct Pages {
     checks: bool,
 }
 
-/// `m` without the links that fail a security check of UTS #58 section 8.
-fn without_failing_links(m: &ScannedMessage) -> ScannedMessage {
-    let mut m = m.clone();
-    for part in &mut m.parts {
-        part.links
-            .retain(|link| linkscan::checks::check(&link.text, link.kind).passed());
-    }
-    m
+/// Whether `link` passes every security check of UTS #58 section 8.
+fn passes_checks(link: &MailLink) -> bool {
+    linkscan::checks::check(&link.text, link.kind).passed()
 }
 
 /// Writes the index (in order).
@@ -203,7 +208,7 @@ impl Pages {
         header("Archive", &format!("{file}, message {index}"), false)?;
         out.write_all(b"<tr><th>Subject</th><td class=\"subject\" dir=\"auto\">")?;
         match m.parts.iter().find(|p| p.path == "subject") {
-            Some(part) => write_linkified(&part.text, &part.links, &mut out)?,
+            Some(part) => write_linkified(&part.text, &part.links, self.checks, &mut out)?,
             None => write_escaped(subject, &mut out)?,
         }
         out.write_all(b"</td></tr>\n</table>\n")?;
@@ -217,7 +222,7 @@ impl Pages {
             out.write_all(b"</ul>\n")?;
         }
         for part in m.parts.iter().filter(|p| p.path != "subject") {
-            write_part(part, &mut out)?;
+            write_part(part, self.checks, &mut out)?;
         }
         out.write_all(b"</body></html>\n")?;
         out.flush()?;
@@ -281,7 +286,7 @@ impl Write for Replacing {
     }
 }
 
-fn write_part(part: &TextPart, out: &mut impl Write) -> io::Result<()> {
+fn write_part(part: &TextPart, checks: bool, out: &mut impl Write) -> io::Result<()> {
     out.write_all(b"<section class=\"part\"><h2>Part ")?;
     write_escaped(&part.path, out)?;
     if let Some(ct) = &part.content_type {
@@ -289,7 +294,7 @@ fn write_part(part: &TextPart, out: &mut impl Write) -> io::Result<()> {
         write_escaped(ct, out)?;
     }
     out.write_all(b"</h2>\n<pre dir=\"auto\">")?;
-    write_linkified(&part.text, &part.links, out)?;
+    write_linkified(&part.text, &part.links, checks, out)?;
     out.write_all(b"</pre></section>\n")
 }
 
@@ -298,20 +303,19 @@ impl Render for Pages {
 
     fn render(&self, file: &str, index: usize, global: usize, m: &ScannedMessage) -> Row {
         let page = page_name(global);
-        let checked;
-        let m = if self.checks {
-            checked = without_failing_links(m);
-            &checked
-        } else {
-            m
-        };
         let error = self.write_page(&self.dir.join(&page), file, index, m).err();
+        let links = if self.checks {
+            let links = m.parts.iter().flat_map(|p| &p.links);
+            links.filter(|link| passes_checks(link)).count()
+        } else {
+            m.link_count()
+        };
         Row {
             page,
             date: m.date.clone().unwrap_or_default(),
             from: m.from.clone().unwrap_or_default(),
             subject: m.subject.clone().unwrap_or_else(|| "(no subject)".into()),
-            links: m.link_count(),
+            links,
             error,
         }
     }
@@ -452,7 +456,7 @@ mod tests {
         // And the page itself: every anchor is drawn.
         let (text, links) = anchors(40_000);
         let mut page = Vec::new();
-        write_linkified(&text, &links, &mut page).unwrap();
+        write_linkified(&text, &links, false, &mut page).unwrap();
         let page = String::from_utf8(page).unwrap();
         assert_eq!(page.matches("<a href=").count(), 40_000);
     }
