@@ -355,6 +355,14 @@ pub fn format_host(host: &str) -> Cow<'_, str> {
     if host.is_empty() || host.starts_with('[') || host.contains('%') {
         return Cow::Borrowed(host);
     }
+    // Lower-case ASCII without a Punycode label is its own ToUnicode form when it is a
+    // valid name, and is given back as written when it is not: no IDNA needed.
+    let plain_ascii = host
+        .bytes()
+        .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'.' | b'-' | b'_'));
+    if plain_ascii && !host.starts_with("xn--") && !host.contains(".xn--") {
+        return Cow::Borrowed(host);
+    }
     match idna::domain_to_unicode(host) {
         (unicode, Ok(())) if !unicode.is_empty() && unicode.chars().all(is_shown_host_char) => {
             if unicode == host {

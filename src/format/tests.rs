@@ -570,3 +570,20 @@ fn random_fully_escaped_strings_agree_with_parts() {
         assert_eq!(escape_url(&line), escape_url_parts(&url), "{line}");
     }
 }
+
+/// The shortcut of `format_host` for lower-case ASCII gives what IDNA gives.
+#[test]
+fn plain_ascii_hosts_are_their_own_unicode_form() {
+    let mut rng = Rng(0xDEAD_BEEF_0BAD_F00D);
+    let alphabet = ['a', 'x', 'n', 'z', '0', '9', '.', '-', '_'];
+    for _ in 0..20_000 {
+        let host = rng.string(&alphabet, 12);
+        let via_idna = match idna::domain_to_unicode(&host) {
+            (unicode, Ok(())) if !unicode.is_empty() && unicode.chars().all(is_shown_host_char) => {
+                unicode
+            }
+            _ => host.clone(),
+        };
+        assert_eq!(format_host(&host), via_idna, "{host:?}");
+    }
+}
