@@ -255,6 +255,11 @@ pub fn escape_bidi_controls(text: &str) -> Cow<'_, str> {
 
 /// Appends `text` with every Bidi_Control character percent-escaped.
 fn push_without_bidi_controls(text: &str, out: &mut String) {
+    // Bidi_Control characters are all outside ASCII.
+    if text.is_ascii() {
+        out.push_str(text);
+        return;
+    }
     for c in text.chars() {
         if is_bidi_control(c) {
             push_escaped_char(c, out);
@@ -512,6 +517,10 @@ impl<'s> Cutter<'s> {
 /// Appends `text` with every character that is not printable ASCII (non-ASCII, the
 /// controls, space) percent-encoded as its UTF-8 bytes.
 fn push_ascii(text: &str, out: &mut String) {
+    if text.bytes().all(|b| b.is_ascii_graphic()) {
+        out.push_str(text);
+        return;
+    }
     for c in text.chars() {
         if c.is_ascii_graphic() {
             out.push(c);
