@@ -2,20 +2,25 @@
 //!
 //! Each argument, or each line of standard input when there is none (LF, CR or CRLF
 //! ends a line; bytes that are not UTF-8 are percent-escaped first, as `escape` does), is
-//! one link. It is an email when it starts with `mailto:`, or when it has no `://` and an
-//! `@` with no `/`, `?` or `#` before it; otherwise a URL.
+//! one link. Its kind is the finder's when the finder sees it as one whole link;
+//! otherwise it is an email when it starts with `mailto:`, or when it has no `://` and an
+//! `@` with no `/`, `?` or `#` before it, and a URL else.
 
 use std::io::{self, Write};
 
 use linkscan::display::{display_link, DisplayOptions};
-use linkscan::LinkKind;
+use linkscan::{LinkFinder, LinkKind};
 
 use crate::escape::{escape_invalid_utf8, for_each_line};
 use crate::{DisplayArgs, Outcome};
 
 pub(crate) fn run(args: &DisplayArgs, out: &mut impl Write) -> io::Result<Outcome> {
     let options = DisplayOptions::default().with_bidi(args.bidi);
-    let show = |link: &str| display_link(link.trim(), kind_of(link.trim()), &options);
+    let finder = LinkFinder::new();
+    let show = |link: &str| {
+        let link = link.trim();
+        display_link(link, kind_of(&finder, link), &options)
+    };
     if !args.links.is_empty() {
         for link in &args.links {
             writeln!(out, "{}", show(link))?;
@@ -30,7 +35,13 @@ pub(crate) fn run(args: &DisplayArgs, out: &mut impl Write) -> io::Result<Outcom
 }
 
 /// Whether `link` is read as an email address or a URL (see the module documentation).
-fn kind_of(link: &str) -> LinkKind {
+fn kind_of(finder: &LinkFinder, link: &str) -> LinkKind {
+    let mut found = finder.links(link);
+    if let (Some(only), None) = (found.next(), found.next()) {
+        if only.range() == (0..link.len()) {
+            return only.kind();
+        }
+    }
     let mailto = link
         .get(..7)
         .is_some_and(|s| s.eq_ignore_ascii_case("mailto:"));
@@ -51,13 +62,14 @@ mod tests {
 
     #[test]
     fn emails_and_urls_are_told_apart() {
+        let finder = LinkFinder::new();
         for email in [
             "a@example.com",
             "mailto:a@example.com",
             "MAILTO:x",
             "\"a b\"@x.de",
         ] {
-            assert_eq!(kind_of(email), LinkKind::Email, "{email}");
+            assert_eq!(kind_of(&finder, email), LinkKind::Email, "{email}");
         }
         for url in [
             "https://user@example.com/",
@@ -65,7 +77,7 @@ mod tests {
             "example.com?to=a@b",
             "example.com",
         ] {
-            assert_eq!(kind_of(url), LinkKind::Url, "{url}");
+            assert_eq!(kind_of(&finder, url), LinkKind::Url, "{url}");
         }
     }
 }
