@@ -6,7 +6,8 @@
 //!   escaping of the sample archive and a hostile message.
 //! * `links_read_left_to_right_in_every_direction`: Arabic, Hebrew and mixed lines with
 //!   URLs holding right-to-left labels and path segments, queries, fragments, brackets and
-//!   a U+202E. JavaScript in the page measures each field of each link with a `Range`;
+//!   a U+202E, in an archive page and as `linkscan linkify` fragments in left-to-right and
+//!   right-to-left paragraphs. JavaScript in the page measures each field of each link with a `Range`;
 //!   the test asserts that the fields of every link read left to right, that the words
 //!   around a link keep their places and their own order, and that the U+202E reverses
 //!   nothing. Control paragraphs written the old way (a bare `<a>`, a raw U+202E) show
@@ -251,6 +252,7 @@ const measure = (outer, a) => {
   });
 };
 for (const outer of document.querySelectorAll('pre bdi[dir=ltr]')) measure(outer, outer.querySelector('a'));
+for (const outer of document.querySelectorAll('p.fragment > bdi[dir=ltr]')) measure(outer, outer.querySelector('a'));
 for (const a of document.querySelectorAll('p.control a')) measure(a, a);
 document.getElementById('measured').textContent = JSON.stringify(links);
 </script>"#;
@@ -387,6 +389,8 @@ fn links_read_left_to_right_in_every_direction() {
         .iter()
         .map(|(line, _)| format!("{line}\n"))
         .collect();
+    let body_file = dir.join("lines.txt");
+    std::fs::write(&body_file, &body).unwrap();
     std::fs::write(
         &mbox,
         format!(
@@ -423,11 +427,33 @@ fn links_read_left_to_right_in_every_direction() {
         .map(|m| m.len() > 0)
         .unwrap_or(false));
 
-    // The page with the controls and the measuring script added at its end.
+    // The same lines through `linkscan linkify` (an HTML fragment), each put in a
+    // paragraph of its direction.
+    let out = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .arg("linkify")
+        .arg(&body_file)
+        .output()
+        .expect("linkscan runs");
+    assert!(out.status.success(), "{out:?}");
+    let fragment = String::from_utf8(out.stdout).expect("UTF-8 HTML");
+    let paragraphs: String = fragment
+        .lines()
+        .zip(BIDI_LINES)
+        .map(|(html, (_, direction))| {
+            let dir = if direction == Direction::Rtl {
+                "rtl"
+            } else {
+                "ltr"
+            };
+            format!("<p class=\"fragment\" dir=\"{dir}\">{html}</p>\n")
+        })
+        .collect();
+
+    // The page with those paragraphs, the controls and the measuring script at its end.
     let measured_page = out_dir.join("measured.html");
     let instrumented = page.replace(
         "</body>",
-        &format!("{CONTROLS}<pre id=\"measured\" hidden></pre>{MEASURE}</body>"),
+        &format!("{paragraphs}{CONTROLS}<pre id=\"measured\" hidden></pre>{MEASURE}</body>"),
     );
     std::fs::write(&measured_page, instrumented).unwrap();
     let dom = dump_dom(&browser, &measured_page);
@@ -441,10 +467,11 @@ fn links_read_left_to_right_in_every_direction() {
         .replace("&lt;", "<")
         .replace("&gt;", ">");
     let links = parse_measured(&json);
-    assert_eq!(links.len(), BIDI_LINES.len() + 2, "{links:#?}");
+    assert_eq!(links.len(), 2 * BIDI_LINES.len() + 2, "{links:#?}");
 
-    let (tested, controls) = links.split_at(BIDI_LINES.len());
-    for (link, (line, direction)) in tested.iter().zip(BIDI_LINES) {
+    let (tested, controls) = links.split_at(2 * BIDI_LINES.len());
+    for (link, (line, direction)) in tested.iter().zip(BIDI_LINES.iter().chain(&BIDI_LINES)) {
+        let (line, direction) = (*line, *direction);
         assert!(link.fields.len() >= 3, "{line}: {link:?}");
         assert!(
             link.fields
@@ -463,8 +490,14 @@ fn links_read_left_to_right_in_every_direction() {
         assert!(!link.text.contains('\u{202E}'), "{line}");
     }
     // The links with a U+202E show it escaped, and the words after them read in order.
-    assert!(tested[6].text.contains("%E2%80%AE") && tested[7].text.contains("%E2%80%AE"));
+    for k in [6, 7, BIDI_LINES.len() + 6, BIDI_LINES.len() + 7] {
+        assert!(tested[k].text.contains("%E2%80%AE"), "{:?}", tested[k]);
+    }
     assert_eq!(tested[6].after.as_ref().unwrap().text, "and");
+    assert_eq!(
+        tested[BIDI_LINES.len() + 6].after.as_ref().unwrap().text,
+        "and"
+    );
 
     // The controls: without isolation the fields of the same URL are out of order in a
     // right-to-left paragraph, and a raw U+202E reverses the word after the link. So the
