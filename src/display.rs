@@ -558,6 +558,10 @@ fn push_ascii_host(host: &str, out: &mut String) {
 /// assert_eq!(ascii_form("https://example.com/a%20b"), "https://example.com/a%20b");
 /// ```
 pub fn ascii_form(target: &str) -> String {
+    // Printable ASCII is its own ASCII form (hosts included), the common case.
+    if target.bytes().all(|b| b.is_ascii_graphic()) {
+        return target.to_string();
+    }
     let mut out = String::with_capacity(target.len() + 16);
     let (scheme, address) = split_mailto(target);
     if !scheme.is_empty() {

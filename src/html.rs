@@ -182,7 +182,12 @@ pub fn write_link<W: Write + ?Sized>(
     out: &mut W,
 ) -> io::Result<()> {
     out.write_all(b"<bdi dir=\"ltr\"><a href=\"")?;
-    write_escaped(&ascii_form(target), out)?;
+    if target.bytes().all(|b| b.is_ascii_graphic()) {
+        // Its own ASCII form (see ascii_form), written without a copy.
+        write_escaped(target, out)?;
+    } else {
+        write_escaped(&ascii_form(target), out)?;
+    }
     if let Some(rel) = rel {
         out.write_all(b"\" rel=\"")?;
         write_escaped(rel, out)?;
