@@ -171,13 +171,15 @@ pub fn display_host(host: &str) -> Cow<'_, str> {
     }
     // An ASCII host without a Punycode label has no label to spoof with: only its
     // characters are checked (the common case, without IDNA).
-    let punycode = host.split(is_label_separator).any(|label| {
-        label
-            .get(..4)
-            .is_some_and(|p| p.eq_ignore_ascii_case("xn--"))
-    });
+    // (Any `xn--`, even inside a label, takes the full path: it can only be slower.)
+    let punycode = host
+        .as_bytes()
+        .windows(4)
+        .any(|w| w.eq_ignore_ascii_case(b"xn--"));
     let safe = if host.is_ascii() && !punycode {
-        crate::checks::host_identifiers_allowed(host)
+        // The `identifier_status` check of an ASCII host without Punycode labels.
+        host.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'\'' | b'-' | b'.' | b':' | b'_'))
     } else {
         host_spoof(host).is_none()
     };

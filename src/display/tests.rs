@@ -274,3 +274,36 @@ fn random_links_never_panic_nor_keep_bidi_controls() {
         }
     }
 }
+
+/// The shortcut of `display_host` for ASCII hosts without Punycode agrees with the full
+/// checks.
+#[test]
+fn ascii_hosts_are_judged_as_the_checks_judge_them() {
+    let alphabet = ['a', 'B', '0', '.', '-', '_', ':', '\'', '!', '~', 'x', 'n'];
+    let mut state = 0x2545_F491_4F6C_DD1D_u64;
+    for _ in 0..20_000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let len = (state % 10) as usize;
+        let host: String = (0..len)
+            .map(|k| alphabet[((state >> (4 * k + 4)) % alphabet.len() as u64) as usize])
+            .collect();
+        if host.is_empty() {
+            continue;
+        }
+        let full = if host_spoof(&host).is_none() {
+            format_host(&host)
+        } else {
+            match idna::domain_to_ascii(&host) {
+                Ok(ascii) if !ascii.is_empty() => Cow::Owned(ascii),
+                _ => {
+                    let mut ascii = String::new();
+                    push_ascii(&host, &mut ascii);
+                    Cow::Owned(ascii)
+                }
+            }
+        };
+        assert_eq!(display_host(&host), full, "{host:?}");
+    }
+}
