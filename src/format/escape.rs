@@ -106,7 +106,11 @@ pub(crate) fn push_checked(text: &str, options: &FormatOptions, out: &mut String
         out.push_str(text);
         return;
     }
+    // Bytes before `copied` are written; runs of characters that are copied as they are
+    // are written in one piece, when an escape or the end comes.
     let mut copied = 0;
+    // The end of the last character that is not Soft: what follows it is waiting.
+    let mut settled = 0;
     for (i, c) in text.char_indices() {
         if is_bidi_control(c) {
             out.push_str(&text[copied..i]);
@@ -148,7 +152,11 @@ pub fn minimal_escape(
     out.push_str(part.initiator());
     let bytes = text.as_bytes();
     let mut stack = BracketStack::new();
+    // Bytes before `copied` are written; runs of characters that are copied as they are
+    // are written in one piece, when an escape or the end comes.
     let mut copied = 0;
+    // The end of the last character that is not Soft: what follows it is waiting.
+    let mut settled = 0;
     for (i, c) in text.char_indices() {
         let lt = if part.terminates_at(bytes, i)
             || (options.escape_bidi_controls && is_bidi_control(c))
@@ -173,18 +181,19 @@ pub fn minimal_escape(
             }
         };
         let end = i + c.len_utf8();
-        if include {
-            out.push_str(&text[copied..end]);
-        } else {
+        if !include {
             out.push_str(&text[copied..i]);
             push_escaped_char(c, out);
+            copied = end;
         }
-        copied = end;
+        settled = end;
     }
-    if !is_last {
-        out.push_str(&text[copied..]);
-    } else if let Some(last) = text[copied..].chars().next_back() {
-        out.push_str(&text[copied..text.len() - last.len_utf8()]);
-        push_escaped_char(last, out);
+    match text[settled..].chars().next_back() {
+        // The last part ends in Soft characters still waiting: the last one is escaped.
+        Some(last) if is_last => {
+            out.push_str(&text[copied..text.len() - last.len_utf8()]);
+            push_escaped_char(last, out);
+        }
+        _ => out.push_str(&text[copied..]),
     }
 }
