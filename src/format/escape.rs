@@ -106,11 +106,7 @@ pub(crate) fn push_checked(text: &str, options: &FormatOptions, out: &mut String
         out.push_str(text);
         return;
     }
-    // Bytes before `copied` are written; runs of characters that are copied as they are
-    // are written in one piece, when an escape or the end comes.
     let mut copied = 0;
-    // The end of the last character that is not Soft: what follows it is waiting.
-    let mut settled = 0;
     for (i, c) in text.char_indices() {
         if is_bidi_control(c) {
             out.push_str(&text[copied..i]);
