@@ -153,10 +153,13 @@ fn linkify_writes_escaped_html() {
     assert!(out.status.success());
     assert_eq!(
         stdout(&out),
-        "&lt;b&gt; <a href=\"https://example.com/?a=1&amp;b=2\">example.com/?a=1&amp;b=2</a> \u{FFFD}"
+        "&lt;b&gt; <bdi dir=\"ltr\"><a href=\"https://example.com/?a=1&amp;b=2\">example.com/?a=1&amp;b=2</a></bdi> \u{FFFD}"
     );
     let out = linkscan(&["linkify", "--default-scheme", "http://"], b"x.com");
-    assert_eq!(stdout(&out), "<a href=\"http://x.com\">x.com</a>");
+    assert_eq!(
+        stdout(&out),
+        "<bdi dir=\"ltr\"><a href=\"http://x.com\">x.com</a></bdi>"
+    );
 }
 
 #[test]
