@@ -1,0 +1,272 @@
+//! A bound on how deeply the MIME parser would nest messages, computed before it runs.
+//!
+//! `mail-parser` builds a `message/rfc822` part as an owned message inside its parent.
+//! It parses without recursion, but the tree it returns is freed recursively, and a
+//! message nested inside a base64 or quoted-printable `message/rfc822` part is copied
+//! recursively while parsing; a few thousand levels (a few bytes each, a 2 KB gzip file)
+//! overflow a thread's stack, which aborts the process. This module bounds that depth from
+//! the raw bytes, so that such a message is never handed to the parser.
+//!
+//! # Algorithm
+//!
+//! Every level of nesting is made by one part header that the parser reads as a message:
+//! a Content-Type of `message/rfc822` or `message/global`, or no Content-Type inside a
+//! `multipart/digest`. The parser takes the subtype from contiguous bytes of the header
+//! that follow the `/` (it skips spaces, tabs, CRs, quotes, backslashes and comments in
+//! between), so every such level has its own occurrence of `rfc822`, `global` or `digest`
+//! (any case) preceded, past those skipped bytes, by `/` or by the `)` that ends a
+//! comment. [`nesting_bound`] counts those occurrences, a count which is at least the depth
+//! (siblings count too: a digest of 300 messages counts 300 although it is 2 deep).
+//!
+//! A `message/rfc822` part in base64 or quoted-printable (which RFC 2046 forbids, and the
+//! parser accepts) is decoded and parsed by the parser on its own, up to 3 encodings
+//! deep, so its decoded body hides further levels from a scan of the raw bytes. For each
+//! `rfc822`/`global` occurrence whose header block (the lines around it up to a blank
+//! line, a line that ends the parser's header block too) names a `transfer-encoding`, the
+//! rest of the buffer after that block is decoded both as base64 (ignoring what is not
+//! base64, as the parser's decoding is then a prefix of it) and as quoted-printable, and
+//! both are counted in turn, up to 3 levels.
+//!
+//! The occurrences found in decoded bodies have a limit of their own, much lower: the parser
+//! copies a decoded body whole for every message nested in it, so they bound its memory
+//! (a multiple of the body's size) as well as the depth.
+//!
+//! # Invariants
+//!
+//! The result is `None` as soon as the count passes the limit; otherwise it is at least
+//! the depth of the parser's tree of messages. The work is linear in the input: one pass
+//! per buffer, and the decoded buffers together are at most [`DECODE_BUDGET`] times the
+//! input (past that the result is `None` too).
+
+use super::base64;
+
+/// How many times the input's length the decoded bodies of encoded `message/rfc822` parts
+/// may add up to before the bound gives up (and the message is read as raw text).
+pub(crate) const DECODE_BUDGET: usize = 4;
+
+/// How many encodings deep the parser decodes nested messages (its `MAX_NESTED_ENCODED`).
+const ENCODED_LEVELS: usize = 3;
+
+/// A number at least the depth of nested messages that the MIME parser would build from
+/// `raw`, or `None` when that number is over `limit`, when the occurrences inside encoded
+/// message parts are more than `encoded_limit`, or when the decoding budget is spent.
+pub(crate) fn nesting_bound(raw: &[u8], limit: usize, encoded_limit: usize) -> Option<usize> {
+    let mut state = Count {
+        total: 0,
+        limit,
+        encoded: 0,
+        encoded_limit,
+        budget: raw.len().saturating_mul(DECODE_BUDGET),
+    };
+    state.count(raw, ENCODED_LEVELS, false)?;
+    Some(state.total)
+}
+
+struct Count {
+    total: usize,
+    limit: usize,
+    /// The occurrences found in decoded bodies: the parser copies the whole decoded body
+    /// once per level nested in it, so these bound memory as well as depth.
+    encoded: usize,
+    encoded_limit: usize,
+    budget: usize,
+}
+
+impl Count {
+    fn count(&mut self, buf: &[u8], encoded_levels: usize, decoded: bool) -> Option<()> {
+        // Whether the current block has a `rfc822`/`global` occurrence, and a
+        // transfer-encoding header.
+        let mut message_part = false;
+        let mut transfer_encoding = false;
+        let mut line_start = 0;
+        while line_start < buf.len() {
+            let line_end =
+                memchr::memchr(b'\n', &buf[line_start..]).map_or(buf.len(), |i| line_start + i + 1);
+            let line = &buf[line_start..line_end];
+            if ends_header_block(line) {
+                if message_part && transfer_encoding && encoded_levels > 0 {
+                    self.decoded(&buf[line_end..], encoded_levels - 1)?;
+                }
+                message_part = false;
+                transfer_encoding = false;
+            } else {
+                for message in subtype_tokens(line) {
+                    self.total += 1;
+                    self.encoded += usize::from(decoded);
+                    if self.total > self.limit || self.encoded > self.encoded_limit {
+                        return None;
+                    }
+                    message_part |= message;
+                }
+                transfer_encoding |= names_transfer_encoding(line);
+            }
+            line_start = line_end;
+        }
+        Some(())
+    }
+
+    /// Counts the levels inside `body` decoded both ways.
+    fn decoded(&mut self, body: &[u8], encoded_levels: usize) -> Option<()> {
+        let cost = body.len().saturating_mul(2);
+        self.budget = self.budget.checked_sub(cost)?;
+        let base64 = base64::decode(body).bytes;
+        self.count(&base64, encoded_levels, true)?;
+        drop(base64);
+        let qp = quoted_printable(body);
+        self.count(&qp, encoded_levels, true)
+    }
+}
+
+/// Whether the parser ends a header block at `line`: a line whose first byte is not a
+/// space or tab (which would fold it into the previous field) and which holds only white
+/// space.
+fn ends_header_block(line: &[u8]) -> bool {
+    !matches!(line.first(), Some(b' ' | b'\t'))
+        && line
+            .iter()
+            .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0C'))
+}
+
+/// The occurrences in `line` of the subtypes that make a nested message: for each,
+/// whether it is `rfc822`/`global` (a message part) rather than `digest`.
+fn subtype_tokens(line: &[u8]) -> impl Iterator<Item = bool> + '_ {
+    memchr::memchr2_iter(b'/', b')', line).filter_map(move |at| {
+        let skipped = line[at + 1..]
+            .iter()
+            .take_while(|&&b| matches!(b, b' ' | b'\t' | b'\r' | b'"' | b'\\'))
+            .count();
+        let word = line.get(at + 1 + skipped..at + 7 + skipped)?;
+        if word.eq_ignore_ascii_case(b"rfc822") || word.eq_ignore_ascii_case(b"global") {
+            Some(true)
+        } else {
+            word.eq_ignore_ascii_case(b"digest").then_some(false)
+        }
+    })
+}
+
+/// Whether `line` holds `transfer-encoding` in any case.
+fn names_transfer_encoding(line: &[u8]) -> bool {
+    memchr::memchr_iter(b'-', line).any(|at| {
+        at >= 8
+            && line[at - 8..at].eq_ignore_ascii_case(b"transfer")
+            && line
+                .get(at + 1..at + 9)
+                .is_some_and(|w| w.eq_ignore_ascii_case(b"encoding"))
+    })
+}
+
+/// Quoted-printable decoding that keeps whatever it does not understand: `=XX` becomes the
+/// byte, `=` before white space and a line break is a soft line break, any other `=` stays.
+fn quoted_printable(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len());
+    let mut i = 0;
+    while i < body.len() {
+        let b = body[i];
+        if b != b'=' {
+            out.push(b);
+            i += 1;
+            continue;
+        }
+        let hex = |c: u8| (c as char).to_digit(16);
+        if let (Some(h), Some(l)) = (
+            body.get(i + 1).and_then(|&c| hex(c)),
+            body.get(i + 2).and_then(|&c| hex(c)),
+        ) {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+            continue;
+        }
+        let mut j = i + 1;
+        while matches!(body.get(j), Some(b' ' | b'\t' | b'\r')) {
+            j += 1;
+        }
+        if body.get(j) == Some(&b'\n') {
+            i = j + 1;
+        } else {
+            out.push(b'=');
+            i += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bound(raw: &str) -> Option<usize> {
+        nesting_bound(raw.as_bytes(), 100, 4)
+    }
+
+    #[test]
+    fn counts_the_subtypes_the_parser_reads() {
+        assert_eq!(
+            bound("Subject: x\n\nno nesting, not even rfc822 or a digest\n"),
+            Some(0)
+        );
+        assert_eq!(bound("Content-Type: message/rfc822\n\n"), Some(1));
+        // Spaces, quotes, CRs, backslashes and comments between `/` and the subtype.
+        assert_eq!(bound("Content-Type: MESSAGE/ \"RFC822\"\r\n\r\n"), Some(1));
+        assert_eq!(bound("Content-Type: message/(c) Global\n\n"), Some(1));
+        assert_eq!(
+            bound("Content-Type: multipart/digest; boundary=b\n\n"),
+            Some(1)
+        );
+        // A word elsewhere is not a subtype.
+        assert_eq!(bound("Subject: global rfc822 digest\n\n"), Some(0));
+        assert_eq!(
+            bound("Content-Type: message/rfc822\n\n".repeat(100).as_str()),
+            Some(100)
+        );
+        assert_eq!(
+            bound("Content-Type: message/rfc822\n\n".repeat(101).as_str()),
+            None
+        );
+    }
+
+    #[test]
+    fn looks_inside_encoded_message_parts() {
+        let inner = "Content-Type: message/rfc822\n\n".repeat(3);
+        // base64 of `inner`, as an encoded message part.
+        let encoded: String = {
+            let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+            let mut out = String::new();
+            for chunk in inner.as_bytes().chunks(3) {
+                let n = chunk
+                    .iter()
+                    .enumerate()
+                    .fold(0u32, |n, (k, &b)| n | u32::from(b) << (16 - 8 * k));
+                for k in 0..4 {
+                    out.push(if k <= chunk.len() {
+                        alphabet[(n >> (18 - 6 * k) & 63) as usize] as char
+                    } else {
+                        '='
+                    });
+                }
+            }
+            out
+        };
+        let raw = format!(
+            "Content-Type: message/rfc822\nContent-Transfer-Encoding: base64\n\n{encoded}\n"
+        );
+        assert_eq!(bound(&raw), Some(4));
+        // Without the transfer encoding the body is not decoded.
+        let plain = format!("Content-Type: message/rfc822\n\n{encoded}\n");
+        assert_eq!(bound(&plain), Some(1));
+        // Quoted-printable hides a subtype behind `=XX` and soft line breaks.
+        let qp = "Content-Type: message/rfc822\nContent-Transfer-Encoding: quoted-printable\n\n\
+                  Content-Type: message/rfc=38=\n22\n\n";
+        assert_eq!(bound(qp), Some(2));
+        // Over the limit of encoded occurrences.
+        let inner5 = "Content-Type: message/rfc=\n822\n\n".repeat(5);
+        let qp5 = format!(
+            "Content-Type: message/rfc822\nContent-Transfer-Encoding: quoted-printable\n\n{inner5}"
+        );
+        assert_eq!(bound(&qp5), None);
+    }
+
+    #[test]
+    fn quoted_printable_decoding() {
+        assert_eq!(quoted_printable(b"a=3Db=\r\nc= \nd=zz="), b"a=bcd=zz=");
+    }
+}
