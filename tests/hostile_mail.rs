@@ -140,7 +140,7 @@ fn stdout(out: &Output) -> String {
 fn nested_rfc822_200000_deep_is_scanned_as_raw_text_with_a_warning() {
     let m = scan_on_worker_stack(nested_rfc822(200_000));
     assert!(
-        has_warning(&m, &format!("than the limit ({MAX_NESTED_MESSAGES}")),
+        has_warning(&m, &format!("{MAX_NESTED_MESSAGES} message parts")),
         "{:?}",
         m.warnings
     );

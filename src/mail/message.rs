@@ -44,9 +44,9 @@
 //! * Nesting: before parsing, [`nesting`] bounds from the raw bytes how deeply the parser
 //!   would nest `message/rfc822` parts (the parser frees that tree recursively, so a deep
 //!   one would overflow the stack). A message whose bound passes [`MAX_NESTED_MESSAGES`]
-//!   (or [`MAX_ENCODED_NESTED_MESSAGES`] inside encoded message parts) is not parsed: its
-//!   raw bytes are scanned as text, with a warning. The parser's tree is freed
-//!   iteratively.
+//!   (or [`MAX_ENCODED_NESTED_MESSAGES`] inside encoded message parts), or whose parts
+//!   may be more than [`MAX_PARTS`], is not parsed: its raw bytes are scanned as text,
+//!   with a warning. The parser's tree is freed iteratively.
 //! * Depth of the walk: parts nested deeper than [`MAX_DEPTH`] levels (multiparts and
 //!   messages) are not walked; the raw bytes of the first such part on each branch are
 //!   scanned as text, with a warning.
@@ -88,6 +88,19 @@ pub const MAX_NESTED_MESSAGES: usize = 1000;
 /// anyway). The parser copies such a part's decoded body once for every message nested in
 /// it, so this bounds the memory of parsing to a small multiple of the message's size.
 pub const MAX_ENCODED_NESTED_MESSAGES: usize = 8;
+
+/// The most MIME parts a message may have for the parser to read it (counted from its
+/// boundary delimiters and nested messages; see [`nesting`]); past that its raw bytes are
+/// scanned as text, with a warning. A part costs the parser and the scanner a few hundred
+/// bytes whatever its size, so this bounds the memory of a message of tiny parts; real
+/// mail has tens.
+pub const MAX_PARTS: usize = 10_000;
+
+const LIMITS: nesting::Limits = nesting::Limits {
+    nesting: MAX_NESTED_MESSAGES,
+    encoded: MAX_ENCODED_NESTED_MESSAGES,
+    parts: MAX_PARTS,
+};
 
 /// Where in a part a link was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -244,11 +257,12 @@ impl MailScanner {
             return out;
         }
         let raw = trimmed;
-        if nesting::nesting_bound(raw, MAX_NESTED_MESSAGES, MAX_ENCODED_NESTED_MESSAGES).is_none() {
+        if nesting::nesting_bound(raw, LIMITS).is_none() {
             out.warnings.push(format!(
-                "more nested message parts (message/rfc822) than the limit \
-                 ({MAX_NESTED_MESSAGES}, or {MAX_ENCODED_NESTED_MESSAGES} inside encoded \
-                 message parts); not parsed, the raw bytes were scanned as text"
+                "more parts, or nested message parts (message/rfc822), than the limits \
+                 ({MAX_PARTS} parts, {MAX_NESTED_MESSAGES} message parts, \
+                 {MAX_ENCODED_NESTED_MESSAGES} inside encoded message parts); not parsed, \
+                 the raw bytes were scanned as text"
             ));
             self.push_raw(raw, &mut out);
             return out;

@@ -27,14 +27,21 @@
 //! base64, as the parser's decoding is then a prefix of it) and as quoted-printable, and
 //! both are counted in turn, up to 3 levels.
 //!
+//! The number of parts is bounded the same way: the parser starts a part at the message's
+//! start, after each boundary delimiter it matches (`--` and the boundary, anywhere in a
+//! line) and for each nested message, so it builds at most one part more than the
+//! delimiters that the dashes of the input could make, plus the nested messages. Each
+//! part costs the parser and the scanner a few hundred bytes whatever its size, so this
+//! bounds memory on messages of thousands of tiny parts.
+//!
 //! The occurrences found in decoded bodies have a limit of their own, much lower: the parser
 //! copies a decoded body whole for every message nested in it, so they bound its memory
 //! (a multiple of the body's size) as well as the depth.
 //!
 //! # Invariants
 //!
-//! The result is `None` as soon as the count passes the limit; otherwise it is at least
-//! the depth of the parser's tree of messages. The work is linear in the input: one pass
+//! The result is `None` as soon as a count passes its limit; otherwise it is at least
+//! the depth of the parser's tree of messages, and at least its number of parts. The work is linear in the input: one pass
 //! per buffer, and the decoded buffers together are at most [`DECODE_BUDGET`] times the
 //! input (past that the result is `None` too).
 
@@ -50,25 +57,51 @@ const ENCODED_LEVELS: usize = 3;
 /// A number at least the depth of nested messages that the MIME parser would build from
 /// `raw`, or `None` when that number is over `limit`, when the occurrences inside encoded
 /// message parts are more than `encoded_limit`, or when the decoding budget is spent.
-pub(crate) fn nesting_bound(raw: &[u8], limit: usize, encoded_limit: usize) -> Option<usize> {
+pub(crate) fn nesting_bound(raw: &[u8], limits: Limits) -> Option<Bound> {
     let mut state = Count {
         total: 0,
-        limit,
         encoded: 0,
-        encoded_limit,
+        parts: 1,
+        limits,
         budget: raw.len().saturating_mul(DECODE_BUDGET),
     };
     state.count(raw, ENCODED_LEVELS, false)?;
-    Some(state.total)
+    Some(Bound {
+        nesting: state.total,
+        parts: state.parts,
+    })
+}
+
+/// The limits [`nesting_bound`] checks.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    /// Of the occurrences of message subtypes.
+    pub nesting: usize,
+    /// Of those found in decoded bodies.
+    pub encoded: usize,
+    /// Of the parts.
+    pub parts: usize,
+}
+
+/// What [`nesting_bound`] found: numbers at least the depth of nested messages and the
+/// number of parts that the parser would build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Bound {
+    /// At least the depth of nested messages.
+    pub nesting: usize,
+    /// At least the number of parts.
+    pub parts: usize,
 }
 
 struct Count {
     total: usize,
-    limit: usize,
+    /// Parts: one for the message, one per boundary the parser may match, one per nested
+    /// message.
+    parts: usize,
+    limits: Limits,
     /// The occurrences found in decoded bodies: the parser copies the whole decoded body
     /// once per level nested in it, so these bound memory as well as depth.
     encoded: usize,
-    encoded_limit: usize,
     budget: usize,
 }
 
@@ -92,11 +125,16 @@ impl Count {
             } else {
                 for message in subtype_tokens(line) {
                     self.total += 1;
+                    self.parts += 1;
                     self.encoded += usize::from(decoded);
-                    if self.total > self.limit || self.encoded > self.encoded_limit {
-                        return None;
-                    }
                     message_part |= message;
+                }
+                self.parts += boundary_matches(line);
+                if self.total > self.limits.nesting
+                    || self.encoded > self.limits.encoded
+                    || self.parts > self.limits.parts
+                {
+                    return None;
                 }
                 transfer_encoding |= names_transfer_encoding(line);
             }
@@ -142,6 +180,26 @@ fn subtype_tokens(line: &[u8]) -> impl Iterator<Item = bool> + '_ {
             word.eq_ignore_ascii_case(b"digest").then_some(false)
         }
     })
+}
+
+/// The most boundary delimiters the parser may match that start in `line`. It looks for
+/// `--` followed by the boundary anywhere (not only at a line start), and a match takes
+/// at least 3 bytes (`--` and a boundary of at least one byte, which may itself be
+/// dashes): a run of `n` dashes holds at most `(n - 1) / 3` rounded up.
+fn boundary_matches(line: &[u8]) -> usize {
+    let mut matches = 0;
+    let mut run = 0;
+    for &b in line.iter().chain(std::iter::once(&b'\n')) {
+        if b == b'-' {
+            run += 1;
+        } else {
+            if run >= 2 {
+                matches += (run - 1usize).div_ceil(3);
+            }
+            run = 0;
+        }
+    }
+    matches
 }
 
 /// Whether `line` holds `transfer-encoding` in any case.
@@ -195,7 +253,35 @@ mod tests {
     use super::*;
 
     fn bound(raw: &str) -> Option<usize> {
-        nesting_bound(raw.as_bytes(), 100, 4)
+        let limits = Limits {
+            nesting: 100,
+            encoded: 4,
+            parts: 1000,
+        };
+        nesting_bound(raw.as_bytes(), limits).map(|b| b.nesting)
+    }
+
+    #[test]
+    fn bounds_the_parts() {
+        assert_eq!(boundary_matches(b"--a"), 1);
+        assert_eq!(boundary_matches(b"------=_Part_1"), 2);
+        assert_eq!(boundary_matches(b"- - -- ---- x--"), 3);
+        let limits = Limits {
+            nesting: 100,
+            encoded: 4,
+            parts: 10,
+        };
+        let parts = |raw: &[u8]| nesting_bound(raw, limits).map(|b| b.parts);
+        assert_eq!(parts(b"Subject: x\n\nbody"), Some(1));
+        let multipart = b"Content-Type: multipart/mixed; boundary=b\n\n--b\n\nx\n--b\n\ny\n--b--\n";
+        assert_eq!(parts(multipart), Some(5));
+        assert_eq!(parts(&b"--b\n".repeat(9)), Some(10));
+        assert_eq!(parts(&b"--b\n".repeat(10)), None);
+        // The parser's own count is never above the bound.
+        let parsed = mail_parser::MessageParser::default()
+            .parse(&multipart[..])
+            .unwrap();
+        assert!(parsed.parts.len() <= 5, "{}", parsed.parts.len());
     }
 
     #[test]
