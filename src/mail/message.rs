@@ -41,9 +41,10 @@
 //!
 //! # Limits
 //!
-//! * Nesting: before parsing, [`nesting`] bounds from the raw bytes how deeply the parser
-//!   would nest `message/rfc822` parts (the parser frees that tree recursively, so a deep
-//!   one would overflow the stack). A message whose bound passes [`MAX_NESTED_MESSAGES`]
+//! * Nesting: before parsing, a linear scan bounds from the raw bytes how deeply the parser
+//!   would nest `message/rfc822` parts (the parser frees that tree recursively, and
+//!   copies it recursively inside encoded message parts, so a deep one would overflow the
+//!   stack) and how many parts it would make. A message whose bound passes [`MAX_NESTED_MESSAGES`]
 //!   (or [`MAX_ENCODED_NESTED_MESSAGES`] inside encoded message parts), or whose parts
 //!   may be more than [`MAX_PARTS`], is not parsed: its raw bytes are scanned as text,
 //!   with a warning. The parser's tree is freed iteratively.
@@ -77,10 +78,11 @@ pub const MAX_DEPTH: usize = 64;
 
 /// The most `message/rfc822` (or `message/global`, or digest) part headers a message may
 /// have for the MIME parser to read it; past that its raw bytes are scanned as text, with a
-/// warning. The count (see [`nesting`]) bounds the depth of nested messages, which the
-/// parser frees, and copies, recursively: at this bound that takes well under the 2 MiB
-/// stack of a worker thread. It counts siblings too, so it is set far above real mail
-/// (a digest of a few hundred messages, forwards a handful deep).
+/// warning. Their count (of the `rfc822`, `global` and `digest` subtypes in the raw bytes)
+/// bounds the depth of the parser's tree of nested messages, which it would free
+/// recursively (this module frees it iteratively) and builds at a cost per level. It
+/// counts siblings too, so it is set far above real mail (a digest of a few hundred
+/// messages, forwards a handful deep).
 pub const MAX_NESTED_MESSAGES: usize = 1000;
 
 /// The most message part headers a message may have inside base64 or quoted-printable
@@ -90,8 +92,8 @@ pub const MAX_NESTED_MESSAGES: usize = 1000;
 pub const MAX_ENCODED_NESTED_MESSAGES: usize = 8;
 
 /// The most MIME parts a message may have for the parser to read it (counted from its
-/// boundary delimiters and nested messages; see [`nesting`]); past that its raw bytes are
-/// scanned as text, with a warning. A part costs the parser and the scanner a few hundred
+/// boundary delimiters and nested messages); past that its raw bytes are scanned as text,
+/// with a warning. A part costs the parser and the scanner a few hundred
 /// bytes whatever its size, so this bounds the memory of a message of tiny parts; real
 /// mail has tens.
 pub const MAX_PARTS: usize = 10_000;
