@@ -52,14 +52,14 @@ url_seeds() {
         | grep -v '^#' | lines_to "$1"
 }
 
-# Deep and wide messages for mail_no_panic, in the form its expansion reads: two bytes of
-# repetitions (little-endian), the shape (template * 2 + 1 for wide), the length of the
-# unit added to every copy, the unit, the tail. 30,000, 1,000 and 70 copies of each of the
-# six templates, deep and wide.
+# Deep and wide messages for mail_no_panic, in the form its expansion reads: a count and
+# a scale (copies = count << (scale % 16 - 8), no shift below 9), the shape (template * 2,
+# + 1 for wide), the length of the unit added to every copy, the unit, the tail. 30,080,
+# 1,000 and 70 copies of each of the six templates, deep and wide.
 structure_seeds() {
     local dir=$1 unit=$'Subject: s\n\nhttps://deep.example.com/x\n' tail=$'\nend https://tail.example.com\n'
     mkdir -p "$dir"
-    for reps in '\x30\x75' '\xe8\x03' '\x46\x00'; do
+    for reps in '\xeb\x0f' '\xfa\x0a' '\x46\x00'; do
         for shape in 0 1 2 3 4 5 6 7 8 9 10 11; do
             printf "$reps\\x$(printf %02x "$shape")\\x$(printf %02x ${#unit})%s%s" "$unit" "$tail" \
                 > "$dir/structure-$shape-$(printf '%s' "$reps" | tr -d '\\')"

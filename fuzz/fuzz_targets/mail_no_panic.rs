@@ -5,7 +5,9 @@
 //!
 //! Deep and wide structure: mutations of a few kilobytes never build the thousands of
 //! nested parts that break a recursive parser, so each input is also expanded. Its first
-//! four bytes choose a repetition count (up to 30,000), a part template (a
+//! four bytes choose a repetition count (a byte, shifted left by 0 to 7 bits when the
+//! second byte's low nibble is 9 to 15: half the inputs make at most 255 copies, which
+//! keeps runs fast, and the largest 32,640), a part template (a
 //! `message/rfc822` header, a multipart with a boundary per level, a digest, an encoded
 //! message part, or none) and whether the copies nest (deep) or are siblings of one
 //! multipart (wide); the next bytes, up to 96, are added to every copy, and the rest ends
@@ -39,8 +41,9 @@ const TEMPLATES: [&str; 6] = [
 
 /// The message that `data` describes (see the module documentation), if it is long enough.
 fn expand(data: &[u8]) -> Option<Vec<u8>> {
-    let (&[r0, r1, shape, unit_len], rest) = data.split_first_chunk::<4>()?;
-    let reps = usize::from(u16::from_le_bytes([r0, r1])) % 30_001;
+    let (&[count, scale, shape, unit_len], rest) = data.split_first_chunk::<4>()?;
+    // Mostly small counts (fast runs), up to 255 * 128 = 32,640 copies.
+    let reps = usize::from(count) << (scale % 16).saturating_sub(8);
     let template = TEMPLATES[usize::from(shape >> 1) % TEMPLATES.len()];
     let wide = shape & 1 == 1;
     let (unit, tail) = rest.split_at(usize::from(unit_len % 97).min(rest.len()));
