@@ -351,6 +351,91 @@ mod tests {
         assert_eq!(bound(&qp5), None);
     }
 
+    /// Parts and depth of nested messages of a parsed message.
+    fn parsed_shape(message: &mail_parser::Message<'_>) -> (usize, usize) {
+        let mut parts = message.parts.len();
+        let mut depth = 0;
+        for part in &message.parts {
+            if let mail_parser::PartType::Message(nested) = &part.body {
+                let (p, d) = parsed_shape(nested);
+                parts += p;
+                depth = depth.max(d + 1);
+            }
+        }
+        (parts, depth)
+    }
+
+    /// Random messages made of the pieces that make structure (part headers of every
+    /// kind, boundaries that match and that almost match, blank lines, text): the parser
+    /// never builds more parts, or nests deeper, than the bound says.
+    #[test]
+    fn the_bound_is_never_below_what_the_parser_builds() {
+        const PIECES: [&str; 16] = [
+            "Content-Type: message/rfc822\n",
+            "Content-Type: multipart/mixed; boundary=a\n",
+            "Content-Type: multipart/digest; boundary=\"-\"\n",
+            "Content-Type: Message/ (x) \"Global\"\n",
+            "Content-Type: text/plain\n",
+            "Content-Transfer-Encoding: base64\n",
+            "Subject: x\n",
+            "\n",
+            "\r\n",
+            "--a\n",
+            "--a--\n",
+            "-----\n",
+            "--\n",
+            "text -a- --a\n",
+            " folded\n",
+            "YWJj\n",
+        ];
+        let limits = Limits {
+            nesting: usize::MAX,
+            encoded: usize::MAX,
+            parts: usize::MAX,
+        };
+        let parser = mail_parser::MessageParser::default();
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let (mut checked, mut deepest, mut most_parts) = (0, 0, 0);
+        for _ in 0..20_000 {
+            let mut raw = String::from("From: a@example.com\n");
+            let len = 1 + (state >> 60) as usize * 4;
+            for _ in 0..len {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                raw.push_str(PIECES[(state % PIECES.len() as u64) as usize]);
+            }
+            // With no limits, only the decoding budget can end the count (many encoded
+            // message parts, each decoded to the end).
+            let Some(bound) = nesting_bound(raw.as_bytes(), limits) else {
+                continue;
+            };
+            let parsed =
+                std::panic::catch_unwind(|| parser.parse(raw.as_bytes()).map(|m| parsed_shape(&m)));
+            // The parser's debug assertions fire on some broken input (see
+            // `tests/hostile.rs`); those inputs are read raw by the scanner.
+            if let Ok(Some((parts, depth))) = parsed {
+                assert!(
+                    parts <= bound.parts,
+                    "{parts} parts > {bound:?} for {raw:?}"
+                );
+                assert!(
+                    depth <= bound.nesting,
+                    "depth {depth} > {bound:?} for {raw:?}"
+                );
+                checked += 1;
+                deepest = deepest.max(depth);
+                most_parts = most_parts.max(parts);
+            }
+        }
+        assert!(checked > 10_000, "only {checked} messages checked");
+        // The generator makes real structure.
+        assert!(
+            deepest >= 4 && most_parts >= 8,
+            "{deepest} deep, {most_parts} parts"
+        );
+    }
+
     #[test]
     fn quoted_printable_decoding() {
         assert_eq!(quoted_printable(b"a=3Db=\r\nc= \nd=zz="), b"a=bcd=zz=");
