@@ -52,6 +52,21 @@ url_seeds() {
         | grep -v '^#' | lines_to "$1"
 }
 
+# Deep and wide messages for mail_no_panic, in the form its expansion reads: a count and
+# a scale (copies = count << (scale % 16 - 8), no shift below 9), the shape (template * 2,
+# + 1 for wide), the length of the unit added to every copy, the unit, the tail. 30,080,
+# 1,000 and 70 copies of each of the six templates, deep and wide.
+structure_seeds() {
+    local dir=$1 unit=$'Subject: s\n\nhttps://deep.example.com/x\n' tail=$'\nend https://tail.example.com\n'
+    mkdir -p "$dir"
+    for reps in '\xeb\x0f' '\xfa\x0a' '\x46\x00'; do
+        for shape in 0 1 2 3 4 5 6 7 8 9 10 11; do
+            printf "$reps\\x$(printf %02x "$shape")\\x$(printf %02x ${#unit})%s%s" "$unit" "$tail" \
+                > "$dir/structure-$shape-$(printf '%s' "$reps" | tr -d '\\')"
+        done
+    done
+}
+
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(finder_oracle api_agree no_panic escape_detect split_scans mail_no_panic)
 for target in "${targets[@]}"; do
@@ -64,7 +79,8 @@ for target in "${targets[@]}"; do
             text_seeds "corpus/$target"
             for f in ../tests/data/mail/*.mbox; do
                 [ -r "$f" ] && cp "$f" "corpus/$target/archive-$(basename "$f")"
-            done ;;
+            done
+            structure_seeds "corpus/$target" ;;
         *) text_seeds "corpus/$target" ;;
     esac
     echo "corpus/$target: $(ls "corpus/$target" | wc -l) seeds"

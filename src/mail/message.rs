@@ -32,6 +32,26 @@
 //! reported as truncated. A panic inside the parser (none is known) is caught and the
 //! message scanned raw.
 //!
+//! A base64 body that the parser rejects (it refuses any character outside the base64
+//! alphabet, such as a `-- ` signature line or a stray `!`, and a body cut short) is
+//! decoded here as RFC 2045 section 6.8 says: characters outside the alphabet are ignored.
+//! The lines after the last line made only of base64 characters (a footer added by a list
+//! server, say) are not base64 data: they are scanned as text too, after the decoded
+//! text. One warning says how many characters were ignored.
+//!
+//! # Limits
+//!
+//! * Nesting: before parsing, a linear scan bounds from the raw bytes how deeply the parser
+//!   would nest `message/rfc822` parts (the parser frees that tree recursively, and
+//!   copies it recursively inside encoded message parts, so a deep one would overflow the
+//!   stack) and how many parts it would make. A message whose bound passes [`MAX_NESTED_MESSAGES`]
+//!   (or [`MAX_ENCODED_NESTED_MESSAGES`] inside encoded message parts), or whose parts
+//!   may be more than [`MAX_PARTS`], is not parsed: its raw bytes are scanned as text,
+//!   with a warning. The parser's tree is freed iteratively.
+//! * Depth of the walk: parts nested deeper than [`MAX_DEPTH`] levels (multiparts and
+//!   messages) are not walked; the raw bytes of the first such part on each branch are
+//!   scanned as text, with a warning.
+//!
 //! # Invariants
 //!
 //! For every link of a part, `start..end` is a range of character boundaries of the part's
@@ -40,17 +60,49 @@
 //! [`MailLink::text`]. Parts come in tree order, links in text order (href links after the
 //! text links of the same part).
 
+mod base64;
+mod nesting;
+
 use std::panic::{self, AssertUnwindSafe};
 
 use mail_parser::decoders::charsets::map::charset_decoder;
-use mail_parser::{Address, Message, MessageParser, MimeHeaders, PartType};
+use mail_parser::{Address, Message, MessageParser, MessagePart, MimeHeaders, PartType};
 
 use super::html_text::{html_text, HtmlText};
 use crate::html::Linkifier;
 use crate::{Link, LinkFinder, LinkKind};
 
-/// How deep multiparts and nested messages are followed; deeper parts are reported.
+/// How deep multiparts and nested messages are followed; a deeper part's raw bytes are
+/// scanned as text, with a warning.
 pub const MAX_DEPTH: usize = 64;
+
+/// The most `message/rfc822` (or `message/global`, or digest) part headers a message may
+/// have for the MIME parser to read it; past that its raw bytes are scanned as text, with a
+/// warning. Their count (of the `rfc822`, `global` and `digest` subtypes in the raw bytes)
+/// bounds the depth of the parser's tree of nested messages, which it would free
+/// recursively (this module frees it iteratively) and builds at a cost per level. It
+/// counts siblings too, so it is set far above real mail (a digest of a few hundred
+/// messages, forwards a handful deep).
+pub const MAX_NESTED_MESSAGES: usize = 1000;
+
+/// The most message part headers a message may have inside base64 or quoted-printable
+/// `message/rfc822` parts (which RFC 2046 forbids, and which the parser decodes and parses
+/// anyway). The parser copies such a part's decoded body once for every message nested in
+/// it, so this bounds the memory of parsing to a small multiple of the message's size.
+pub const MAX_ENCODED_NESTED_MESSAGES: usize = 8;
+
+/// The most MIME parts a message may have for the parser to read it (counted from its
+/// boundary delimiters and nested messages); past that its raw bytes are scanned as text,
+/// with a warning. A part costs the parser and the scanner a few hundred
+/// bytes whatever its size, so this bounds the memory of a message of tiny parts; real
+/// mail has tens.
+pub const MAX_PARTS: usize = 10_000;
+
+const LIMITS: nesting::Limits = nesting::Limits {
+    nesting: MAX_NESTED_MESSAGES,
+    encoded: MAX_ENCODED_NESTED_MESSAGES,
+    parts: MAX_PARTS,
+};
 
 /// Where in a part a link was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -207,11 +259,22 @@ impl MailScanner {
             return out;
         }
         let raw = trimmed;
+        if nesting::nesting_bound(raw, LIMITS).is_none() {
+            out.warnings.push(format!(
+                "more parts, or nested message parts (message/rfc822), than the limits \
+                 ({MAX_PARTS} parts, {MAX_NESTED_MESSAGES} message parts, \
+                 {MAX_ENCODED_NESTED_MESSAGES} inside encoded message parts); not parsed, \
+                 the raw bytes were scanned as text"
+            ));
+            self.push_raw(raw, &mut out);
+            return out;
+        }
         let parsed = panic::catch_unwind(AssertUnwindSafe(|| {
             let mut scanned = ScannedMessage::default();
             match self.parser.parse(raw) {
                 Some(message) => {
                     self.walk_message(&message, "", 0, &mut scanned);
+                    free_iteratively(message);
                     Some(scanned)
                 }
                 None => None,
@@ -388,8 +451,19 @@ impl MailScanner {
         }
         if depth > MAX_DEPTH {
             out.warnings.push(format!(
-                "part {path}: nested deeper than {MAX_DEPTH} levels; not scanned"
+                "part {path}: nested deeper than {MAX_DEPTH} levels; its raw bytes were \
+                 scanned as text"
             ));
+            let raw = message.raw_message.as_ref();
+            let end = (part.offset_end as usize).min(raw.len());
+            let start = (part.offset_header as usize).min(end);
+            let text = String::from_utf8_lossy(&raw[start..end]).into_owned();
+            out.parts.push(TextPart {
+                path: path.to_string(),
+                content_type: Some("text/plain".into()),
+                links: self.text_links(&text),
+                text,
+            });
             return;
         }
         let content_type = part.content_type();
@@ -413,7 +487,15 @@ impl MailScanner {
                 ));
             }
         }
-        if part.is_encoding_problem {
+        // A base64 text part that the parser could not decode: decoded here, leniently.
+        let scanned =
+            ctype == "text" && (subtype == "plain" || subtype == "html" || self.other_text);
+        let recovered = (part.is_encoding_problem
+            && scanned
+            && cte.as_deref() == Some("base64")
+            && matches!(part.body, PartType::Text(_) | PartType::Html(_)))
+        .then(|| self.recover_base64(message, part, path, &format!("{ctype}/{subtype}"), out));
+        if part.is_encoding_problem && recovered.is_none() {
             let what = match cte.as_deref() {
                 Some("base64") => "the base64 body is invalid or truncated".to_string(),
                 Some("quoted-printable") => {
@@ -438,6 +520,7 @@ impl MailScanner {
                 self.walk_message(nested, &format!("{path}."), depth + 1, out);
             }
             PartType::Text(text) | PartType::Html(text) => {
+                let text: &str = recovered.as_deref().unwrap_or(text);
                 let html = ctype == "text" && subtype == "html";
                 let plain = ctype == "text" && subtype == "plain";
                 if ctype == "multipart" {
@@ -509,6 +592,69 @@ impl MailScanner {
         }
     }
 
+    /// The text of a base64 part the parser rejected, decoded as RFC 2045 section 6.8
+    /// says (see the [module](self) documentation), with one warning.
+    fn recover_base64(
+        &self,
+        message: &Message<'_>,
+        part: &MessagePart<'_>,
+        path: &str,
+        content_type: &str,
+        out: &mut ScannedMessage,
+    ) -> String {
+        let raw = message.raw_message.as_ref();
+        let end = (part.offset_end as usize).min(raw.len());
+        let body = &raw[(part.offset_body as usize).min(end)..end];
+        let (data, trailer) = body.split_at(base64_data_end(body));
+        let decoded = base64::decode(data);
+        let charset = part
+            .content_type()
+            .and_then(|ct| ct.attribute("charset"))
+            .and_then(|label| charset_decoder(label.trim().to_ascii_lowercase().as_bytes()));
+        let to_text = |bytes: &[u8]| match charset {
+            Some(decode) => decode(bytes),
+            None => String::from_utf8_lossy(bytes).into_owned(),
+        };
+        let mut text = to_text(&decoded.bytes);
+        let trailer_lines = if trailer.iter().all(u8::is_ascii_whitespace) {
+            0
+        } else {
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(&to_text(trailer));
+            trailer
+                .split(|&b| b == b'\n')
+                .filter(|l| !l.trim_ascii().is_empty())
+                .count()
+        };
+        let mut what = Vec::new();
+        if decoded.bytes.is_empty() && trailer_lines > 0 {
+            what.push("it holds no base64 data, read as text".to_string());
+        } else {
+            if decoded.ignored > 0 {
+                what.push(format!(
+                    "{} character(s) outside the base64 alphabet were ignored \
+                     (RFC 2045 section 6.8)",
+                    decoded.ignored
+                ));
+            }
+            if trailer_lines > 0 {
+                what.push(format!(
+                    "{trailer_lines} line(s) of text after the base64 data were scanned as text"
+                ));
+            }
+        }
+        if what.is_empty() {
+            what.push("it is truncated; decoded as far as it goes".to_string());
+        }
+        out.warnings.push(format!(
+            "part {path} ({content_type}): the base64 body is invalid: {}",
+            what.join("; ")
+        ));
+        text
+    }
+
     fn html_part(&self, path: &str, content_type: String, html: &str) -> TextPart {
         let HtmlText { text, anchors } = html_text(html);
         let mut links = self.text_links(&text);
@@ -528,6 +674,45 @@ impl MailScanner {
             content_type: Some(content_type),
             text,
             links,
+        }
+    }
+}
+
+/// Where the base64 data of `body` ends: just past its last data line. A data line holds
+/// a base64 character, and either nothing but base64 characters, `=` and white space, or
+/// one word (no inner white space) without `.`, `:` or `@` (base64 data with a stray
+/// character). A line of words, or one with the characters of a link, is text: no data
+/// line follows what is returned, and the rest (a list footer, a signature) is text.
+fn base64_data_end(body: &[u8]) -> usize {
+    let mut end = 0;
+    let mut start = 0;
+    while start < body.len() {
+        let line_end = memchr::memchr(b'\n', &body[start..]).map_or(body.len(), |i| start + i + 1);
+        let line = &body[start..line_end];
+        let word = line.trim_ascii();
+        let pure = line
+            .iter()
+            .all(|&b| base64::is_base64_char(b) || b == b'=' || b.is_ascii_whitespace());
+        let one_word = !word
+            .iter()
+            .any(|&b| b.is_ascii_whitespace() || matches!(b, b'.' | b':' | b'@'));
+        if (pure || one_word) && word.iter().any(|&b| base64::is_base64_char(b)) {
+            end = line_end;
+        }
+        start = line_end;
+    }
+    end
+}
+
+/// Drops `message` without recursion: the nested messages are taken out of their parts
+/// and dropped one by one, so a deep tree does not use the stack as deep.
+fn free_iteratively(message: Message<'_>) {
+    let mut pending = vec![message];
+    while let Some(mut message) = pending.pop() {
+        for part in &mut message.parts {
+            if let PartType::Message(nested) = std::mem::take(&mut part.body) {
+                pending.push(nested);
+            }
         }
     }
 }

@@ -146,6 +146,12 @@ Example:
     Conformance(ConformanceArgs),
 }
 
+/// The most threads `-j` accepts. Scanning is bound by memory bandwidth, so threads past
+/// the number of cores only add start-up time (each is a stack and a rayon worker that
+/// wakes to steal work); 256 covers the largest common machines and starts in
+/// milliseconds. Past it, `-j` is refused with clap's out-of-range error (exit 2).
+const MAX_JOBS: i64 = 256;
+
 /// Options that choose what counts as a link.
 #[derive(Args, Debug, Clone)]
 struct DetectArgs {
@@ -161,9 +167,9 @@ struct DetectArgs {
     /// Report links of any length (default: links over 64 KiB are left out).
     #[arg(long)]
     no_length_limit: bool,
-    /// Threads scanning in parallel (default: the number of CPUs). The output is the same
-    /// for every value.
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    /// Threads scanning in parallel, 1 to 256 (default: the number of CPUs). The output is
+    /// the same for every value.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_JOBS))]
     jobs: Option<u16>,
 }
 

@@ -1,0 +1,520 @@
+//! Hostile mail archives: inputs of the kind that arrive from the internet, generated here,
+//! that used to crash the scanner, lose the links of a part, stall at start-up or drop a
+//! Maildir folder. Each test names the defect it guards against; the command line runs
+//! under a 1 GiB address-space limit where memory or the stack is the point.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use linkscan::mail::message::{MAX_DEPTH, MAX_ENCODED_NESTED_MESSAGES, MAX_NESTED_MESSAGES};
+use linkscan::mail::{MailScanner, ScannedMessage};
+
+/// A fresh folder under the system's temporary folder.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "linkscan-hostile-mail-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Scans `raw` on a thread with the 2 MiB stack of a rayon worker (where the command line
+/// scans messages), so that a recursion too deep for it aborts the test.
+fn scan_on_worker_stack(raw: Vec<u8>) -> ScannedMessage {
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || MailScanner::new().scan(&raw))
+        .expect("thread starts")
+        .join()
+        .expect("scan returns")
+}
+
+/// `(part, link)` of every link of a scanned message.
+fn links(m: &ScannedMessage) -> Vec<(String, String)> {
+    m.parts
+        .iter()
+        .flat_map(|p| p.links.iter().map(|l| (p.path.clone(), l.text.clone())))
+        .collect()
+}
+
+fn has_link(m: &ScannedMessage, link: &str) -> bool {
+    links(m).iter().any(|(_, l)| l == link)
+}
+
+fn has_warning(m: &ScannedMessage, words: &str) -> bool {
+    m.warnings.iter().any(|w| w.contains(words))
+}
+
+/// A message holding `depth` messages nested as `message/rfc822` parts, one inside the
+/// other (30 bytes a level), the innermost with a link.
+fn nested_rfc822(depth: usize) -> Vec<u8> {
+    let mut raw = b"From: a@example.com\nSubject: deep\n".to_vec();
+    for _ in 0..depth {
+        raw.extend_from_slice(b"Content-Type: message/rfc822\n\n");
+    }
+    raw.extend_from_slice(b"Subject: inner\n\nhttps://deep.example.com/innermost\n");
+    raw
+}
+
+/// The RFC 2045 base64 encoding of `data`, in lines of 76 characters.
+fn base64(data: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for (i, chunk) in data.chunks(3).enumerate() {
+        if i > 0 && i % 19 == 0 {
+            out.push('\n');
+        }
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (k, &b)| n | u32::from(b) << (16 - 8 * k));
+        for k in 0..4 {
+            if k <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * k) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out.push('\n');
+    out
+}
+
+fn mbox(messages: &[&[u8]]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for m in messages {
+        out.extend_from_slice(b"From a@example.com Mon Jan  1 00:00:00 2024\n");
+        out.extend_from_slice(m);
+        if !m.ends_with(b"\n") {
+            out.push(b'\n');
+        }
+        out.push(b'\n');
+    }
+    out
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    use flate2::{write::GzEncoder, Compression};
+    let mut gz = GzEncoder::new(Vec::new(), Compression::best());
+    gz.write_all(data).unwrap();
+    gz.finish().unwrap()
+}
+
+/// Runs the command line under a 1 GiB address-space limit (`prlimit`, util-linux).
+fn linkscan_limited(args: &[&str]) -> Output {
+    let out = Command::new("prlimit")
+        .arg("--as=1073741824")
+        .arg("--")
+        .arg(env!("CARGO_BIN_EXE_linkscan"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("prlimit (util-linux) runs the command line");
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).starts_with("prlimit:"),
+        "prlimit failed: {out:?}"
+    );
+    out
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+// --- Nesting -----------------------------------------------------------------------------
+
+/// The reproducer: about 22,000 nested `message/rfc822` parts (a 2 KB gzip file) aborted
+/// the release build with a stack overflow when the parser's tree was freed. Here 200,000
+/// levels (6 MB), which overflow a worker's stack in the test build too without the bound
+/// (checked: SIGABRT, "has overflowed its stack").
+#[test]
+fn nested_rfc822_200000_deep_is_scanned_as_raw_text_with_a_warning() {
+    let m = scan_on_worker_stack(nested_rfc822(200_000));
+    assert!(
+        has_warning(&m, &format!("{MAX_NESTED_MESSAGES} message parts")),
+        "{:?}",
+        m.warnings
+    );
+    assert_eq!(
+        links(&m),
+        [
+            ("1".to_string(), "a@example.com".to_string()),
+            (
+                "1".to_string(),
+                "https://deep.example.com/innermost".to_string()
+            )
+        ]
+    );
+    assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
+}
+
+/// Just under the limit the message is parsed (built and freed on a worker's stack): the
+/// walk stops at its depth limit and scans the rest as raw text, so the link is found.
+#[test]
+fn nesting_just_under_the_limit_is_parsed_and_walked_to_its_depth() {
+    let m = scan_on_worker_stack(nested_rfc822(MAX_NESTED_MESSAGES - 1));
+    assert!(!has_warning(&m, "nested message parts"), "{:?}", m.warnings);
+    assert!(
+        has_warning(&m, &format!("nested deeper than {MAX_DEPTH} levels")),
+        "{:?}",
+        m.warnings
+    );
+    assert!(
+        has_link(&m, "https://deep.example.com/innermost"),
+        "{:?}",
+        links(&m)
+    );
+    // The first subject is the top-level one; the deep part is one text.
+    assert_eq!(m.subject.as_deref(), Some("deep"));
+}
+
+/// A base64 `message/rfc822` part (which RFC 2046 forbids and the parser decodes anyway)
+/// hides its nesting from a scan of the raw bytes; the parser copies such a tree
+/// recursively while parsing, and its decoded body once per level. The bound decodes it:
+/// at its limit it is parsed, past it the message is read raw.
+#[test]
+fn nesting_inside_a_base64_message_part_is_bounded_too() {
+    let encoded = |depth: usize| {
+        let mut raw = b"From: a@example.com\nSubject: encoded\n\
+                        Content-Type: message/rfc822\nContent-Transfer-Encoding: base64\n\n"
+            .to_vec();
+        raw.extend_from_slice(base64(&nested_rfc822(depth)).as_bytes());
+        raw
+    };
+    let under = scan_on_worker_stack(encoded(MAX_ENCODED_NESTED_MESSAGES));
+    assert!(
+        !has_warning(&under, "nested message parts"),
+        "{:?}",
+        under.warnings
+    );
+    assert!(
+        has_link(&under, "https://deep.example.com/innermost"),
+        "{:?}",
+        links(&under)
+    );
+    let over = scan_on_worker_stack(encoded(MAX_ENCODED_NESTED_MESSAGES + 1));
+    assert!(
+        has_warning(&over, "nested message parts"),
+        "{:?}",
+        over.warnings
+    );
+}
+
+/// Siblings count towards the bound but do not nest: a digest of 300 forwarded messages is
+/// parsed as usual, each message's link found in its part.
+#[test]
+fn a_digest_of_300_messages_is_parsed_normally() {
+    let mut raw = b"From: list@example.com\nSubject: digest\n\
+                    Content-Type: multipart/digest; boundary=\"d\"\n\n"
+        .to_vec();
+    for i in 0..300 {
+        raw.extend_from_slice(
+            format!(
+                "--d\nContent-Type: message/rfc822\n\nSubject: n{i}\n\nhttps://digest.example.com/{i}\n"
+            )
+            .as_bytes(),
+        );
+    }
+    raw.extend_from_slice(b"--d--\n");
+    let m = scan_on_worker_stack(raw);
+    assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    let found = links(&m);
+    assert_eq!(found.len(), 300);
+    assert_eq!(
+        found[299],
+        (
+            "300.1".to_string(),
+            "https://digest.example.com/299".to_string()
+        )
+    );
+}
+
+/// Multiparts nested deeper than the walk's limit were reported and not scanned: their
+/// links were lost. The raw bytes of the deepest walked part are scanned now.
+#[test]
+fn multiparts_deeper_than_the_walk_limit_keep_their_links() {
+    let depth = 100;
+    let mut raw = b"From: a@example.com\nSubject: deep multipart\n".to_vec();
+    for i in 0..depth {
+        raw.extend_from_slice(
+            format!("Content-Type: multipart/mixed; boundary=\"b{i}\"\n\n--b{i}\n").as_bytes(),
+        );
+    }
+    raw.extend_from_slice(b"Content-Type: text/plain\n\nhttps://multi.example.com/innermost\n");
+    for i in (0..depth).rev() {
+        raw.extend_from_slice(format!("--b{i}--\n").as_bytes());
+    }
+    let m = scan_on_worker_stack(raw);
+    assert!(
+        has_warning(&m, &format!("nested deeper than {MAX_DEPTH} levels")),
+        "{:?}",
+        m.warnings
+    );
+    assert_eq!(
+        links(&m)
+            .iter()
+            .filter(|(_, l)| l == "https://multi.example.com/innermost")
+            .count(),
+        1,
+        "{:?}",
+        links(&m)
+    );
+}
+
+/// The reproducer through the command line: a gzip archive of 2 KB holding the deep
+/// message, then a normal one, under a 1 GiB address-space limit. Both commands finish,
+/// with the warning and every link, and the HTML archive's index is complete.
+#[cfg(target_os = "linux")]
+#[test]
+fn cli_survives_the_deep_nesting_archive() {
+    let dir = temp_dir("deep");
+    let archive = gzip(&mbox(&[
+        &nested_rfc822(22_000),
+        b"Subject: after\n\nhttps://after.example.com/\n",
+    ]));
+    assert!(archive.len() < 8_000, "{} bytes", archive.len());
+    let path = dir.join("deep.mbox.gz");
+    std::fs::write(&path, &archive).unwrap();
+    let path = path.to_str().unwrap();
+
+    let out = linkscan_limited(&["find", "--mbox", "--format", "tsv", path]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = stdout(&out);
+    assert!(
+        text.contains("https://deep.example.com/innermost"),
+        "{text}"
+    );
+    assert!(text.contains("https://after.example.com/"), "{text}");
+    assert!(
+        stderr(&out).contains("nested message parts"),
+        "{}",
+        stderr(&out)
+    );
+
+    let web = dir.join("web");
+    let out = linkscan_limited(&["linkify", "--mbox", path, "--out", web.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let index = std::fs::read_to_string(web.join("index.html")).unwrap();
+    assert!(index.trim_end().ends_with("</html>"), "index cut off");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// --- Base64 ------------------------------------------------------------------------------
+
+fn base64_message(content_type: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: a@example.com\nSubject: b64\nContent-Type: {content_type}; charset=utf-8\n\
+         Content-Transfer-Encoding: base64\n\n{body}"
+    )
+    .into_bytes()
+}
+
+/// A `-- ` signature after the base64 data used to leave the whole part undecoded; now
+/// the data is decoded and the footer, which is text, is scanned as text.
+#[test]
+fn base64_with_a_list_footer_keeps_every_link() {
+    let data = base64(
+        "Read https://b64.example.com/page today.\nBye\n"
+            .repeat(3)
+            .as_bytes(),
+    );
+    let body = format!("{data}-- \nList: https://list.example.org/info\n");
+    let m = scan_on_worker_stack(base64_message("text/plain", &body));
+    let found: Vec<String> = links(&m).into_iter().map(|(_, l)| l).collect();
+    assert_eq!(
+        found,
+        [
+            "https://b64.example.com/page",
+            "https://b64.example.com/page",
+            "https://b64.example.com/page",
+            "https://list.example.org/info"
+        ]
+    );
+    assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
+    assert!(
+        !has_warning(&m, "outside the base64 alphabet")
+            && has_warning(
+                &m,
+                "2 line(s) of text after the base64 data were scanned as text"
+            ),
+        "{:?}",
+        m.warnings
+    );
+}
+
+/// A stray character inside the data (anywhere, the last line too) is ignored as RFC 2045
+/// section 6.8 says; the decoded text is exact.
+#[test]
+fn base64_with_a_stray_character_is_decoded_exactly() {
+    let plain = "Links: https://stray.example.com/a/b?c=d and me@stray.example.com.\n".repeat(4);
+    let data = base64(plain.as_bytes());
+    let lines: Vec<&str> = data.lines().collect();
+    for line in 0..lines.len() {
+        let mut damaged: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        damaged[line].insert(5, '!');
+        let body = damaged.join("\n") + "\n";
+        let m = scan_on_worker_stack(base64_message("text/plain", &body));
+        let part = m.parts.iter().find(|p| p.path == "1").expect("part 1");
+        assert_eq!(part.text, plain, "stray `!` on line {line}");
+        assert_eq!(links(&m).len(), 8, "line {line}: {:?}", links(&m));
+        assert!(
+            has_warning(
+                &m,
+                "1 character(s) outside the base64 alphabet were ignored"
+            ),
+            "{:?}",
+            m.warnings
+        );
+    }
+}
+
+/// The same inside a multipart, in an HTML part (the href is decoded and found too), in a
+/// legacy charset.
+#[test]
+fn base64_html_part_with_a_footer_in_a_multipart() {
+    let html = "<p>Voir <a href=\"https://html.example.fr/caf\u{e9}\">ici</a></p>\n";
+    let latin1: Vec<u8> = html
+        .chars()
+        .map(|c| u8::try_from(u32::from(c)).expect("Latin-1"))
+        .collect();
+    let raw = format!(
+        "From: a@example.com\nSubject: html\nContent-Type: multipart/mixed; boundary=\"zz\"\n\n\
+         --zz\nContent-Type: text/html; charset=iso-8859-1\nContent-Transfer-Encoding: base64\n\n\
+         {}-- \nhttps://footer.example.org/\n--zz--\n",
+        base64(&latin1)
+    );
+    let m = scan_on_worker_stack(raw.into_bytes());
+    let found = links(&m);
+    assert!(
+        found.contains(&(
+            "1".to_string(),
+            "https://html.example.fr/caf\u{e9}".to_string()
+        )),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&("1".to_string(), "https://footer.example.org/".to_string())),
+        "{found:?}"
+    );
+    assert!(has_warning(&m, "part 1 (text/html)"), "{:?}", m.warnings);
+}
+
+// --- -j ----------------------------------------------------------------------------------
+
+/// `-j` accepted up to 65535 and spent seconds starting threads; it is bounded now, with a
+/// clear error past the bound, and the largest value runs.
+#[test]
+fn jobs_are_bounded() {
+    let out = common::linkscan(&["find", "-j", "257", "-"], b"x.com");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = stderr(&out);
+    assert!(err.contains("257") && err.contains("1..=256"), "{err}");
+    let out = common::linkscan(&["find", "-j", "65535", "-"], b"x.com");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let out = common::linkscan(&["find", "--count", "-j", "256", "-"], b"see x.com\n");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(stdout(&out), "1\n");
+}
+
+// --- Maildir -----------------------------------------------------------------------------
+
+fn write(path: &Path, bytes: &[u8]) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// A symbolically linked message was skipped silently; it is followed now, and a dangling
+/// link is reported by name (exit 2) while the other messages are read.
+#[cfg(unix)]
+#[test]
+fn maildir_symlinks_are_followed_and_dangling_ones_reported() {
+    use std::os::unix::fs::symlink;
+    let dir = temp_dir("maildir-links");
+    let md = dir.join("Maildir");
+    write(
+        &dir.join("store/1"),
+        b"Subject: linked\n\nhttps://linked.example.com/\n",
+    );
+    write(
+        &md.join("cur/2.plain"),
+        b"Subject: plain\n\nhttps://plain.example.com/\n",
+    );
+    std::fs::create_dir_all(md.join("new")).unwrap();
+    symlink(dir.join("store/1"), md.join("cur/1.linked")).unwrap();
+    symlink(dir.join("store/none"), md.join("new/3.dangling")).unwrap();
+    let out = common::linkscan(
+        &["find", "--maildir", "--format", "tsv", md.to_str().unwrap()],
+        b"",
+    );
+    let text = stdout(&out);
+    assert!(text.contains("https://linked.example.com/"), "{text}");
+    assert!(text.contains("https://plain.example.com/"), "{text}");
+    let err = stderr(&out);
+    assert!(
+        err.contains("3.dangling") && err.contains("could not be read"),
+        "{err}"
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An unreadable `cur/` dropped the readable `new/` with it. Now `cur/` is reported (exit
+/// 2) and `new/` is read. Permissions do not bind root, so as root the command runs as
+/// user `nobody` (`setpriv`, util-linux).
+#[cfg(target_os = "linux")]
+#[test]
+fn maildir_unreadable_cur_keeps_new() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("maildir-cur");
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let md = dir.join("Maildir");
+    write(
+        &md.join("cur/1.hidden"),
+        b"Subject: a\n\nhttps://cur.example.com/\n",
+    );
+    write(
+        &md.join("new/2.seen"),
+        b"Subject: b\n\nhttps://new.example.com/\n",
+    );
+    std::fs::set_permissions(&md, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(md.join("new"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(
+        md.join("new/2.seen"),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
+    std::fs::set_permissions(md.join("cur"), std::fs::Permissions::from_mode(0o000)).unwrap();
+    let args = ["find", "--maildir", "--format", "tsv", md.to_str().unwrap()];
+    let out = if std::fs::read_dir(md.join("cur")).is_ok() {
+        // Root: drop to `nobody`, whom the permissions bind.
+        Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+            .arg(env!("CARGO_BIN_EXE_linkscan"))
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("setpriv (util-linux) runs the command line as nobody")
+    } else {
+        common::linkscan(&args, b"")
+    };
+    std::fs::set_permissions(md.join("cur"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let text = stdout(&out);
+    assert!(text.contains("https://new.example.com/"), "{out:?}");
+    assert!(!text.contains("https://cur.example.com/"), "{text}");
+    let err = stderr(&out);
+    assert!(
+        err.contains("Maildir/cur") && err.contains("ermission denied"),
+        "{err}"
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
