@@ -17,6 +17,7 @@ mod input;
 mod linkify;
 #[cfg(feature = "mail")]
 mod mail;
+mod shell;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -41,7 +42,7 @@ Examples:
 
 /// Find URLs and email addresses in plain text exactly as Unicode UTS #58 specifies.
 #[derive(Parser, Debug)]
-#[command(name = "linkscan", version, about, after_help = EXAMPLES)]
+#[command(name = "linkscan", version, about, after_long_help = EXAMPLES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -50,7 +51,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Print the links found in files (or standard input).
-    #[command(after_help = "\
+    #[command(after_long_help = "\
 Output formats:
   jsonl   {\"file\",\"start\",\"end\",\"kind\",\"text\"} per link; offsets are bytes from the
           start of that input, kind is \"url\" or \"email\"
@@ -89,20 +90,26 @@ Examples:
   linkscan find --maildir --count ~/Maildir")]
     Find(FindArgs),
     /// Write the text as HTML with every link wrapped in <a href="…">.
-    #[command(after_help = "\
+    #[command(after_long_help = "\
+The output is an HTML fragment, for embedding in a page: the escaped text and its links,
+without <html>, <head> or a charset. With --standalone it is a complete page (doctype,
+<meta charset=\"utf-8\">, each input in a <pre dir=\"auto\"> block that keeps its line
+breaks) to open in a browser as it is.
+
 With --mbox or --maildir, writes an HTML archive to --out DIR: one page per message
 (From, Date, Subject, its text parts with links) and index.html listing them.
 With --checks, links that fail a security check of UTS #58 section 8 (see
 `linkscan find --help`) are left as plain text.
 
 Examples:
-  linkscan linkify notes.txt > notes.html
+  linkscan linkify notes.txt > notes.html.part
+  linkscan linkify --standalone notes.txt > notes.html
   linkscan linkify --checks untrusted.txt > untrusted.html
   linkscan linkify --default-scheme http:// - < notes.txt
   linkscan linkify --mbox list.mbox.gz --out archive/")]
     Linkify(LinkifyArgs),
     /// Print URLs minimally escaped (UTS #58 section 4.1), one per line.
-    #[command(after_help = "\
+    #[command(after_long_help = "\
 Reads one URL per line from standard input when no URL is given.
 With --checks, Bidi_Control characters (U+202E…) are percent-escaped too, as UTS #58
 section 8 asks; the conformant algorithm of section 4.1 leaves them as they are.
@@ -115,7 +122,7 @@ Examples:
     Escape(EscapeArgs),
     /// Print links as people should see them: minimally escaped, hosts in Unicode unless
     /// spoofable, Bidi_Control characters escaped; with --bidi, fields left to right.
-    #[command(after_help = "\
+    #[command(after_long_help = "\
 Each URL or email address given (or each line of standard input when none is) is printed
 in its display form:
   - the path, query and fragment minimally escaped (UTS #58 section 4.1);
@@ -135,8 +142,22 @@ Examples:
   linkscan display --bidi 'https://ar.wikipedia.org/wiki/%D9%85%D8%B5%D8%B1'
   linkscan find --format tsv notes.txt | cut -f5 | linkscan display")]
     Display(DisplayArgs),
+    /// Print the completion script of a shell (bash, zsh, fish, elvish, powershell).
+    #[command(after_long_help = "\
+Examples:
+  linkscan completions bash > ~/.local/share/bash-completion/completions/linkscan
+  linkscan completions zsh > ~/.zfunc/_linkscan
+  linkscan completions fish > ~/.config/fish/completions/linkscan.fish")]
+    Completions(CompletionsArgs),
+    /// Print the man page linkscan(1) in roff, or write a page per subcommand to a folder.
+    #[command(after_long_help = "\
+Examples:
+  linkscan man | man -l -
+  linkscan man > /usr/local/share/man/man1/linkscan.1
+  linkscan man --out-dir /usr/local/share/man/man1     linkscan.1, linkscan-find.1, …")]
+    Man(ManArgs),
     /// Run the official conformance files of a Unicode data folder and print the counts.
-    #[command(after_help = "\
+    #[command(after_long_help = "\
 DIR holds LinkDetectionTest.txt and LinkFormattingTest.txt (as in Unicode's data folder
 for UTS #58). Default: $LINKSCAN_SHARED/unicode/17.0.0, else ../shared/unicode/17.0.0.
 Exit status 1 when a case fails (known errata of the 17.0.0 formatting file excepted).
@@ -255,9 +276,13 @@ struct LinkifyArgs {
     /// Files to convert; `-` or none: standard input.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// Scheme put in the href of links written without one.
-    #[arg(long, default_value = "https://", value_name = "SCHEME")]
+    /// Scheme put in the href of links written without one: https:// or http://.
+    #[arg(long, default_value = "https://", value_name = "SCHEME", value_parser = parse_default_scheme)]
     default_scheme: String,
+    /// Write a complete HTML page (doctype, charset, text that keeps its line breaks)
+    /// instead of a fragment for embedding.
+    #[arg(long, conflicts_with = "out")]
+    standalone: bool,
     /// Leave as plain text the links that fail a security check of UTS #58 section 8.
     #[arg(long)]
     checks: bool,
@@ -290,6 +315,39 @@ struct DisplayArgs {
     /// read left to right in any paragraph direction.
     #[arg(long)]
     bidi: bool,
+}
+
+#[derive(Args, Debug)]
+struct CompletionsArgs {
+    /// The shell to write the completion script for.
+    #[arg(value_name = "SHELL")]
+    shell: clap_complete::Shell,
+}
+
+#[derive(Args, Debug)]
+struct ManArgs {
+    /// Write linkscan.1 and a page per subcommand (linkscan-find.1, …) into this folder
+    /// instead of printing linkscan.1.
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<PathBuf>,
+}
+
+/// The schemes `--default-scheme` accepts. The default scheme becomes the start of an
+/// `href`, so anything else (`javascript:`, a scheme without `//`, `ftp` without `://`)
+/// would make links that do not work or are unsafe to follow.
+const DEFAULT_SCHEMES: [&str; 2] = ["https://", "http://"];
+
+/// Accepts `https://` or `http://` (any case, written back in lower case).
+fn parse_default_scheme(value: &str) -> Result<String, String> {
+    let lower = value.to_ascii_lowercase();
+    if DEFAULT_SCHEMES.contains(&lower.as_str()) {
+        Ok(lower)
+    } else {
+        Err(format!(
+            "must be one of {} (a scheme followed by ://)",
+            DEFAULT_SCHEMES.join(", ")
+        ))
+    }
 }
 
 #[derive(Args, Debug)]
@@ -335,6 +393,12 @@ fn main() -> ExitCode {
                 find::run(args, &finder, &mut out)
             }),
         #[cfg(feature = "mail")]
+        Command::Linkify(args) if args.mail.archives() && args.standalone => Err(usage_error(
+            "--standalone is for a single page; --mbox and --maildir write a whole archive \
+             with --out"
+                .into(),
+        )),
+        #[cfg(feature = "mail")]
         Command::Linkify(args) if args.mail.archives() => args
             .detect
             .finder()
@@ -362,6 +426,11 @@ fn main() -> ExitCode {
         Command::Escape(args) => escape::run(args, &mut out),
         Command::Display(args) => display::run(args, &mut out),
         Command::Conformance(args) => conformance::run(args, &mut out),
+        Command::Completions(args) => shell::completions(args, &mut out),
+        Command::Man(args) => match &args.out_dir {
+            Some(dir) => shell::man_pages(dir),
+            None => shell::man(&mut out),
+        },
     };
     let result = result.and_then(|outcome| out.flush().map(|()| outcome));
     match result {
@@ -370,7 +439,7 @@ fn main() -> ExitCode {
         Ok(Outcome::InputErrors) => ExitCode::from(2),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("linkscan: {e}");
+            eprintln!("linkscan: {}", input::describe(&e));
             ExitCode::from(2)
         }
     }

@@ -1,0 +1,254 @@
+//! Conventions of command-line tools that users and scripts rely on: short and long help,
+//! shell completions and a man page generated from the command line's definition,
+//! `linkify --standalone` pages, a `--default-scheme` restricted to safe schemes, and error
+//! messages in one style.
+
+mod common;
+
+use common::linkscan;
+
+use std::path::PathBuf;
+use std::process::Output;
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("UTF-8 errors")
+}
+
+/// A fresh folder for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("linkscan-conv-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn short_help_is_short_and_long_help_has_examples() {
+    for command in [&[][..], &["find"], &["linkify"], &["completions"], &["man"]] {
+        let short = linkscan(&[command, &["-h"]].concat(), b"");
+        let long = linkscan(&[command, &["--help"]].concat(), b"");
+        assert!(short.status.success() && long.status.success());
+        let (short, long) = (stdout(&short), stdout(&long));
+        assert!(!short.contains("Examples:"), "-h of {command:?}:\n{short}");
+        assert!(long.contains("Examples:"), "--help of {command:?}:\n{long}");
+        assert!(short.len() < long.len());
+    }
+}
+
+#[test]
+fn linkify_help_says_the_default_is_a_fragment() {
+    let help = stdout(&linkscan(&["linkify", "--help"], b""));
+    assert!(help.contains("HTML fragment, for embedding"), "{help}");
+    assert!(help.contains("--standalone"), "{help}");
+}
+
+#[test]
+fn completions_for_each_shell_know_the_subcommands_and_flags() {
+    let expected = [
+        ("bash", "_linkscan()"),
+        ("zsh", "#compdef linkscan"),
+        ("fish", "complete -c linkscan"),
+        ("elvish", "edit:completion:arg-completer[linkscan]"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ];
+    for (shell, marker) in expected {
+        let out = linkscan(&["completions", shell], b"");
+        assert!(out.status.success(), "{shell}: {out:?}");
+        let script = stdout(&out);
+        assert!(script.contains(marker), "{shell} script lacks {marker:?}");
+        for word in ["linkify", "conformance", "standalone", "default-scheme"] {
+            assert!(script.contains(word), "{shell} script lacks {word:?}");
+        }
+    }
+    let out = linkscan(&["completions", "tcsh"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("invalid value 'tcsh'"), "{out:?}");
+}
+
+#[test]
+fn completions_run_in_bash() {
+    // The bash script is loaded by bash itself and completes a subcommand's flag.
+    let Some(bash) = ["/bin/bash", "/usr/bin/bash"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.is_file())
+    else {
+        panic!("this test needs bash");
+    };
+    let dir = temp_dir("bash");
+    let script = dir.join("linkscan.bash");
+    std::fs::write(&script, linkscan(&["completions", "bash"], b"").stdout).unwrap();
+    let probe = format!(
+        "source {}; COMP_WORDS=(linkscan linkify --stand); COMP_CWORD=2; \
+         COMP_LINE='linkscan linkify --stand'; COMP_POINT=${{#COMP_LINE}}; \
+         _linkscan linkscan --stand linkify; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        script.display()
+    );
+    let out = std::process::Command::new(bash)
+        .args(["--norc", "-c", &probe])
+        .output()
+        .expect("bash runs");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(stdout(&out).trim(), "--standalone", "{out:?}");
+}
+
+#[test]
+fn man_page_covers_every_subcommand() {
+    let out = linkscan(&["man"], b"");
+    assert!(out.status.success(), "{out:?}");
+    let page = stdout(&out);
+    assert!(page.contains(".TH linkscan 1"), "{page}");
+    for sub in [
+        "find",
+        "linkify",
+        "escape",
+        "display",
+        "conformance",
+        "completions",
+        "man",
+    ] {
+        assert!(
+            page.contains(&format!("linkscan\\-{sub}(1)")),
+            "no {sub} in\n{page}"
+        );
+    }
+
+    let dir = temp_dir("man");
+    let out = linkscan(&["man", "--out-dir", dir.to_str().unwrap()], b"");
+    assert!(out.status.success(), "{out:?}");
+    assert!(out.stdout.is_empty());
+    let find = std::fs::read_to_string(dir.join("linkscan-find.1")).expect("linkscan-find.1");
+    assert!(find.contains(".TH linkscan-find 1"), "{find}");
+    assert!(find.contains("\\-\\-tld\\-policy"), "{find}");
+    let linkify = std::fs::read_to_string(dir.join("linkscan-linkify.1")).unwrap();
+    assert!(linkify.contains("\\-\\-standalone"), "{linkify}");
+    assert!(dir.join("linkscan.1").is_file());
+}
+
+#[test]
+fn errors_have_no_os_error_codes() {
+    let dir = temp_dir("errors");
+    let missing = dir.join("missing");
+    let out = linkscan(&["man", "--out-dir", missing.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("linkscan: ") && err.contains("missing"),
+        "{err}"
+    );
+    assert!(!err.contains("os error"), "{err}");
+    let out = linkscan(&["find", missing.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!stderr(&out).contains("os error"), "{out:?}");
+}
+
+#[test]
+fn default_scheme_is_http_or_https() {
+    for bad in [
+        "ftp",
+        "ftp://",
+        "javascript:",
+        "http",
+        "https:",
+        "data:text/html,",
+    ] {
+        let out = linkscan(&["linkify", "--default-scheme", bad], b"example.com");
+        assert_eq!(out.status.code(), Some(2), "{bad}: {out:?}");
+        assert!(out.stdout.is_empty());
+        let err = stderr(&out);
+        assert!(
+            err.contains("must be one of https://, http://"),
+            "{bad}: {err}"
+        );
+    }
+    for (good, href) in [("http://", "http://"), ("HTTPS://", "https://")] {
+        let out = linkscan(&["linkify", "--default-scheme", good], b"example.com");
+        assert!(out.status.success(), "{good}: {out:?}");
+        let html = stdout(&out);
+        assert!(
+            html.contains(&format!("href=\"{href}example.com\"")),
+            "{good}: {html}"
+        );
+    }
+}
+
+#[test]
+fn linkify_default_is_a_bare_fragment() {
+    let out = linkscan(&["linkify"], b"a example.com\nb");
+    assert!(out.status.success());
+    let html = stdout(&out);
+    assert!(html.starts_with("a <bdi"), "{html}");
+    assert!(!html.contains("<html") && !html.contains("<pre"), "{html}");
+}
+
+#[test]
+fn linkify_standalone_is_a_complete_page() {
+    let dir = temp_dir("standalone");
+    let first = dir.join("first.txt");
+    let second = dir.join("second.txt");
+    std::fs::write(&first, "see example.com\n\n    indented & <kept>\n").unwrap();
+    std::fs::write(&second, "مرحبا example.org\n").unwrap();
+    let missing = dir.join("missing.txt");
+    let out = linkscan(
+        &[
+            "linkify",
+            "--standalone",
+            first.to_str().unwrap(),
+            missing.to_str().unwrap(),
+            second.to_str().unwrap(),
+        ],
+        b"",
+    );
+    // The missing file is reported and the others still make the page.
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(stderr(&out).contains("missing.txt"));
+    let page = stdout(&out);
+    assert!(
+        page.starts_with("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n"),
+        "{page}"
+    );
+    assert!(page.ends_with("</body>\n</html>\n"), "{page}");
+    assert!(page.contains("white-space: pre-wrap"), "{page}");
+    // The title names the files, not the folders they are in.
+    assert!(
+        page.contains("<title>first.txt, missing.txt, second.txt</title>"),
+        "{page}"
+    );
+    assert!(!page.contains(dir.to_str().unwrap()), "{page}");
+    // One block per input that was read, each with its text and links, in order.
+    let blocks: Vec<&str> = page
+        .split("<pre class=\"text\" dir=\"auto\">")
+        .skip(1)
+        .map(|rest| &rest[..rest.find("</pre>").expect("closed block")])
+        .collect();
+    assert_eq!(blocks.len(), 2, "{page}");
+    assert_eq!(
+        blocks[0],
+        "see <bdi dir=\"ltr\"><a href=\"https://example.com\">example.com</a></bdi>\n\n    \
+         indented &amp; &lt;kept&gt;\n"
+    );
+    assert!(blocks[1].starts_with("مرحبا <bdi dir=\"ltr\"><a href=\"https://example.org\">"));
+
+    // Standard input, and the same text as the fragment inside the block.
+    let out = linkscan(&["linkify", "--standalone"], b"x example.com");
+    assert!(out.status.success());
+    let page = stdout(&out);
+    let fragment = stdout(&linkscan(&["linkify"], b"x example.com"));
+    assert!(page.contains("<title>linkscan</title>"), "{page}");
+    assert!(
+        page.contains(&format!("dir=\"auto\">{fragment}</pre>")),
+        "{page}"
+    );
+}
+
+#[cfg(feature = "mail")]
+#[test]
+fn standalone_is_refused_for_archives() {
+    let out = linkscan(&["linkify", "--standalone", "--mbox", "-"], b"");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(stderr(&out).contains("--standalone"), "{out:?}");
+}
