@@ -252,3 +252,179 @@ fn standalone_is_refused_for_archives() {
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(stderr(&out).contains("--standalone"), "{out:?}");
 }
+
+/// An mbox of five messages: a thread over two months (root, reply, late reply), another
+/// message inside it, and one without a date.
+#[cfg(feature = "mail")]
+const THREADED_MBOX: &str = "\
+From a@example.com Mon Jan  1 00:00:00 2024
+From: A <a@example.com>
+Date: Mon, 1 Jan 2024 10:00:00 +0000
+Subject: Root
+Message-ID: <root@example.com>
+
+see example.com
+
+From b@example.com Mon Jan  1 00:00:00 2024
+From: B <b@example.com>
+Date: Tue, 2 Jan 2024 10:00:00 +0000
+Subject: Other
+Message-ID: <other@example.com>
+
+hi
+
+From c@example.com Mon Jan  1 00:00:00 2024
+From: C <c@example.com>
+Date: Wed, 3 Jan 2024 10:00:00 +0000
+Subject: Re: Root
+Message-ID: <reply@example.com>
+In-Reply-To: <root@example.com>
+
+ok
+
+From d@example.com Mon Jan  1 00:00:00 2024
+From: D <d@example.com>
+Date: Thu, 1 Feb 2024 10:00:00 +0000
+Subject: Re: Root
+Message-ID: <late@example.com>
+References: <root@example.com> <reply@example.com>
+
+late
+
+From e@example.com Mon Jan  1 00:00:00 2024
+From: E <e@example.com>
+Subject: no date
+
+x
+";
+
+#[cfg(feature = "mail")]
+#[test]
+fn archive_index_is_grouped_by_month_and_thread() {
+    let dir = temp_dir("archive-index");
+    let mbox = dir.join("list.mbox");
+    std::fs::write(&mbox, THREADED_MBOX).unwrap();
+    let web = dir.join("web");
+    let out = linkscan(
+        &[
+            "linkify",
+            "--mbox",
+            mbox.to_str().unwrap(),
+            "--out",
+            web.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let index = std::fs::read_to_string(web.join("index.html")).unwrap();
+
+    // The archive by file name with proper plurals; never the folder it was read from.
+    assert!(
+        index.contains("<li>list.mbox: 5 messages, 1 link, 0 warnings</li>"),
+        "{index}"
+    );
+    assert!(!index.contains(dir.to_str().unwrap()), "{index}");
+
+    // Months in order, undated last, each with a heading and its count.
+    let headings: Vec<&str> = index
+        .match_indices("<h2 class=\"month\"")
+        .map(|(at, _)| {
+            let rest = &index[at..];
+            &rest[rest.find('>').unwrap() + 1..rest.find("</h2>").unwrap()]
+        })
+        .collect();
+    assert_eq!(
+        headings,
+        [
+            "2024-01: 3 messages",
+            "2024-02: 1 message",
+            "Undated: 1 message"
+        ]
+    );
+
+    // In January: the thread of message 1 (its reply 3 indented under it), then message 2.
+    let january =
+        &index[index.find("id=\"2024-01\"").unwrap()..index.find("id=\"2024-02\"").unwrap()];
+    let threads: Vec<Vec<&str>> = january
+        .split("<tbody class=\"thread\">")
+        .skip(1)
+        .map(|thread| {
+            thread
+                .match_indices("<tr><td><a href=\"")
+                .map(|(at, m)| &thread[at + m.len()..at + m.len() + 5])
+                .collect()
+        })
+        .collect();
+    assert_eq!(threads, [vec!["00001", "00003"], vec!["00002"]]);
+    assert!(
+        january.contains("<td class=\"reply\" dir=\"auto\"><a href=\"00003.html\">Re: Root</a>"),
+        "{january}"
+    );
+    // Dates are short and do not wrap.
+    assert!(
+        january.contains("<td class=\"date\">2024-01-03 10:00</td>"),
+        "{january}"
+    );
+    assert!(index.contains(".date{white-space:nowrap}"), "{index}");
+}
+
+#[cfg(feature = "mail")]
+#[test]
+fn archive_pages_link_previous_and_next() {
+    let dir = temp_dir("archive-pages");
+    let mbox = dir.join("list.mbox");
+    std::fs::write(&mbox, THREADED_MBOX).unwrap();
+    let web = dir.join("web");
+    let out = linkscan(
+        &[
+            "linkify",
+            "--mbox",
+            mbox.to_str().unwrap(),
+            "--out",
+            web.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let nav = |n: usize| {
+        let page = std::fs::read_to_string(web.join(format!("{n:05}.html"))).unwrap();
+        assert!(
+            !page.contains(dir.to_str().unwrap()),
+            "a local path in page {n}"
+        );
+        assert!(
+            page.contains(&format!("<td dir=\"auto\">list.mbox, message {n}</td>")),
+            "{page}"
+        );
+        let start = page.find("<nav>").unwrap();
+        page[start..start + page[start..].find("</nav>").unwrap()].to_string()
+    };
+    assert_eq!(
+        nav(1),
+        "<nav><span>Previous</span><a rel=\"next\" href=\"00002.html\">Next</a>\
+         <a href=\"index.html\">Index</a>"
+    );
+    assert_eq!(
+        nav(3),
+        "<nav><a rel=\"prev\" href=\"00002.html\">Previous</a>\
+         <a rel=\"next\" href=\"00004.html\">Next</a><a href=\"index.html\">Index</a>"
+    );
+    assert_eq!(
+        nav(5),
+        "<nav><a rel=\"prev\" href=\"00004.html\">Previous</a><span>Next</span>\
+         <a href=\"index.html\">Index</a>"
+    );
+    assert!(!web.join("00006.html").exists());
+}
+
+#[cfg(feature = "mail")]
+#[test]
+fn scanned_messages_carry_their_thread_headers() {
+    let raw = b"Message-ID: <c@x>\nIn-Reply-To: <b@x> <a@x>\nReferences: <a@x>\n <b@x>\n\nhi\n";
+    let m = linkscan::mail::MailScanner::new().scan(raw);
+    assert_eq!(m.message_id.as_deref(), Some("c@x"));
+    assert_eq!(m.in_reply_to.as_deref(), Some("b@x"));
+    assert_eq!(m.references, ["a@x", "b@x"]);
+    let m = linkscan::mail::MailScanner::new().scan(b"Subject: alone\n\nhi\n");
+    assert_eq!((m.in_reply_to, m.references.len()), (None, 0));
+}

@@ -159,6 +159,12 @@ pub struct TextPart {
 pub struct ScannedMessage {
     /// The Message-ID, without angle brackets.
     pub message_id: Option<String>,
+    /// The first Message-ID of In-Reply-To, without angle brackets: the message this one
+    /// answers.
+    pub in_reply_to: Option<String>,
+    /// The Message-IDs of References, without angle brackets, oldest (the thread's root)
+    /// first.
+    pub references: Vec<String>,
     /// The first From address, as `Name <address>`.
     pub from: Option<String>,
     /// The Date, in RFC 3339 form.
@@ -283,6 +289,8 @@ impl MailScanner {
         match parsed {
             Ok(Some(scanned)) => {
                 out.message_id = scanned.message_id;
+                out.in_reply_to = scanned.in_reply_to;
+                out.references = scanned.references;
                 out.from = scanned.from;
                 out.date = scanned.date;
                 out.subject = scanned.subject;
@@ -358,6 +366,17 @@ impl MailScanner {
     ) {
         if prefix.is_empty() {
             out.message_id = message.message_id().map(str::to_string);
+            out.in_reply_to = message
+                .in_reply_to()
+                .as_text_list()
+                .and_then(|ids| ids.first())
+                .map(|id| id.to_string());
+            out.references = message
+                .references()
+                .as_text_list()
+                .map_or_else(Vec::new, |ids| {
+                    ids.iter().map(|id| id.to_string()).collect()
+                });
             out.from = message.from().and_then(format_address);
             out.date = message.date().map(|d| d.to_rfc3339());
             out.subject = message.subject().map(str::to_string);

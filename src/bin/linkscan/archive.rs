@@ -4,8 +4,20 @@
 //! and Message-ID, the warnings of the message if any, and every scanned text part with its
 //! links: the decoded text of plain parts, the visible text of HTML parts (whose own
 //! `<a href>` links are kept on their anchor text where no detected link overlaps). The
-//! pages are written in parallel as messages are scanned; `index.html` lists the messages
-//! in archive order and is written as they come, so memory stays bounded.
+//! pages are written in parallel as messages are scanned, each with links to the previous
+//! and the next page in archive order (the last page's "Next" is removed once the run knows
+//! it is the last).
+//!
+//! `index.html` groups the messages by month (of their Date, in RFC 3339 form; messages
+//! without one under "Undated"), months in order, with a table of contents; within a month
+//! by thread, in the order of each thread's first message there, a thread's messages in
+//! archive order with replies indented. A message's thread is the first Message-ID of its
+//! References, else its In-Reply-To, else its own Message-ID (else its page): the root
+//! that every reply names, so a thread whose root is missing from the archive still holds
+//! together. The index keeps one small row per message (its page, date, sender, subject,
+//! thread and link count, never its text) until the run ends, and is written then.
+//! Dates are shown as `YYYY-MM-DD HH:MM` and never wrap. Published pages name an archive by
+//! its file name, never by the path it was read from.
 //!
 //! Text in any script reads in its own direction: each text part is a `<pre dir="auto">`
 //! whose lines each take the direction of their first strong character (CSS
@@ -34,7 +46,7 @@ use linkscan::html::{write_escaped, write_link, Linkifier};
 use linkscan::mail::{LinkSource, MailLink, MailScanner, ScannedMessage, TextPart};
 
 use crate::mail::{self, Emit, Render, Run, Totals};
-use crate::{LinkifyArgs, Outcome};
+use crate::{words, LinkifyArgs, Outcome};
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:62em;margin:1em auto;\
 padding:0 1em;line-height:1.4}pre{white-space:pre-wrap;overflow-wrap:anywhere;\
@@ -44,7 +56,9 @@ table.headers th{text-align:left;padding-right:1em;vertical-align:top}\
 table.index{width:100%;table-layout:fixed}\
 table.index td,table.index th{text-align:left;padding:.1em .6em;vertical-align:top;\
 overflow-wrap:anywhere}\
-.warnings{color:#8a4b00}h2{font-size:1em;color:#555}";
+.warnings{color:#8a4b00}h2{font-size:1em;color:#555}.date{white-space:nowrap}\
+nav a{margin-right:1em}td.reply{padding-left:2em}tbody.thread{border-top:1px solid #ddd}\
+h2.month{font-size:1.2em;color:inherit;margin-top:1.5em}";
 
 /// Writes `<!DOCTYPE html>…<body>` with `title`.
 fn write_head(out: &mut impl Write, title: &str) -> io::Result<()> {
@@ -151,9 +165,63 @@ fn page_name(global: usize) -> String {
     format!("{global:05}.html")
 }
 
+/// The "Next" link of page `global`, as written; the last page's is replaced at the end.
+fn next_link(global: usize) -> String {
+    format!(
+        "<a rel=\"next\" href=\"{}\">Next</a>",
+        page_name(global + 1)
+    )
+}
+
+/// What stands for the "Next" link on the last page.
+const NO_NEXT: &str = "<span>Next</span>";
+
+/// The name of `path` without its folders: how published pages name an archive.
+fn file_name(path: &str) -> String {
+    Path::new(path).file_name().map_or_else(
+        || path.to_string(),
+        |name| name.to_string_lossy().into_owned(),
+    )
+}
+
+/// `2024-01-05 12:30` from an RFC 3339 date (`2024-01-05T12:30:00+01:00`), the local time
+/// of the sender; other text as it is.
+fn short_date(date: &str) -> String {
+    match (date.get(..10), date.get(11..16)) {
+        (Some(day), Some(time)) if date.as_bytes().get(10) == Some(&b'T') => {
+            format!("{day} {time}")
+        }
+        _ => date.to_string(),
+    }
+}
+
+/// The month of an RFC 3339 date (`2024-01`), `None` when it has none.
+fn month_of(date: &str) -> Option<&str> {
+    let month = date.get(..7)?;
+    let b = month.as_bytes();
+    (b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' && b[5..].iter().all(u8::is_ascii_digit))
+        .then_some(month)
+}
+
+/// The thread of a message: the root its References name first, else its In-Reply-To,
+/// else itself.
+fn thread_of(m: &ScannedMessage, page: &str) -> String {
+    m.references
+        .first()
+        .or(m.in_reply_to.as_ref())
+        .or(m.message_id.as_ref())
+        .cloned()
+        .unwrap_or_else(|| page.to_string())
+}
+
 /// One row of the index, made while the page is written.
 pub(crate) struct Row {
     page: String,
+    global: usize,
+    /// The thread root (see [`thread_of`]).
+    thread: String,
+    /// The message answers another (it has References or In-Reply-To).
+    reply: bool,
     date: String,
     from: String,
     subject: String,
@@ -175,10 +243,12 @@ fn passes_checks(link: &MailLink) -> bool {
     linkscan::checks::check(&link.text, link.kind).passed()
 }
 
-/// Writes the index (in order).
+/// Gathers the index rows (in order); [`Index::write`] writes `index.html` at the end.
 struct Index {
     dir: PathBuf,
-    out: BufWriter<Replacing>,
+    rows: Vec<Row>,
+    /// Each input's file name and totals, in order.
+    archives: Vec<(String, Totals)>,
 }
 
 impl Pages {
@@ -187,14 +257,34 @@ impl Pages {
         path: &Path,
         file: &str,
         index: usize,
+        global: usize,
         m: &ScannedMessage,
     ) -> io::Result<()> {
         let mut out = BufWriter::new(create_replacing(path)?);
         let subject = m.subject.as_deref().unwrap_or("(no subject)");
         write_head(&mut out, subject)?;
-        out.write_all(b"<nav><a href=\"index.html\">Index</a></nav>\n<table class=\"headers\">\n")?;
+        out.write_all(b"<nav>")?;
+        if global > 1 {
+            write!(
+                out,
+                "<a rel=\"prev\" href=\"{}\">Previous</a>",
+                page_name(global - 1)
+            )?;
+        } else {
+            out.write_all(b"<span>Previous</span>")?;
+        }
+        write!(
+            out,
+            "{}<a href=\"index.html\">Index</a></nav>\n<table class=\"headers\">\n",
+            next_link(global)
+        )?;
         let mut header = |name: &str, value: &str, linkify: bool| -> io::Result<()> {
-            write!(out, "<tr><th>{name}</th><td dir=\"auto\">")?;
+            let class = if name == "Date" {
+                " class=\"date\""
+            } else {
+                ""
+            };
+            write!(out, "<tr><th>{name}</th><td{class} dir=\"auto\">")?;
             if linkify {
                 self.linkifier.write_html(value.as_bytes(), &mut out)?;
             } else {
@@ -205,7 +295,11 @@ impl Pages {
         header("From", m.from.as_deref().unwrap_or(""), true)?;
         header("Date", m.date.as_deref().unwrap_or(""), false)?;
         header("Message-ID", m.message_id.as_deref().unwrap_or(""), false)?;
-        header("Archive", &format!("{file}, message {index}"), false)?;
+        header(
+            "Archive",
+            &format!("{}, message {index}", file_name(file)),
+            false,
+        )?;
         out.write_all(b"<tr><th>Subject</th><td class=\"subject\" dir=\"auto\">")?;
         match m.parts.iter().find(|p| p.path == "subject") {
             Some(part) => write_linkified(&part.text, &part.links, self.checks, &mut out)?,
@@ -303,7 +397,9 @@ impl Render for Pages {
 
     fn render(&self, file: &str, index: usize, global: usize, m: &ScannedMessage) -> Row {
         let page = page_name(global);
-        let error = self.write_page(&self.dir.join(&page), file, index, m).err();
+        let error = self
+            .write_page(&self.dir.join(&page), file, index, global, m)
+            .err();
         let links = if self.checks {
             let links = m.parts.iter().flat_map(|p| &p.links);
             links.filter(|link| passes_checks(link)).count()
@@ -311,7 +407,10 @@ impl Render for Pages {
             m.link_count()
         };
         Row {
+            thread: thread_of(m, &page),
+            reply: !m.references.is_empty() || m.in_reply_to.is_some(),
             page,
+            global,
             date: m.date.clone().unwrap_or_default(),
             from: m.from.clone().unwrap_or_default(),
             subject: m.subject.clone().unwrap_or_else(|| "(no subject)".into()),
@@ -322,12 +421,6 @@ impl Render for Pages {
 }
 
 impl Emit<Row> for Index {
-    fn start(&mut self, input: &str) -> io::Result<()> {
-        self.out.write_all(b"<tr><th colspan=\"5\">")?;
-        write_escaped(input, &mut self.out)?;
-        self.out.write_all(b"</th></tr>\n")
-    }
-
     fn emit(&mut self, row: Row) -> io::Result<()> {
         if let Some(e) = row.error {
             return Err(io::Error::new(
@@ -335,33 +428,136 @@ impl Emit<Row> for Index {
                 format!("{}: {e}", self.dir.join(&row.page).display()),
             ));
         }
-        let out = &mut self.out;
-        write!(
-            out,
-            "<tr><td><a href=\"{}\">{}</a></td><td>",
-            row.page,
-            row.page.trim_end_matches(".html")
-        )?;
-        write_escaped(&row.date, out)?;
-        out.write_all(b"</td><td dir=\"auto\">")?;
-        write_escaped(&row.from, out)?;
-        write!(out, "</td><td dir=\"auto\"><a href=\"{}\">", row.page)?;
-        write_escaped(&row.subject, out)?;
-        writeln!(out, "</a></td><td>{}</td></tr>", row.links)
+        self.rows.push(row);
+        Ok(())
     }
 
-    fn end(&mut self, _input: &str, totals: &Totals) -> io::Result<()> {
-        writeln!(
-            self.out,
-            "<tr><td colspan=\"5\">{} messages, {} links, {} warnings</td></tr>",
-            totals.messages, totals.links, totals.warnings
-        )
+    fn end(&mut self, input: &str, totals: &Totals) -> io::Result<()> {
+        self.archives.push((file_name(input), *totals));
+        Ok(())
+    }
+}
+
+impl Index {
+    /// Removes the "Next" link of the last page written, which has no next page.
+    fn end_last_page(&self) -> io::Result<()> {
+        let Some(last) = self.rows.iter().map(|row| row.global).max() else {
+            return Ok(());
+        };
+        let path = self.dir.join(page_name(last));
+        let page = fs::read_to_string(&path)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        let mut out = create_replacing(&path)?;
+        out.write_all(page.replacen(&next_link(last), NO_NEXT, 1).as_bytes())?;
+        out.finish()
     }
 
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.write_all(b"</table>\n</body></html>\n")?;
-        self.out.flush()
+    /// Writes `index.html`: the archives and their totals, the months, and each month's
+    /// threads (see the module documentation).
+    fn write(&self) -> io::Result<()> {
+        let mut out = BufWriter::new(create_replacing(&self.dir.join("index.html"))?);
+        write_head(&mut out, "Mail archive")?;
+        out.write_all(b"<h1>Mail archive</h1>\n<ul class=\"archives\">\n")?;
+        for (name, totals) in &self.archives {
+            out.write_all(b"<li>")?;
+            write_escaped(name, &mut out)?;
+            writeln!(
+                out,
+                ": {}, {}, {}</li>",
+                words::count(totals.messages, "message"),
+                words::count(totals.links, "link"),
+                words::count(totals.warnings, "warning")
+            )?;
+        }
+        out.write_all(b"</ul>\n")?;
+
+        // Months in order, undated last; each month's rows in archive order.
+        let mut months: Vec<(Option<&str>, Vec<&Row>)> = Vec::new();
+        let mut order: Vec<&Row> = self.rows.iter().collect();
+        order.sort_by_key(|row| {
+            (
+                month_of(&row.date).is_none(),
+                month_of(&row.date),
+                row.global,
+            )
+        });
+        for row in order {
+            let month = month_of(&row.date);
+            match months.last_mut() {
+                Some((m, rows)) if *m == month => rows.push(row),
+                _ => months.push((month, vec![row])),
+            }
+        }
+        out.write_all(b"<nav class=\"months\">")?;
+        for (month, rows) in &months {
+            let (id, name) = month_label(*month);
+            write!(out, "<a href=\"#{id}\">{name}</a> ({}) ", rows.len())?;
+        }
+        out.write_all(b"</nav>\n")?;
+        for (month, rows) in &months {
+            let (id, name) = month_label(*month);
+            writeln!(
+                out,
+                "<h2 class=\"month\" id=\"{id}\">{name}: {}</h2>",
+                words::count(rows.len(), "message")
+            )?;
+            out.write_all(
+                b"<table class=\"index\">\n\
+                  <colgroup><col style=\"width:4.5em\"><col style=\"width:9.5em\"><col style=\"width:16em\">\
+                  <col><col style=\"width:4.5em\"></colgroup>\n\
+                  <thead><tr><th>#</th><th>Date</th><th>From</th><th>Subject</th><th>Links</th></tr></thead>\n",
+            )?;
+            // Threads in the order of their first message this month.
+            let mut threads: Vec<(&str, Vec<&Row>)> = Vec::new();
+            let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+            for row in rows {
+                match at.get(row.thread.as_str()) {
+                    Some(&k) => threads[k].1.push(row),
+                    None => {
+                        at.insert(&row.thread, threads.len());
+                        threads.push((&row.thread, vec![row]));
+                    }
+                }
+            }
+            for (_, rows) in &threads {
+                out.write_all(b"<tbody class=\"thread\">\n")?;
+                for (k, row) in rows.iter().enumerate() {
+                    write_row(row, k > 0 && row.reply, &mut out)?;
+                }
+                out.write_all(b"</tbody>\n")?;
+            }
+            out.write_all(b"</table>\n")?;
+        }
+        out.write_all(b"</body></html>\n")?;
+        out.flush()?;
+        out.into_inner().map_err(|e| e.into_error())?.finish()
     }
+}
+
+/// The anchor and the heading of a month.
+fn month_label(month: Option<&str>) -> (&str, &str) {
+    month.map_or(("undated", "Undated"), |m| (m, m))
+}
+
+/// One message's row in the index; `reply` indents its subject.
+fn write_row(row: &Row, reply: bool, out: &mut impl Write) -> io::Result<()> {
+    write!(
+        out,
+        "<tr><td><a href=\"{}\">{}</a></td><td class=\"date\">",
+        row.page,
+        row.page.trim_end_matches(".html")
+    )?;
+    write_escaped(&short_date(&row.date), out)?;
+    out.write_all(b"</td><td dir=\"auto\">")?;
+    write_escaped(&row.from, out)?;
+    let class = if reply { " class=\"reply\"" } else { "" };
+    write!(
+        out,
+        "</td><td{class} dir=\"auto\"><a href=\"{}\">",
+        row.page
+    )?;
+    write_escaped(&row.subject, out)?;
+    writeln!(out, "</a></td><td>{}</td></tr>", row.links)
 }
 
 /// `linkscan linkify --mbox/--maildir --out DIR`.
@@ -378,14 +574,6 @@ pub(crate) fn run(
     };
     fs::create_dir_all(dir)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
-    let mut index = BufWriter::new(create_replacing(&dir.join("index.html"))?);
-    write_head(&mut index, "Mail archive")?;
-    index.write_all(
-        b"<h1>Mail archive</h1>\n<table class=\"index\">\n\
-          <colgroup><col style=\"width:4.5em\"><col style=\"width:13em\"><col style=\"width:16em\">\
-          <col><col style=\"width:4.5em\"></colgroup>\n\
-          <tr><th>#</th><th>Date</th><th>From</th><th>Subject</th><th>Links</th></tr>\n",
-    )?;
     let pages = Pages {
         dir: dir.clone(),
         linkifier,
@@ -393,7 +581,8 @@ pub(crate) fn run(
     };
     let mut sink = Index {
         dir: dir.clone(),
-        out: index,
+        rows: Vec::new(),
+        archives: Vec::new(),
     };
     let outcome = mail::run(
         Run {
@@ -404,11 +593,10 @@ pub(crate) fn run(
         &pages,
         &mut sink,
     );
-    // The index gets its name even when the run stopped early: what was written is kept.
-    let index = sink.out.into_inner().map_err(|e| e.into_error());
-    let named = index.and_then(Replacing::finish);
+    // The index is written even when the run stopped early: what was written is kept.
+    let written = sink.end_last_page().and_then(|()| sink.write());
     let outcome = outcome?;
-    named?;
+    written?;
     Ok(outcome)
 }
 

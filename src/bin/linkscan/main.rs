@@ -18,6 +18,7 @@ mod linkify;
 #[cfg(feature = "mail")]
 mod mail;
 mod shell;
+mod words;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
