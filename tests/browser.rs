@@ -513,3 +513,71 @@ fn links_read_left_to_right_in_every_direction() {
     eprintln!("screenshot: {}", shot.display());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `linkify --standalone` opens in a browser as it is: read as UTF-8 (its `<meta charset>`,
+/// where a `file://` page without one would be read as windows-1252), line breaks and
+/// blank lines kept (`white-space: pre-wrap`), and each input's block laid out in the
+/// direction of its first strong character (`dir="auto"`).
+#[test]
+#[ignore = "needs chromium"]
+fn standalone_page_keeps_lines_charset_and_direction() {
+    let browser = chromium();
+    let dir = std::env::temp_dir().join(format!("linkscan-standalone-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let latin = dir.join("notes.txt");
+    std::fs::write(
+        &latin,
+        "one example.com\n\nthree example.org\nfour example.net\n",
+    )
+    .unwrap();
+    let arabic = dir.join("arabic.txt");
+    let arabic_text = "انظر ar.wikipedia.org/wiki/مصر للمزيد\n";
+    std::fs::write(&arabic, arabic_text).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .args(["linkify", "--standalone"])
+        .arg(&latin)
+        .arg(&arabic)
+        .output()
+        .expect("linkscan runs");
+    assert!(out.status.success(), "{out:?}");
+    let page = String::from_utf8(out.stdout).expect("UTF-8 HTML");
+    const MEASURE_PAGE: &str = "<script>\
+        const pres = [...document.querySelectorAll('pre.text')];\
+        const r = {charset: document.characterSet,\
+          whiteSpace: getComputedStyle(pres[0]).whiteSpace,\
+          directions: pres.map(p => getComputedStyle(p).direction),\
+          tops: [...pres[0].querySelectorAll('a')].map(a => a.getBoundingClientRect().top),\
+          lineHeight: pres[0].querySelector('a').getBoundingClientRect().height,\
+          arabic: pres[1].textContent};\
+        const o = document.createElement('pre'); o.id = 'measured';\
+        o.textContent = JSON.stringify(r); document.body.appendChild(o);\
+        </script>";
+    let measured_page = dir.join("measured.html");
+    std::fs::write(
+        &measured_page,
+        page.replace("</body>", &format!("{MEASURE_PAGE}</body>")),
+    )
+    .unwrap();
+    let dom = dump_dom(&browser, &measured_page);
+    let start = dom.find("<pre id=\"measured\">").expect("the script ran") + 19;
+    let json = &dom[start..start + dom[start..].find("</pre>").unwrap()];
+    let r: serde_json::Value = serde_json::from_str(json).expect("the measurements");
+    assert_eq!(r["charset"], "UTF-8", "{r}");
+    assert_eq!(r["whiteSpace"], "pre-wrap", "{r}");
+    assert_eq!(r["directions"], serde_json::json!(["ltr", "rtl"]), "{r}");
+    assert_eq!(r["arabic"], arabic_text, "{r}");
+    let tops: Vec<f64> = r["tops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_f64().unwrap())
+        .collect();
+    let line = r["lineHeight"].as_f64().unwrap();
+    assert_eq!(tops.len(), 3, "{r}");
+    // Lines 1, 3 and 4: the blank line between the first two is kept.
+    let (gap1, gap2) = (tops[1] - tops[0], tops[2] - tops[1]);
+    assert!(line > 0.0 && gap2 > 0.5 * line, "{r}");
+    assert!(gap1 > 1.5 * gap2 && gap1 < 2.5 * gap2, "{r}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
