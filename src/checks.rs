@@ -290,6 +290,16 @@ pub struct Checked<'f, 't> {
     text: &'t [u8],
 }
 
+/// Shows the links iterator and the text's length, not the text.
+impl std::fmt::Debug for Checked<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Checked")
+            .field("links", &self.links)
+            .field("text_len", &self.text.len())
+            .finish()
+    }
+}
+
 impl Iterator for Checked<'_, '_> {
     type Item = (Link, LinkCheck);
 

@@ -264,6 +264,17 @@ pub struct Links<'f, 't> {
     max_link_len: usize,
 }
 
+/// Shows the options and where the scan is, not the text.
+impl std::fmt::Debug for Links<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Links")
+            .field("urls", &self.urls)
+            .field("emails", &self.emails)
+            .field("max_link_len", &self.max_link_len)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Iterator for Links<'_, '_> {
     type Item = Link;
 

@@ -30,6 +30,7 @@
 // `unsafe` is allowed only in the vector kernels of `prefilter`, each block with a SAFETY note.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 pub mod checks;
 pub mod conformance;

@@ -428,3 +428,31 @@ fn scanned_messages_carry_their_thread_headers() {
     let m = linkscan::mail::MailScanner::new().scan(b"Subject: alone\n\nhi\n");
     assert_eq!((m.in_reply_to, m.references.len()), (None, 0));
 }
+
+/// Every public type can be shown with `{:?}` (the crate also denies a missing `Debug`
+/// through `missing_debug_implementations`); iterators show their state, not the text.
+#[test]
+fn public_iterators_and_readers_implement_debug() {
+    let finder = linkscan::LinkFinder::new();
+    let text = "see example.com and more text";
+    let links = finder.links(text);
+    let shown = format!("{links:?}");
+    assert!(
+        shown.starts_with("Links {") && shown.contains("urls: true"),
+        "{shown}"
+    );
+    assert!(!shown.contains("example"), "{shown}");
+    let checked = linkscan::checks::checked_links(&finder, text.as_bytes());
+    let shown = format!("{checked:?}");
+    assert!(shown.contains("text_len: 29"), "{shown}");
+    #[cfg(feature = "mail")]
+    {
+        let mut reader = linkscan::mail::MboxReader::new(&b"From a\nSubject: x\n\nbody\n"[..]);
+        assert!(reader.next().is_some());
+        let shown = format!("{reader:?}");
+        assert!(
+            shown.starts_with("MboxReader {") && shown.contains("count: 1"),
+            "{shown}"
+        );
+    }
+}

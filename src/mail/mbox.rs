@@ -70,6 +70,19 @@ pub struct MboxReader<R> {
     done: bool,
 }
 
+/// Shows where the reader is (offset, messages read, state), not the reader or its
+/// buffers, so that any `R` can be shown.
+impl<R> std::fmt::Debug for MboxReader<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MboxReader")
+            .field("offset", &self.offset)
+            .field("count", &self.count)
+            .field("error", &self.error)
+            .field("done", &self.done)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<R: BufRead> MboxReader<R> {
     /// A reader over the archive `reader` (already decompressed).
     pub fn new(reader: R) -> MboxReader<R> {
