@@ -456,3 +456,43 @@ fn public_iterators_and_readers_implement_debug() {
         );
     }
 }
+
+/// `conformance -v` on the 17.0.0 files: no failures, and the known errata of the
+/// formatting file listed under their own heading, not in the layout of failures.
+#[test]
+fn conformance_verbose_lists_errata_apart_from_failures() {
+    let dir = common::unicode("17.0.0");
+    let out = linkscan(&["conformance", "-v", dir.to_str().unwrap()], b"");
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(!text.contains("failures:"), "{text}");
+    assert!(
+        !text.contains("\nline "),
+        "an erratum shown as a failure:\n{text}"
+    );
+    let heading = "formatter, known errata of the 17.0.0 file (the file's expectation is wrong; \
+                   not failures):";
+    let at = text.find(heading).unwrap_or_else(|| panic!("{text}"));
+    let errata = &text[at..];
+    let errata = &errata[..errata.find("\n  oracle").unwrap_or(errata.len())];
+    assert_eq!(errata.matches("erratum, line ").count(), 10, "{errata}");
+    assert!(errata.contains("\n  file expects:  "), "{errata}");
+    assert!(errata.contains("\n  UTS #58 gives: "), "{errata}");
+
+    // A real failure gets the failures heading and the failure layout.
+    let broken = temp_dir("conformance");
+    std::fs::write(
+        broken.join("LinkDetectionTest.txt"),
+        "# comment\n⸠wrong.zz⸡\n",
+    )
+    .unwrap();
+    std::fs::write(broken.join("LinkFormattingTest.txt"), "").unwrap();
+    let out = linkscan(&["conformance", "-v", broken.to_str().unwrap()], b"");
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("  finder failures:\nline 2:\n  input:    wrong.zz\n"),
+        "{text}"
+    );
+    assert!(!text.contains("errata"), "{text}");
+}

@@ -3,7 +3,9 @@
 //!
 //! Detection lines go through the fast finder and the oracle; formatting pairs through
 //! the formatter and the oracle. A formatting failure on one of the ten known errata of
-//! the 17.0.0 file is counted apart and does not fail the run.
+//! the 17.0.0 file is counted apart and does not fail the run; with `--verbose` the real
+//! failures are listed first, under their own heading, and the errata after them under
+//! theirs, each saying what the file expects and what the text of UTS #58 gives.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -52,8 +54,26 @@ fn report(
         )?;
     }
     if verbose {
-        for f in known.iter().chain(&real) {
-            writeln!(out, "{f}")?;
+        if !real.is_empty() {
+            writeln!(out, "  {what} failures:")?;
+            for f in &real {
+                writeln!(out, "{f}")?;
+            }
+        }
+        if !known.is_empty() {
+            writeln!(
+                out,
+                "  {what}, known errata of the 17.0.0 file (the file's expectation is \
+                 wrong; not failures):"
+            )?;
+            for f in &known {
+                writeln!(
+                    out,
+                    "erratum, line {}:\n  input:         {}\n  file expects:  {}\n  \
+                     UTS #58 gives: {}",
+                    f.line, f.input, f.expected, f.actual
+                )?;
+            }
         }
     }
     Ok(real.len())
