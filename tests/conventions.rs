@@ -496,3 +496,42 @@ fn conformance_verbose_lists_errata_apart_from_failures() {
     );
     assert!(!text.contains("errata"), "{text}");
 }
+
+/// A message's warnings, typed in the library, reach its archive page in words (they were
+/// once taken away before the page was written).
+#[cfg(feature = "mail")]
+#[test]
+fn archive_pages_show_the_message_warnings() {
+    let dir = temp_dir("archive-warnings");
+    let mbox = dir.join("w.mbox");
+    std::fs::write(
+        &mbox,
+        "From a@example.com Mon Jan  1 00:00:00 2024\nSubject: odd\n\
+         Content-Type: text/plain; charset=x-klingon\n\nsee example.com\n",
+    )
+    .unwrap();
+    let web = dir.join("web");
+    let out = linkscan(
+        &[
+            "linkify",
+            "--mbox",
+            mbox.to_str().unwrap(),
+            "--out",
+            web.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let text = "part 1: unknown charset &quot;x-klingon&quot;; read as UTF-8";
+    assert!(
+        stderr(&out).contains("part 1: unknown charset \"x-klingon\""),
+        "{out:?}"
+    );
+    let page = std::fs::read_to_string(web.join("00001.html")).unwrap();
+    assert!(
+        page.contains(&format!(
+            "<ul class=\"warnings\">\n<li dir=\"auto\">{text}</li>"
+        )),
+        "{page}"
+    );
+}

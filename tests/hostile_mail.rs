@@ -47,7 +47,7 @@ fn has_link(m: &ScannedMessage, link: &str) -> bool {
 }
 
 fn has_warning(m: &ScannedMessage, words: &str) -> bool {
-    m.warnings.iter().any(|w| w.contains(words))
+    m.warnings.iter().any(|w| w.to_string().contains(words))
 }
 
 /// A message holding `depth` messages nested as `message/rfc822` parts, one inside the

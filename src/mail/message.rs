@@ -62,6 +62,9 @@
 
 mod base64;
 mod nesting;
+mod warning;
+
+pub use warning::MailWarning;
 
 use std::panic::{self, AssertUnwindSafe};
 
@@ -173,8 +176,9 @@ pub struct ScannedMessage {
     pub subject: Option<String>,
     /// The scanned texts, in tree order (the top-level Subject first).
     pub parts: Vec<TextPart>,
-    /// Problems met, in words; the message was still scanned as well as it could be.
-    pub warnings: Vec<String>,
+    /// Problems met (their `Display` is the sentence for people); the message was still
+    /// scanned as well as it could be.
+    pub warnings: Vec<MailWarning>,
 }
 
 impl ScannedMessage {
@@ -253,25 +257,16 @@ impl MailScanner {
         let trimmed = trim_leading_blank_lines(raw);
         if !starts_with_header_field(trimmed) {
             if trimmed.is_empty() {
-                out.warnings.push("the message is empty".to_string());
+                out.warnings.push(MailWarning::Empty);
             } else {
-                out.warnings.push(
-                    "the message does not start with a header field; the raw bytes were \
-                     scanned as text"
-                        .to_string(),
-                );
+                out.warnings.push(MailWarning::NoHeaderStart);
                 self.push_raw(raw, &mut out);
             }
             return out;
         }
         let raw = trimmed;
         if nesting::nesting_bound(raw, LIMITS).is_none() {
-            out.warnings.push(format!(
-                "more parts, or nested message parts (message/rfc822), than the limits \
-                 ({MAX_PARTS} parts, {MAX_NESTED_MESSAGES} message parts, \
-                 {MAX_ENCODED_NESTED_MESSAGES} inside encoded message parts); not parsed, \
-                 the raw bytes were scanned as text"
-            ));
+            out.warnings.push(MailWarning::TooManyParts);
             self.push_raw(raw, &mut out);
             return out;
         }
@@ -299,9 +294,7 @@ impl MailScanner {
             }
             Ok(None) => {
                 if !raw.is_empty() {
-                    out.warnings.push(
-                        "no header could be parsed; the raw bytes were scanned as text".into(),
-                    );
+                    out.warnings.push(MailWarning::NoHeader);
                     self.push_raw(raw, &mut out);
                 }
             }
@@ -311,9 +304,9 @@ impl MailScanner {
                     .map(|s| s.to_string())
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_default();
-                out.warnings.push(format!(
-                    "the MIME parser failed ({reason}); the raw bytes were scanned as text"
-                ));
+                out.warnings.push(MailWarning::ParserFailed {
+                    reason: reason.to_string(),
+                });
                 self.push_raw(raw, &mut out);
             }
         }
@@ -385,9 +378,10 @@ impl MailScanner {
             let path = format!("{prefix}subject");
             let replaced = subject.matches('\u{FFFD}').count();
             if replaced > 0 {
-                out.warnings.push(format!(
-                    "{path}: {replaced} character(s) could not be decoded (replaced by U+FFFD)"
-                ));
+                out.warnings.push(MailWarning::UndecodableSubject {
+                    path: path.clone(),
+                    replaced,
+                });
             }
             out.parts.push(TextPart {
                 links: self.text_links(subject),
@@ -437,14 +431,10 @@ impl MailScanner {
                 .and_then(|ct| ct.subtype())
                 .unwrap_or_default()
                 .to_ascii_lowercase();
-            let what = if path.is_empty() {
-                String::new()
-            } else {
-                format!("part {path}: ")
-            };
-            out.warnings.push(format!(
-                "{what}the closing boundary of multipart/{subtype} is missing (truncated message?)"
-            ));
+            out.warnings.push(MailWarning::MissingClosingBoundary {
+                part: path.to_string(),
+                subtype,
+            });
         }
     }
 
@@ -458,21 +448,22 @@ impl MailScanner {
         out: &mut ScannedMessage,
     ) {
         let Some(part) = message.parts.get(id) else {
-            out.warnings
-                .push(format!("part {path}: the MIME parser lost this part"));
+            out.warnings.push(MailWarning::LostPart {
+                part: path.to_string(),
+            });
             return;
         };
         if std::mem::replace(&mut seen[id], true) {
-            out.warnings.push(format!(
-                "part {path}: the MIME parser listed this part more than once; read once"
-            ));
+            out.warnings.push(MailWarning::DuplicatePart {
+                part: path.to_string(),
+            });
             return;
         }
         if depth > MAX_DEPTH {
-            out.warnings.push(format!(
-                "part {path}: nested deeper than {MAX_DEPTH} levels; its raw bytes were \
-                 scanned as text"
-            ));
+            out.warnings.push(MailWarning::TooDeep {
+                part: path.to_string(),
+                max_depth: MAX_DEPTH,
+            });
             let raw = message.raw_message.as_ref();
             let end = (part.offset_end as usize).min(raw.len());
             let start = (part.offset_header as usize).min(end);
@@ -501,9 +492,10 @@ impl MailScanner {
                 cte.as_str(),
                 "7bit" | "8bit" | "binary" | "base64" | "quoted-printable" | ""
             ) {
-                out.warnings.push(format!(
-                    "part {path}: unknown Content-Transfer-Encoding {cte:?}; read undecoded"
-                ));
+                out.warnings.push(MailWarning::UnknownTransferEncoding {
+                    part: path.to_string(),
+                    encoding: cte.clone(),
+                });
             }
         }
         // A base64 text part that the parser could not decode: decoded here, leniently.
@@ -523,9 +515,11 @@ impl MailScanner {
                 _ if ctype == "message" => "the nested message could not be parsed".to_string(),
                 _ => "the body could not be decoded".to_string(),
             };
-            out.warnings.push(format!(
-                "part {path} ({ctype}/{subtype}): {what}; read undecoded"
-            ));
+            out.warnings.push(MailWarning::UndecodableBody {
+                part: path.to_string(),
+                content_type: format!("{ctype}/{subtype}"),
+                problem: what,
+            });
         }
         match &part.body {
             PartType::Multipart(children) => {
@@ -543,31 +537,34 @@ impl MailScanner {
                 let html = ctype == "text" && subtype == "html";
                 let plain = ctype == "text" && subtype == "plain";
                 if ctype == "multipart" {
-                    out.warnings.push(format!(
-                        "part {path}: multipart/{subtype} without a usable boundary; read as text"
-                    ));
+                    out.warnings.push(MailWarning::NoBoundary {
+                        part: path.to_string(),
+                        subtype: subtype.to_string(),
+                    });
                 } else if ctype == "message" {
-                    out.warnings.push(format!(
-                        "part {path}: message/{subtype} could not be parsed; read as text"
-                    ));
+                    out.warnings.push(MailWarning::UnparsableMessagePart {
+                        part: path.to_string(),
+                        subtype: subtype.to_string(),
+                    });
                 } else if !(html || plain || ctype == "text" && self.other_text) {
                     return;
                 }
                 let charset = content_type.and_then(|ct| ct.attribute("charset"));
                 if let Some(label) = charset {
                     if !is_known_charset(label) {
-                        out.warnings.push(format!(
-                            "part {path}: unknown charset {label:?}; read as UTF-8"
-                        ));
+                        out.warnings.push(MailWarning::UnknownCharset {
+                            part: path.to_string(),
+                            label: label.to_string(),
+                        });
                     }
                 }
                 let replaced = text.matches('\u{FFFD}').count();
                 if replaced > 0 {
-                    out.warnings.push(format!(
-                        "part {path}: {replaced} character(s) could not be decoded as {} \
-                         (replaced by U+FFFD)",
-                        charset.unwrap_or("UTF-8")
-                    ));
+                    out.warnings.push(MailWarning::UndecodableText {
+                        part: path.to_string(),
+                        replaced,
+                        charset: charset.unwrap_or("UTF-8").to_string(),
+                    });
                 }
                 let content_type = if html {
                     "text/html"
@@ -596,9 +593,10 @@ impl MailScanner {
                 // The parser keeps a multipart it could not split (no boundary parameter, or
                 // a boundary never found) as opaque bytes: read them as text.
                 if ctype == "multipart" {
-                    out.warnings.push(format!(
-                        "part {path}: multipart/{subtype} without a usable boundary; read as text"
-                    ));
+                    out.warnings.push(MailWarning::NoBoundary {
+                        part: path.to_string(),
+                        subtype: subtype.to_string(),
+                    });
                     let text = String::from_utf8_lossy(bytes).into_owned();
                     out.parts.push(TextPart {
                         path: path.to_string(),
@@ -667,10 +665,11 @@ impl MailScanner {
         if what.is_empty() {
             what.push("it is truncated; decoded as far as it goes".to_string());
         }
-        out.warnings.push(format!(
-            "part {path} ({content_type}): the base64 body is invalid: {}",
-            what.join("; ")
-        ));
+        out.warnings.push(MailWarning::InvalidBase64 {
+            part: path.to_string(),
+            content_type: content_type.to_string(),
+            problems: what,
+        });
         text
     }
 

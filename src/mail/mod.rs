@@ -39,7 +39,7 @@ use std::io::{self, BufRead, BufReader, Read};
 pub use html_text::{html_text, Anchor, HtmlText};
 pub use maildir::maildir_messages;
 pub use mbox::{MboxMessage, MboxReader};
-pub use message::{LinkSource, MailLink, MailScanner, ScannedMessage, TextPart};
+pub use message::{LinkSource, MailLink, MailScanner, MailWarning, ScannedMessage, TextPart};
 
 /// Buffer size for reading archives.
 const BUFFER: usize = 256 * 1024;

@@ -310,7 +310,7 @@ impl Pages {
             out.write_all(b"<ul class=\"warnings\">\n")?;
             for w in &m.warnings {
                 out.write_all(b"<li dir=\"auto\">")?;
-                write_escaped(w, &mut out)?;
+                write_escaped(&w.to_string(), &mut out)?;
                 out.write_all(b"</li>\n")?;
             }
             out.write_all(b"</ul>\n")?;

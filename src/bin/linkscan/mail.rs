@@ -389,7 +389,7 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                                 let file = file.as_deref().unwrap_or(input_name);
                                 let mut scanned = scanner.scan(&raw.bytes);
                                 let mut warnings = raw.warnings;
-                                warnings.append(&mut scanned.warnings);
+                                warnings.extend(scanned.warnings.iter().map(|w| w.to_string()));
                                 let rendered = render.render(file, raw.index, raw.global, &scanned);
                                 Done {
                                     index: raw.index,

@@ -1,0 +1,221 @@
+//! [`MailWarning`]: what went wrong in a message that was still scanned, as data.
+//!
+//! Each variant holds the facts (the part's path, a count, a label) and its `Display` is
+//! the sentence shown to people, so a program can match on the kind of problem and a
+//! person reads the same words as before. Invariant: a warning never means the message was
+//! skipped; every variant says how its text was still read, except
+//! [`MailWarning::LostPart`], a part the parser named but did not keep.
+
+use std::fmt;
+
+use super::{MAX_ENCODED_NESTED_MESSAGES, MAX_NESTED_MESSAGES, MAX_PARTS};
+
+/// A problem met while scanning a message; the message was still scanned as well as it
+/// could be. `part` fields hold the part's path in the MIME tree (`1`, `2.1`, …).
+///
+/// ```
+/// use linkscan::mail::{MailScanner, MailWarning};
+/// let raw = b"Content-Type: text/plain; charset=x-klingon\n\nsee example.com\n";
+/// let scanned = MailScanner::new().scan(raw);
+/// assert_eq!(
+///     scanned.warnings,
+///     [MailWarning::UnknownCharset { part: "1".into(), label: "x-klingon".into() }]
+/// );
+/// assert_eq!(
+///     scanned.warnings[0].to_string(),
+///     "part 1: unknown charset \"x-klingon\"; read as UTF-8"
+/// );
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MailWarning {
+    /// The message has no bytes (or only white space).
+    Empty,
+    /// The message does not start with a header field; its raw bytes were scanned as text.
+    NoHeaderStart,
+    /// More parts or nested message parts than the parser's limits; the raw bytes were
+    /// scanned as text.
+    TooManyParts,
+    /// No header could be parsed; the raw bytes were scanned as text.
+    NoHeader,
+    /// The MIME parser failed (`reason`); the raw bytes were scanned as text.
+    ParserFailed {
+        /// What the parser reported.
+        reason: String,
+    },
+    /// Characters of a Subject that could not be decoded (replaced by U+FFFD).
+    UndecodableSubject {
+        /// `subject`, or `2.subject` for a nested message's.
+        path: String,
+        /// How many characters were replaced.
+        replaced: usize,
+    },
+    /// A multipart body without its closing boundary (a truncated message?).
+    MissingClosingBoundary {
+        /// The multipart's path; empty for the top level.
+        part: String,
+        /// `mixed`, `alternative`, … (lower case).
+        subtype: String,
+    },
+    /// The parser named a part it did not keep; nothing of it could be read.
+    LostPart {
+        /// The part's path.
+        part: String,
+    },
+    /// The parser listed a part more than once; it was read once.
+    DuplicatePart {
+        /// The part's path.
+        part: String,
+    },
+    /// Parts nested deeper than the scanner's limit; the raw bytes were scanned as text.
+    TooDeep {
+        /// The part's path.
+        part: String,
+        /// The limit.
+        max_depth: usize,
+    },
+    /// An unknown Content-Transfer-Encoding; the body was read undecoded.
+    UnknownTransferEncoding {
+        /// The part's path.
+        part: String,
+        /// The encoding, lower case.
+        encoding: String,
+    },
+    /// A body that could not be decoded; it was read undecoded.
+    UndecodableBody {
+        /// The part's path.
+        part: String,
+        /// `text/plain`, … (lower case).
+        content_type: String,
+        /// What was wrong, in words.
+        problem: String,
+    },
+    /// A multipart without a usable boundary; read as text.
+    NoBoundary {
+        /// The part's path.
+        part: String,
+        /// `mixed`, … (lower case).
+        subtype: String,
+    },
+    /// A message/* part that could not be parsed; read as text.
+    UnparsableMessagePart {
+        /// The part's path.
+        part: String,
+        /// `rfc822`, … (lower case).
+        subtype: String,
+    },
+    /// A charset this program does not know; the part was read as UTF-8.
+    UnknownCharset {
+        /// The part's path.
+        part: String,
+        /// The charset label as written.
+        label: String,
+    },
+    /// Characters of a part that could not be decoded in its charset (replaced by U+FFFD).
+    UndecodableText {
+        /// The part's path.
+        part: String,
+        /// How many characters were replaced.
+        replaced: usize,
+        /// The charset label, or `UTF-8` when none was given.
+        charset: String,
+    },
+    /// A base64 body that is not valid base64; what could be read was, leniently.
+    InvalidBase64 {
+        /// The part's path.
+        part: String,
+        /// `text/plain`, … (lower case).
+        content_type: String,
+        /// What was wrong and what was done about it, in words.
+        problems: Vec<String>,
+    },
+}
+
+impl fmt::Display for MailWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MailWarning::Empty => f.write_str("the message is empty"),
+            MailWarning::NoHeaderStart => f.write_str(
+                "the message does not start with a header field; the raw bytes were scanned \
+                 as text",
+            ),
+            MailWarning::TooManyParts => write!(
+                f,
+                "more parts, or nested message parts (message/rfc822), than the limits \
+                 ({MAX_PARTS} parts, {MAX_NESTED_MESSAGES} message parts, \
+                 {MAX_ENCODED_NESTED_MESSAGES} inside encoded message parts); not parsed, \
+                 the raw bytes were scanned as text"
+            ),
+            MailWarning::NoHeader => {
+                f.write_str("no header could be parsed; the raw bytes were scanned as text")
+            }
+            MailWarning::ParserFailed { reason } => write!(
+                f,
+                "the MIME parser failed ({reason}); the raw bytes were scanned as text"
+            ),
+            MailWarning::UndecodableSubject { path, replaced } => write!(
+                f,
+                "{path}: {replaced} character(s) could not be decoded (replaced by U+FFFD)"
+            ),
+            MailWarning::MissingClosingBoundary { part, subtype } => {
+                if !part.is_empty() {
+                    write!(f, "part {part}: ")?;
+                }
+                write!(
+                    f,
+                    "the closing boundary of multipart/{subtype} is missing (truncated message?)"
+                )
+            }
+            MailWarning::LostPart { part } => {
+                write!(f, "part {part}: the MIME parser lost this part")
+            }
+            MailWarning::DuplicatePart { part } => write!(
+                f,
+                "part {part}: the MIME parser listed this part more than once; read once"
+            ),
+            MailWarning::TooDeep { part, max_depth } => write!(
+                f,
+                "part {part}: nested deeper than {max_depth} levels; its raw bytes were \
+                 scanned as text"
+            ),
+            MailWarning::UnknownTransferEncoding { part, encoding } => write!(
+                f,
+                "part {part}: unknown Content-Transfer-Encoding {encoding:?}; read undecoded"
+            ),
+            MailWarning::UndecodableBody {
+                part,
+                content_type,
+                problem,
+            } => write!(f, "part {part} ({content_type}): {problem}; read undecoded"),
+            MailWarning::NoBoundary { part, subtype } => write!(
+                f,
+                "part {part}: multipart/{subtype} without a usable boundary; read as text"
+            ),
+            MailWarning::UnparsableMessagePart { part, subtype } => write!(
+                f,
+                "part {part}: message/{subtype} could not be parsed; read as text"
+            ),
+            MailWarning::UnknownCharset { part, label } => {
+                write!(f, "part {part}: unknown charset {label:?}; read as UTF-8")
+            }
+            MailWarning::UndecodableText {
+                part,
+                replaced,
+                charset,
+            } => write!(
+                f,
+                "part {part}: {replaced} character(s) could not be decoded as {charset} \
+                 (replaced by U+FFFD)"
+            ),
+            MailWarning::InvalidBase64 {
+                part,
+                content_type,
+                problems,
+            } => write!(
+                f,
+                "part {part} ({content_type}): the base64 body is invalid: {}",
+                problems.join("; ")
+            ),
+        }
+    }
+}
