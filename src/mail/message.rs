@@ -148,7 +148,7 @@ impl ScannedMessage {
 pub struct MailScanner {
     linkifier: Linkifier,
     finder: LinkFinder,
-    parser: MessageParser,
+    pub(crate) parser: MessageParser,
     other_text: bool,
 }
 
@@ -164,7 +164,7 @@ impl MailScanner {
         MailScanner {
             linkifier: Linkifier::new(),
             finder: LinkFinder::new(),
-            parser: MessageParser::default(),
+            parser: super::fast::header_parser(),
             other_text: false,
         }
     }

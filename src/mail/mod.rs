@@ -29,6 +29,7 @@
 //! }
 //! ```
 
+mod fast;
 pub mod html_text;
 pub mod maildir;
 pub mod mbox;
