@@ -146,8 +146,8 @@ impl ScannedMessage {
 /// ```
 #[derive(Clone, Debug)]
 pub struct MailScanner {
-    linkifier: Linkifier,
-    finder: LinkFinder,
+    pub(crate) linkifier: Linkifier,
+    pub(crate) finder: LinkFinder,
     pub(crate) parser: MessageParser,
     other_text: bool,
 }

@@ -34,6 +34,8 @@ pub mod html_text;
 pub mod maildir;
 pub mod mbox;
 pub mod message;
+mod raw;
+pub mod splitter;
 
 use std::io::{self, BufRead, BufReader, Read};
 
