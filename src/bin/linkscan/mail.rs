@@ -415,28 +415,37 @@ fn read_mbox(
         return None;
     }
     let mut splitter = MboxSplitter::new(limit);
-    let mut carry: Vec<u8> = Vec::new();
     let mut error = None;
     let mut out = Vec::new();
+    // Buffers go round: one whose messages are all done is filled again, so its pages
+    // are not faulted in afresh for every 8 MiB of the archive.
+    let mut pool: Vec<Arc<Vec<u8>>> = Vec::new();
+    // The bytes not consumed last time: where they are, and how many.
+    let mut carry: Option<(Arc<Vec<u8>>, Range<usize>)> = None;
     loop {
-        // The bytes not consumed last time, then up to READ_BYTES new ones.
-        let mut buf = Vec::with_capacity(carry.len() + READ_BYTES);
-        buf.append(&mut carry);
-        let want = buf.len() + READ_BYTES;
-        let mut at_end = false;
-        while buf.len() < want {
-            let have = buf.len();
+        let mut buf = match pool.iter().position(|b| Arc::strong_count(b) == 1) {
+            Some(i) => Arc::try_unwrap(pool.swap_remove(i)).unwrap_or_default(),
+            None => Vec::new(),
+        };
+        let kept = carry.as_ref().map_or(0, |(_, r)| r.len());
+        let want = kept + READ_BYTES;
+        if buf.len() < want {
             buf.resize(want, 0);
-            match reader.read(&mut buf[have..]) {
+        }
+        if let Some((from, range)) = carry.take() {
+            buf[..kept].copy_from_slice(&from[range]);
+        }
+        let mut filled = kept;
+        let mut at_end = false;
+        while filled < want {
+            match reader.read(&mut buf[filled..want]) {
                 Ok(0) => {
-                    buf.truncate(have);
                     at_end = true;
                     break;
                 }
-                Ok(n) => buf.truncate(have + n),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => buf.truncate(have),
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => {
-                    buf.truncate(have);
                     error = Some(e);
                     at_end = true;
                     break;
@@ -444,10 +453,16 @@ fn read_mbox(
             }
         }
         out.clear();
-        let consumed = splitter.split(&buf, at_end, &mut out);
-        carry.extend_from_slice(&buf[consumed..]);
-        buf.truncate(consumed);
+        let consumed = splitter.split(&buf[..filled], at_end, &mut out);
         let shared = Arc::new(buf);
+        if consumed < filled {
+            carry = Some((Arc::clone(&shared), consumed..filled));
+        }
+        pool.push(Arc::clone(&shared));
+        // A few buffers are enough: the channel holds two batches.
+        if pool.len() > 4 {
+            pool.remove(0);
+        }
         let last = out.len();
         for (i, split) in out.drain(..).enumerate() {
             *global += 1;
