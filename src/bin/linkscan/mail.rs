@@ -39,6 +39,7 @@ use serde::Serialize;
 
 use crate::find::Format;
 use crate::input::{describe, STDIN_NAME};
+use crate::render::{tsv_str, tsv_unescape, Name};
 use crate::{FindArgs, Outcome};
 
 /// Options of `find` and `linkify` for mail archives.
@@ -624,8 +625,10 @@ pub(crate) struct Run<'a> {
     pub(crate) scanner: MailScanner,
 }
 
+/// The name of an input or a Maildir file as printed: escaped as a TSV field (see
+/// [`crate::render`]), so a name that is not UTF-8 stays distinct.
 fn display(path: &Path) -> String {
-    path.to_string_lossy().into_owned()
+    Name::new(path.as_os_str()).text
 }
 
 fn progress_bar() -> ProgressBar {
@@ -792,7 +795,7 @@ fn summary(t: &Totals) -> String {
 /// A link of a message, as `find --format jsonl` prints it.
 #[derive(Serialize)]
 struct JsonMailLink<'a> {
-    file: &'a str,
+    file: FileField<'a>,
     message: usize,
     message_id: Option<&'a str>,
     part: &'a str,
@@ -822,10 +825,27 @@ struct FindSink<'o, W: Write> {
     several: bool,
 }
 
-/// Tabs and line breaks would break a TSV row; message IDs are the only field that could
-/// hold them.
-fn tsv_field(s: &str) -> String {
-    s.replace(['\t', '\n', '\r'], " ")
+/// The `file` field of a JSON line: the name as a string, or `{"bytes":…}` when it is not
+/// UTF-8 (see [`crate::render`]).
+struct FileField<'a>(&'a str);
+
+impl Serialize for FileField<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // `display` escaped the name; without a backslash, the escaped form is the name.
+        if !self.0.contains('\\') {
+            return serializer.serialize_str(self.0);
+        }
+        let bytes = tsv_unescape(self.0);
+        match std::str::from_utf8(&bytes) {
+            Ok(text) => serializer.serialize_str(text),
+            Err(_) => {
+                let json = Name::from_bytes(&bytes).json;
+                let value: serde_json::Value =
+                    serde_json::from_str(&json).map_err(serde::ser::Error::custom)?;
+                value.serialize(serializer)
+            }
+        }
+    }
 }
 
 impl Render for FindRender {
@@ -839,7 +859,7 @@ impl Render for FindRender {
         for part in &m.parts {
             for link in &part.links {
                 let record = JsonMailLink {
-                    file,
+                    file: FileField(file),
                     message: index,
                     message_id: m.message_id.as_deref(),
                     part: &part.path,
@@ -859,17 +879,17 @@ impl Render for FindRender {
                         let _ = writeln!(
                             out,
                             "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
-                            tsv_field(record.file),
+                            file,
                             record.message,
-                            tsv_field(record.message_id.unwrap_or_default()),
-                            record.part,
-                            record.content_type.unwrap_or_default(),
+                            tsv_str(record.message_id.unwrap_or_default()),
+                            tsv_str(record.part),
+                            tsv_str(record.content_type.unwrap_or_default()),
                             record.source,
                             record.start,
                             record.end,
                             record.kind,
-                            record.text,
-                            record.href
+                            tsv_str(record.text),
+                            tsv_str(record.href)
                         );
                         if let Some(failed) = &record.checks {
                             out.pop(); // the line break, to add a column
