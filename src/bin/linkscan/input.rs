@@ -24,6 +24,13 @@
 //! The cost is one copy from the page cache into the buffer, made by the reader thread
 //! while the workers scan; see the README for the figures.
 //!
+//! # UTF-16
+//!
+//! Input is read as UTF-8 (or bytes). An input that starts with a UTF-16 byte-order mark
+//! (`FF FE` or `FE FF`) is still scanned as bytes — its offsets stay byte offsets of the
+//! file, and any ASCII-compatible text in it is still found — but it gets a warning that
+//! its UTF-16 text cannot be, with the command that converts it.
+//!
 //! # Errors
 //!
 //! An input that cannot be read is reported on stderr (`linkscan: NAME: reason`) and
@@ -88,7 +95,8 @@ pub(crate) fn for_each_window(
         paths.to_vec()
     };
     let names: Vec<Name> = paths.iter().map(|p| Name::new(p.as_os_str())).collect();
-    let (tx, rx) = mpsc::sync_channel::<Event>(1);
+    // A rendezvous: the reader fills one buffer while the caller scans the other.
+    let (tx, rx) = mpsc::sync_channel::<Event>(0);
     let (give_back, recycled) = mpsc::channel::<Vec<u8>>();
     let reader = thread::spawn(move || read_all(&paths, &tx, &recycled));
     let mut outcome = Outcome::Ok;
@@ -101,6 +109,17 @@ pub(crate) fn for_each_window(
                     len,
                     offset,
                 } => {
+                    if offset == 0
+                        && (buf[..len].starts_with(&[0xFF, 0xFE])
+                            || buf[..len].starts_with(&[0xFE, 0xFF]))
+                    {
+                        eprintln!(
+                            "linkscan: {}: warning: the input starts with a UTF-16 byte-order \
+                             mark; it is scanned as bytes, so the links of UTF-16 text are not \
+                             found (convert it first: iconv -f UTF-16 -t UTF-8)",
+                            names[input].text
+                        );
+                    }
                     each(input, &names[input], offset, &buf[..len])?;
                     let _ = give_back.send(buf);
                 }
