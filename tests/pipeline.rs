@@ -197,9 +197,12 @@ fn fast_header_parse_equals_the_general_one_on_the_multilingual_corpus_as_messag
     assert!(links > 10_000, "{links} links");
 }
 
+/// A message as (index, offset, From_ line, unescaped bytes, warnings).
+type Flat = (usize, u64, String, Vec<u8>, Vec<String>);
+
 /// `mbox` split by `MboxSplitter` fed `step` bytes at a time, flattened as the line reader
 /// gives messages.
-fn split_in_steps(mbox: &[u8], step: usize) -> Vec<(usize, u64, String, Vec<u8>, Vec<String>)> {
+fn split_in_steps(mbox: &[u8], step: usize) -> Vec<Flat> {
     let mut splitter = MboxSplitter::new(u64::MAX);
     let mut buf = Vec::new();
     let mut fed = 0;
@@ -225,7 +228,7 @@ fn split_in_steps(mbox: &[u8], step: usize) -> Vec<(usize, u64, String, Vec<u8>,
     }
 }
 
-fn flatten(mbox: &[u8]) -> Vec<(usize, u64, String, Vec<u8>, Vec<String>)> {
+fn flatten(mbox: &[u8]) -> Vec<Flat> {
     mbox_messages(mbox)
         .into_iter()
         .map(|m| (m.index, m.offset, m.from_line, m.bytes, m.warnings))
@@ -717,6 +720,39 @@ fn memory_does_not_grow_with_the_number_of_links() {
     assert!(
         b * 10 <= a * 11 + 10 * 1024,
         "jsonl: {a} KiB for 8 MB, {b} KiB for 64 MB"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn a_corrupt_gzip_archive_is_an_error_that_says_what_was_not_verified() {
+    let dir = temp_dir("corrupt");
+    let mut mbox = String::new();
+    for i in 0..2000 {
+        mbox.push_str(&format!(
+            "From a Mon Jan  1 00:00:00 2024\nSubject: {i}\n\nsee example.com/{i} and more {}\n\n",
+            "words ".repeat(i % 50)
+        ));
+    }
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(mbox.as_bytes()).unwrap();
+    let mut gz = encoder.finish().unwrap();
+    let middle = gz.len() / 2;
+    for b in &mut gz[middle..middle + 64] {
+        *b ^= 0x5A;
+    }
+    let path = dir.join("bad.mbox.gz");
+    std::fs::write(&path, gz).unwrap();
+    let out = run(&["find", "--mbox", "--count", path.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("bad.mbox.gz: the compressed data is corrupt"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("was not verified by its checksum"),
+        "{stderr}"
     );
     std::fs::remove_dir_all(dir).ok();
 }

@@ -322,6 +322,23 @@ fn read_maildir(
     })
 }
 
+/// A read error of an archive in words. Corrupt compressed data (the only source of
+/// `InvalidData`/`InvalidInput` here) may have been decompressed to garbage before the
+/// damage was detected — gzip verifies its checksum only at the end of each member — so
+/// the message says that what was printed before is not verified, as `zcat` does by
+/// failing after its output. (Holding back every message until its gzip member is
+/// verified would hold a whole member in memory.)
+fn read_error(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput => format!(
+            "the compressed data is corrupt ({}); the output of this archive before this \
+             point was not verified by its checksum and may hold links from damaged data",
+            describe(e)
+        ),
+        _ => describe(e),
+    }
+}
+
 /// The warning for a message over the size limit.
 fn over_limit(limit: u64) -> String {
     format!(
@@ -517,7 +534,7 @@ fn read_mbox(
         }
     }
     Some(Event::End {
-        error: error.map(|e| describe(&e)),
+        error: error.map(|e| read_error(&e)),
         read_errors: 0,
     })
 }
