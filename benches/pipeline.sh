@@ -64,7 +64,7 @@ seconds() {
     times=""
     while [ $i -lt "$runs" ]; do
         start=$(date +%s%N)
-        "$@" > /dev/null
+        "$@" > /dev/null 2>&1
         end=$(date +%s%N)
         times="$times $((end - start))"
         i=$((i + 1))

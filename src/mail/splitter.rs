@@ -408,19 +408,15 @@ fn trim_line_end(line: &[u8]) -> &[u8] {
 }
 
 /// `bytes` with mboxrd escaping undone: a line matching `^>+From ` loses one `>`.
-/// Borrowed when there is nothing to undo.
+/// Borrowed when there is nothing to undo. Only the occurrences of `From ` are looked at
+/// (found with memmem), each checked back to its line start.
 pub fn unescape(bytes: &[u8]) -> Cow<'_, [u8]> {
-    let escaped = |line_start: usize| {
-        let quotes = bytes[line_start..]
-            .iter()
-            .take_while(|&&b| b == b'>')
-            .count();
-        quotes > 0 && bytes[line_start + quotes..].starts_with(FROM)
-    };
-    let mut starts = std::iter::once(0)
-        .chain(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1))
-        .filter(|&s| s < bytes.len() && bytes[s] == b'>' && escaped(s))
-        .peekable();
+    let escaped_line_starts = memmem::find_iter(bytes, FROM).filter_map(|p| {
+        let quotes = bytes[..p].iter().rev().take_while(|&&b| b == b'>').count();
+        let start = p - quotes;
+        (quotes > 0 && (start == 0 || bytes[start - 1] == b'\n')).then_some(start)
+    });
+    let mut starts = escaped_line_starts.peekable();
     if starts.peek().is_none() {
         return Cow::Borrowed(bytes);
     }
