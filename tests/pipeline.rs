@@ -756,3 +756,43 @@ fn a_corrupt_gzip_archive_is_an_error_that_says_what_was_not_verified() {
     );
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[test]
+fn a_maildir_message_over_the_limit_is_scanned_raw_in_pieces() {
+    let dir = temp_dir("maildir");
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    let body = "text with example.com/a and more words\n".repeat(100_000); // 3.9 MB
+    std::fs::write(dir.join("cur/1:2,S"), format!("Subject: big\n\n{body}")).unwrap();
+    std::fs::write(dir.join("new/2"), "Subject: small\n\nsee example.net\n").unwrap();
+    let out = run(&[
+        "find",
+        "--maildir",
+        "--max-message-size",
+        "1M",
+        "--format",
+        "tsv",
+        dir.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("larger than the limit of 1048576 bytes"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("2 messages"), "{stderr}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let big: Vec<&str> = text.lines().filter(|l| l.contains("1:2,S\t1\t")).collect();
+    assert_eq!(big.len(), 100_000);
+    // Offsets run on across the pieces, in the raw file.
+    let raw = format!("Subject: big\n\n{body}");
+    let last: usize = big[99_999].split('\t').nth(6).unwrap().parse().unwrap();
+    assert!(
+        raw[last..].starts_with("example.com/a and"),
+        "{}",
+        big[99_999]
+    );
+    assert!(text.lines().any(|l| l.contains("example.net")));
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -3,7 +3,8 @@
 //!
 //! # Algorithm
 //!
-//! A reader thread reads each input with `read(2)` into buffers of [`WINDOW`] bytes and
+//! A reader thread reads each input with `read(2)` into buffers of [`WINDOW`] bytes (for
+//! standard input and other streams, [`STREAM_WINDOW`]) and
 //! hands the caller consecutive windows, each cut just after its last line break (else
 //! its last ASCII space or control character): a link never crosses such a byte (see the
 //! library's `split` module), so the windows scan independently to exactly the links of
@@ -50,8 +51,14 @@ use crate::Outcome;
 /// The display name of standard input.
 pub(crate) const STDIN_NAME: &str = "-";
 
-/// Bytes read at a time, and the usual size of a window.
+/// Bytes read at a time from a regular file, and the usual size of its windows.
 pub(crate) const WINDOW: usize = 4 << 20;
+
+/// The window of standard input and other streams: a writer that sends a whole input
+/// before it reads the output (a test harness, a naive script) then gets all of it
+/// taken up to this size before the first output is written, as before the reader
+/// thread.
+pub(crate) const STREAM_WINDOW: usize = 32 << 20;
 
 /// The longest run without an ASCII space or control character kept whole.
 pub(crate) const MAX_RUN: usize = 32 << 20;
@@ -188,7 +195,7 @@ pub(crate) fn for_each_piece(
 fn read_all(paths: &[PathBuf], tx: &mpsc::SyncSender<Event>, recycled: &mpsc::Receiver<Vec<u8>>) {
     for (input, path) in paths.iter().enumerate() {
         let (forced, error) = if path == Path::new(STDIN_NAME) {
-            read_one(input, io::stdin().lock(), None, tx, recycled)
+            read_one(input, io::stdin().lock(), None, STREAM_WINDOW, tx, recycled)
         } else {
             match File::open(path) {
                 Ok(file) => {
@@ -197,7 +204,8 @@ fn read_all(paths: &[PathBuf], tx: &mpsc::SyncSender<Event>, recycled: &mpsc::Re
                         .ok()
                         .filter(|m| m.is_file())
                         .map(|m| m.len());
-                    read_one(input, file, size, tx, recycled)
+                    let window = if size.is_some() { WINDOW } else { STREAM_WINDOW };
+                    read_one(input, file, size, window, tx, recycled)
                 }
                 Err(e) => (Some(0), Some(e)),
             }
@@ -224,6 +232,7 @@ fn read_one(
     input: usize,
     mut reader: impl Read,
     size: Option<u64>,
+    window: usize,
     tx: &mpsc::SyncSender<Event>,
     recycled: &mpsc::Receiver<Vec<u8>>,
 ) -> (Option<u64>, Option<io::Error>) {
@@ -234,7 +243,7 @@ fn read_one(
     loop {
         let mut buf = recycled.try_recv().unwrap_or_default();
         let mut filled = carry.len();
-        let mut want = (filled + WINDOW).max(WINDOW);
+        let mut want = filled + window;
         if buf.len() < want {
             buf.resize(want, 0);
         }
@@ -264,12 +273,12 @@ fn read_one(
             if let Some(cut) = last_cut(&buf[..filled]) {
                 break cut;
             }
-            if filled >= MAX_RUN {
+            if filled >= MAX_RUN.max(window) {
                 forced += 1;
                 break char_boundary_before(&buf[..filled]);
             }
             // No place to cut yet: read on, up to MAX_RUN.
-            want = (want * 2).min(MAX_RUN);
+            want = (want * 2).min(MAX_RUN.max(window));
             if buf.len() < want {
                 buf.resize(want, 0);
             }
