@@ -204,7 +204,11 @@ fn read_all(paths: &[PathBuf], tx: &mpsc::SyncSender<Event>, recycled: &mpsc::Re
                         .ok()
                         .filter(|m| m.is_file())
                         .map(|m| m.len());
-                    let window = if size.is_some() { WINDOW } else { STREAM_WINDOW };
+                    let window = if size.is_some() {
+                        WINDOW
+                    } else {
+                        STREAM_WINDOW
+                    };
                     read_one(input, file, size, window, tx, recycled)
                 }
                 Err(e) => (Some(0), Some(e)),
@@ -284,7 +288,10 @@ fn read_one(
             }
         };
         carry.extend_from_slice(&buf[end..filled]);
-        if end > 0 || !sent_any || eof {
+        // An input that fails before giving a byte (a directory) gives no window, so
+        // no count line; an empty input gives one empty window.
+        let failed_at_once = error.is_some() && !sent_any && end == 0;
+        if (end > 0 || !sent_any) && !failed_at_once {
             let window = Event::Window {
                 input,
                 buf,
