@@ -20,7 +20,11 @@ use super::message::{LinkSource, MailLink, MailScanner, ScannedMessage, TextPart
 
 impl MailScanner {
     /// Scans `bytes`, the piece of a message that starts `offset` bytes into it, as raw
-    /// text; see the [module](self) documentation.
+    /// text: no MIME parsing or decoding, no mboxrd unescaping. The result has one part,
+    /// path `1`, content type `text/plain`, whose `text` is the piece (invalid UTF-8
+    /// replaced by U+FFFD); link offsets are byte offsets in the raw message, so the
+    /// links of consecutive pieces cut after white space read as those of one part. This
+    /// is how a message over the size limit is scanned, in bounded memory.
     ///
     /// ```
     /// let scanned = linkscan::mail::MailScanner::new().scan_raw(b"see example.com\n", 100);
