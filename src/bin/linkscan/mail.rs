@@ -2,13 +2,19 @@
 //!
 //! # Pipeline
 //!
-//! A reader thread opens each input in turn (an mbox file, gzip-compressed or not, read as a
-//! stream; or the files of a Maildir), splits it into messages and sends them in batches of
-//! about 1 MiB through a channel that holds at most two batches. The main thread scans each
-//! batch on the global rayon pool of `-j` threads (parse, decode, find links, and render the output
-//! of each message, all in parallel), then writes the rendered outputs in archive order.
-//! Memory is therefore bounded by a few batches plus the largest message, whatever the size
-//! of the archive.
+//! A reader thread opens each input in turn. An mbox (gzip-compressed or not; a file or
+//! standard input) is read in buffers of 8 MiB and split by
+//! [`MboxSplitter`](linkscan::mail::splitter::MboxSplitter): each message is a range of a
+//! shared buffer, not a copy, and buffers are reused once their messages are done. A
+//! message over `--max-message-size` comes as pieces of about 1 MiB, scanned as raw text.
+//! A Maildir is listed, and its files are read by the workers (those over the limit are
+//! read here in pieces). Messages go in batches of about 1 MiB through a channel that
+//! holds at most two. The main thread hands each batch to the global rayon pool of `-j`
+//! threads, which parses, decodes, scans and renders each message (mboxrd escapes are
+//! undone there, only in the messages that hold one); up to [`IN_FLIGHT`] batches are
+//! scanned while the main thread writes the rendered outputs of earlier ones, in archive
+//! order. Memory is therefore bounded by a few buffers and batches plus, per worker, the
+//! message it scans (at most the limit), whatever the size of the archive.
 //!
 //! # Reporting
 //!
@@ -20,6 +26,7 @@
 //! bar (bytes, messages, throughput, ETA) is drawn on stderr when it is a terminal and the
 //! run lasts more than a second.
 
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::ops::Range;
@@ -569,6 +576,47 @@ fn scan(scanner: &MailScanner, raw: &RawMessage) -> (ScannedMessage, bool, bool)
     }
 }
 
+/// Batches scanned on the pool ahead of the one being written.
+const IN_FLIGHT: usize = 3;
+
+/// An event of the reader in the main thread's queue; a batch comes with the channel its
+/// results arrive on.
+enum Queued<T> {
+    Event(Event),
+    Batch(mpsc::Receiver<Vec<Done<T>>>, u64),
+}
+
+/// Scans and renders the messages of one batch on the pool, in order.
+fn scan_batch<R: Render>(
+    scanner: &MailScanner,
+    render: &R,
+    input_name: &str,
+    messages: Vec<RawMessage>,
+) -> Vec<Done<R::Rendered>> {
+    messages
+        .into_par_iter()
+        .map(|raw| {
+            let file = raw.path.as_deref().map(display);
+            let file = file.as_deref().unwrap_or(input_name);
+            let (mut scanned, first, read_error) = scan(scanner, &raw);
+            let mut warnings = raw.warnings;
+            warnings.append(&mut scanned.warnings);
+            let rendered = render.render(file, raw.index, raw.global, &scanned);
+            Done {
+                index: raw.index,
+                path: raw.path,
+                message_id: scanned.message_id.take(),
+                first,
+                read_error,
+                parts: if first { scanned.parts.len() } else { 0 },
+                links: scanned.link_count(),
+                warnings,
+                rendered,
+            }
+        })
+        .collect()
+}
+
 /// What a scanned message leaves for the in-order step.
 pub(crate) struct Done<R> {
     index: usize,
@@ -689,10 +737,16 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
     let mut totals = Totals::default();
     let mut current = String::new();
     let scanner = &run.scanner;
-    let result = (|| -> io::Result<()> {
-        for event in rx {
-            match event {
-                Event::Start { input, size } => {
+    // Batches are scanned on the pool while earlier ones are written: a few are in flight,
+    // and the main thread handles them (and the other events) in order.
+    let result = rayon::in_place_scope(|scope| -> io::Result<()> {
+        let mut queue: VecDeque<Queued<R::Rendered>> = VecDeque::new();
+        let mut batches = 0;
+        // The display name of the input the reader is on (ahead of `current`).
+        let mut reading = String::new();
+        let mut handle = |item: Queued<R::Rendered>| -> io::Result<()> {
+            match item {
+                Queued::Event(Event::Start { input, size }) => {
                     current = display(&inputs[input]);
                     totals = Totals::default();
                     if let Some(size) = size {
@@ -700,33 +754,11 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                     }
                     sink.start(&current)?;
                 }
-                Event::Batch { messages, done } => {
-                    let input_name = current.as_str();
-                    // On the global pool, sized by -j at start-up.
-                    let results: Vec<Done<R::Rendered>> = {
-                        messages
-                            .into_par_iter()
-                            .map(|raw| {
-                                let file = raw.path.as_deref().map(display);
-                                let file = file.as_deref().unwrap_or(input_name);
-                                let (mut scanned, first, read_error) = scan(scanner, &raw);
-                                let mut warnings = raw.warnings;
-                                warnings.append(&mut scanned.warnings);
-                                let rendered = render.render(file, raw.index, raw.global, &scanned);
-                                Done {
-                                    index: raw.index,
-                                    path: raw.path,
-                                    message_id: scanned.message_id.take(),
-                                    first,
-                                    read_error,
-                                    parts: if first { scanned.parts.len() } else { 0 },
-                                    links: scanned.link_count(),
-                                    warnings,
-                                    rendered,
-                                }
-                            })
-                            .collect()
-                    };
+                Queued::Batch(results, done) => {
+                    // Blocks until the pool has scanned the batch (or gave up on it).
+                    let results: Vec<Done<R::Rendered>> = results
+                        .recv()
+                        .map_err(|_| io::Error::other("a worker thread failed"))?;
                     for done in results {
                         if done.read_error {
                             outcome = Outcome::InputErrors;
@@ -760,12 +792,12 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                         bar.set_message(format!("{} messages", all.messages + totals.messages));
                     }
                 }
-                Event::Failed { input, error } => {
+                Queued::Event(Event::Failed { input, error }) => {
                     let name = display(&inputs[input]);
                     bar.suspend(|| eprintln!("linkscan: {name}: {error}"));
                     outcome = Outcome::InputErrors;
                 }
-                Event::End { error, read_errors } => {
+                Queued::Event(Event::End { error, read_errors }) => {
                     if read_errors > 0 {
                         outcome = Outcome::InputErrors;
                     }
@@ -788,10 +820,41 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                     }
                     all.add(&totals);
                 }
+                Queued::Event(Event::Batch { .. }) => unreachable!("batches are queued as such"),
+            }
+            Ok(())
+        };
+        for event in &rx {
+            match event {
+                Event::Batch { messages, done } => {
+                    let (tx, results) = mpsc::sync_channel(1);
+                    let input_name = reading.clone();
+                    scope.spawn(move |_| {
+                        let _ = tx.send(scan_batch(scanner, render, &input_name, messages));
+                    });
+                    queue.push_back(Queued::Batch(results, done));
+                    batches += 1;
+                }
+                event => {
+                    if let Event::Start { input, .. } = &event {
+                        reading = display(&inputs[*input]);
+                    }
+                    queue.push_back(Queued::Event(event));
+                }
+            }
+            while batches > IN_FLIGHT {
+                let item = queue.pop_front().expect("batches are queued");
+                if matches!(item, Queued::Batch(..)) {
+                    batches -= 1;
+                }
+                handle(item)?;
             }
         }
+        while let Some(item) = queue.pop_front() {
+            handle(item)?;
+        }
         sink.finish()
-    })();
+    });
     bar.finish_and_clear();
     // The reader stops by itself once the channel is gone.
     let _ = reader.join();
