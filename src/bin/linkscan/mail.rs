@@ -116,7 +116,8 @@ impl MailArgs {
 struct RawMessage {
     /// Index in its archive, from 1.
     index: usize,
-    /// Index over all inputs of the run, from 1.
+    /// Index over all inputs of the run, from 1. Each piece of an over-limit message has
+    /// its own (the HTML archive makes a page of each, so no piece overwrites another).
     global: usize,
     /// The message file of a Maildir.
     path: Option<PathBuf>,
@@ -290,6 +291,9 @@ fn read_maildir(
         let mut each = |bytes: Vec<u8>, offset: u64| {
             let len = bytes.len();
             let range = 0..len;
+            if !first {
+                *global += 1;
+            }
             let message = RawMessage {
                 index,
                 global: *global,
@@ -513,9 +517,6 @@ fn read_mbox(
                     (message, size)
                 }
                 Split::Chunk(c) => {
-                    if !c.first {
-                        *global -= 1;
-                    }
                     let size = c.range.len();
                     let message = RawMessage {
                         index: c.index,
