@@ -17,6 +17,7 @@ mod input;
 mod linkify;
 #[cfg(feature = "mail")]
 mod mail;
+mod render;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
