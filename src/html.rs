@@ -11,7 +11,8 @@
 
 use std::io::{self, Write};
 
-use crate::finder::{Link, LinkFinder, LinkKind};
+use crate::finder::LinkFinder;
+use crate::link::{Link, LinkKind};
 
 /// Turns plain text into HTML with links.
 ///
