@@ -27,9 +27,10 @@
 //!
 //! Patterns that cross the end of a block are left in (conservative). So the scanner
 //! sees only plausible candidates: in prose, where most dots end sentences, and in hostile
-//! lines of `a.a.a.…` or `.com.com.…`, almost none reach the scalar code. [`Candidates`]
-//! walks the set bits and skips empty blocks at the speed of a few vector operations per
-//! 64 bytes ([`next_block`]). This replaces a `memchr` call per dot, whose fixed cost
+//! lines of `a.a.a.…` or `.com.com.…`, almost none reach the scalar code. The cursor
+//! over them ([`super::Candidates`], beside the kernel dispatch) walks the set bits and
+//! skips empty blocks at the speed of a few vector operations per 64 bytes
+//! ([`next_block`]). This replaces a `memchr` call per dot, whose fixed cost
 //! dominates when dots come every few dozen bytes (as in mail headers), and finds both
 //! Dots in one pass.
 //!
@@ -39,7 +40,6 @@
 //! are never set.
 
 use super::simd::{host_no_dot, Vector};
-use super::Kernel;
 use crate::ascii::{is_host_no_dot, ENDS_RUN};
 
 /// Dots in a block from which the filter of [`Classes::candidates`] pays.
@@ -229,7 +229,7 @@ pub(crate) unsafe fn classes<V: Vector>(text: &[u8], at: usize, with_hosts: bool
     }
 }
 
-/// The loop of [`Kernel::next_block`] over the blocks a vector load may read whole: the
+/// The loop of `Kernel::next_block` over the blocks a vector load may read whole: the
 /// candidate mask of the first block with one, `at` left at that block; or 0, `at` left
 /// at the first block it could not look at. (A `u64` comes back in a register; an
 /// `Option<(usize, u64)>` went through memory.)
@@ -276,54 +276,4 @@ pub(crate) fn classes_scalar(text: &[u8], at: usize, hosts: bool) -> Classes {
         c.non_ascii |= ((hosts && b >= 0x80) as u64) << i;
     }
     c
-}
-
-/// The Dots of a text, in order, from a position that only moves forward.
-pub(crate) struct Candidates {
-    kernel: Kernel,
-    /// Whether `base` and `mask` describe a block yet.
-    started: bool,
-    /// Start of the current block.
-    base: usize,
-    /// Candidates of the current block not yet returned (bit i: `base + i`).
-    mask: u64,
-    /// Dots before a one-byte run are dropped (the TLD set has no one-byte entry).
-    drop_one_byte_runs: bool,
-}
-
-impl Candidates {
-    /// The candidates for a scanner whose TLDs are never shorter than `min_tld_len`
-    /// bytes.
-    pub(crate) fn new(kernel: Kernel, min_tld_len: usize) -> Candidates {
-        Candidates {
-            kernel,
-            started: false,
-            base: 0,
-            mask: 0,
-            drop_one_byte_runs: min_tld_len > 1,
-        }
-    }
-
-    /// The first Dot at or after `from` (never less than an earlier `from`):
-    /// `(position, byte length)`.
-    #[inline]
-    pub(crate) fn next(&mut self, text: &[u8], from: usize) -> Option<(usize, usize)> {
-        if !self.started || from >= self.base + BLOCK {
-            self.started = true;
-            (self.base, self.mask) = self.kernel.next_block(text, from, self.drop_one_byte_runs);
-        } else if from > self.base {
-            self.mask &= u64::MAX << (from - self.base);
-            if self.mask == 0 {
-                (self.base, self.mask) =
-                    self.kernel
-                        .next_block(text, self.base + BLOCK, self.drop_one_byte_runs);
-            }
-        }
-        if self.mask == 0 {
-            return None;
-        }
-        let at = self.base + self.mask.trailing_zeros() as usize;
-        let len = if text[at] == b'.' { 1 } else { 3 };
-        Some((at, len))
-    }
 }

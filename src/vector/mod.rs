@@ -34,7 +34,6 @@ pub(crate) mod walks;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
-pub(crate) use candidates::Candidates;
 #[cfg_attr(not(test), allow(unused_imports))]
 use candidates::{block_candidates, classes_scalar, Classes, BLOCK, READ_AHEAD};
 use runs::{ScalarRuns, WithRuns};
@@ -249,6 +248,56 @@ impl Kernel {
             at += BLOCK;
         }
         (at, 0)
+    }
+}
+
+/// The Dots of a text, in order, from a position that only moves forward.
+pub(crate) struct Candidates {
+    kernel: Kernel,
+    /// Whether `base` and `mask` describe a block yet.
+    started: bool,
+    /// Start of the current block.
+    base: usize,
+    /// Candidates of the current block not yet returned (bit i: `base + i`).
+    mask: u64,
+    /// Dots before a one-byte run are dropped (the TLD set has no one-byte entry).
+    drop_one_byte_runs: bool,
+}
+
+impl Candidates {
+    /// The candidates for a scanner whose TLDs are never shorter than `min_tld_len`
+    /// bytes.
+    pub(crate) fn new(kernel: Kernel, min_tld_len: usize) -> Candidates {
+        Candidates {
+            kernel,
+            started: false,
+            base: 0,
+            mask: 0,
+            drop_one_byte_runs: min_tld_len > 1,
+        }
+    }
+
+    /// The first Dot at or after `from` (never less than an earlier `from`):
+    /// `(position, byte length)`.
+    #[inline]
+    pub(crate) fn next(&mut self, text: &[u8], from: usize) -> Option<(usize, usize)> {
+        if !self.started || from >= self.base + BLOCK {
+            self.started = true;
+            (self.base, self.mask) = self.kernel.next_block(text, from, self.drop_one_byte_runs);
+        } else if from > self.base {
+            self.mask &= u64::MAX << (from - self.base);
+            if self.mask == 0 {
+                (self.base, self.mask) =
+                    self.kernel
+                        .next_block(text, self.base + BLOCK, self.drop_one_byte_runs);
+            }
+        }
+        if self.mask == 0 {
+            return None;
+        }
+        let at = self.base + self.mask.trailing_zeros() as usize;
+        let len = if text[at] == b'.' { 1 } else { 3 };
+        Some((at, len))
     }
 }
 
