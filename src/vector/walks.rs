@@ -1,7 +1,8 @@
 //! The scanner's backward walks, a vector at a time: over the ASCII bytes of a host name
-//! (`[A-Za-z0-9.-]`, [`walk_host`]) and of an email local part ([`LOCAL_PART`],
-//! [`walk_local_part`]), from a position down to a floor, the way the scanner walks byte
-//! by byte, with what the scanner needs to know about the bytes walked.
+//! (`[A-Za-z0-9.-]`, [`walk_host`]) and of an email local part
+//! ([`crate::ascii::LOCAL_PART`], [`walk_local_part`]), from a position down to a floor,
+//! the way the scanner walks byte by byte, with what the scanner needs to know about the
+//! bytes walked.
 //!
 //! Each vector of `BYTES` bytes ending at `i` becomes masks (bit `k`: byte `i - BYTES +
 //! k`); the run of wanted bytes ending at `i` is the count of leading ones from the top
@@ -9,8 +10,9 @@
 //! are a shift and an and, with the byte after the vector as bit `BYTES`. The walk goes on
 //! while a whole vector belongs to the run.
 //!
-//! The [`scalar`] definitions are what every walk must equal; kernels without a vector
-//! walk (the portable one) walk nothing, and the scanner's own byte loop does the rest.
+//! The `scalar` definitions (compiled for the tests) are what every walk must equal;
+//! kernels without a vector walk (the portable one) walk nothing, and the scanner's own
+//! byte loop does the rest.
 //!
 //! Invariant: a vector is loaded from `i - BYTES` only when `BYTES <= i <= text.len()`.
 
@@ -92,7 +94,7 @@ pub(crate) unsafe fn walk_host<V: Vector>(
     (i, bad, next)
 }
 
-/// Walks back from `i` over ASCII local-part bytes ([`LOCAL_PART`]) while above `floor`:
+/// Walks back from `i` over ASCII local-part bytes ([`LOCAL_PART`](crate::ascii::LOCAL_PART)) while above `floor`:
 /// returns the new position, whether two adjacent dots were seen (counting the byte after
 /// the walked ones, a dot when `dot_after`), and whether the last byte walked is a dot (or
 /// `dot_after`).
