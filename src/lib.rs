@@ -14,6 +14,13 @@
 //!   Bidi_Control), an optional layer that leaves detection conformant: [`checks`].
 //! * Email archives (feature `mail`, on by default): mbox, gzip, Maildir, MIME decoding,
 //!   HTML parts: [`mail`].
+//! * Scans of one large text on the rayon thread pool (feature `parallel`, on by
+//!   default): [`LinkFinder::par_links`].
+//!
+//! The default features also build the `linkscan` command-line tool (feature `cli`); a
+//! library user who does not want its dependencies writes `default-features = false`
+//! and names the features above. Without any, the library depends on `memchr` and `idna`
+//! alone.
 //!
 //! ```
 //! let text = "See ⸠example.com/αβγ⸡ and (https://en.wikipedia.org/wiki/The_Lovemakers_(film)).";
