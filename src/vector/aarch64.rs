@@ -27,6 +27,7 @@ impl Vector for uint8x16_t {
     const BYTES: usize = 16;
     #[inline(always)]
     unsafe fn splat(b: u8) -> Self {
+        // SAFETY: NEON is in the aarch64 baseline.
         unsafe { vdupq_n_u8(b) }
     }
     #[inline(always)]
@@ -36,18 +37,22 @@ impl Vector for uint8x16_t {
     }
     #[inline(always)]
     unsafe fn eq(self, other: Self) -> Self {
+        // SAFETY: NEON is in the aarch64 baseline.
         unsafe { vceqq_u8(self, other) }
     }
     #[inline(always)]
     unsafe fn gt(self, other: Self) -> Self {
+        // SAFETY: NEON is in the aarch64 baseline.
         unsafe { vcgtq_s8(vreinterpretq_s8_u8(self), vreinterpretq_s8_u8(other)) }
     }
     #[inline(always)]
     unsafe fn and(self, other: Self) -> Self {
+        // SAFETY: NEON is in the aarch64 baseline.
         unsafe { vandq_u8(self, other) }
     }
     #[inline(always)]
     unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: NEON is in the aarch64 baseline.
         unsafe { vorrq_u8(self, other) }
     }
     #[inline(always)]
@@ -72,6 +77,7 @@ impl Lookup for uint8x16_t {
     }
     #[inline(always)]
     unsafe fn nibble_lookup(self, lo: Self, hi: Self) -> Self {
+        // SAFETY: NEON is in the aarch64 baseline.
         unsafe {
             vandq_u8(
                 vqtbl1q_u8(lo, vandq_u8(self, vdupq_n_u8(0x0F))),
