@@ -41,6 +41,8 @@ pub mod mail;
 pub mod oracle;
 mod prefilter;
 mod props;
+#[cfg(feature = "python")]
+mod python;
 mod scanner;
 mod split;
 #[rustfmt::skip]
