@@ -74,3 +74,20 @@ def lines_with_offsets(data: bytes) -> tuple[list[int], list[str]]:
         lines.append(line.decode("utf-8"))
         at += len(line) + 1
     return offsets, lines
+
+
+def require(module: str, program: str | None = None):
+    """Imports ``module`` for an engine test; without it (or without ``program`` on the
+    PATH) the test is skipped with the reason, or fails when ``$LINKSCAN_REQUIRE_ENGINES``
+    is set, as in CI, where a missing engine is a broken setup."""
+    import importlib
+    import shutil
+
+    strict = bool(os.environ.get("LINKSCAN_REQUIRE_ENGINES"))
+    if program and not shutil.which(program) and not os.environ.get("JAVA_HOME"):
+        if strict:
+            pytest.fail(f"{program} is not installed", pytrace=False)
+        pytest.skip(f"needs {program}", allow_module_level=True)
+    if strict:
+        return importlib.import_module(module)
+    return pytest.importorskip(module, reason=f"needs {module} (pip install '.[test]')")

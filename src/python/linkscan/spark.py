@@ -118,12 +118,15 @@ def links_pandas_udf(**finder_options: Any) -> Callable[["Column"], "Column"]:
     ``df.select(links_pandas_udf()("body").alias("links"))``; a null row gives an empty
     array.
     """
+    import pandas as pd
     from pyspark.sql.functions import pandas_udf
 
-    @pandas_udf(LINKS_ARRAY_DDL)  # type: ignore[call-overload]
-    def links(texts: "pd.Series") -> "pd.Series":
+    def links(texts: pd.Series) -> pd.Series:
         finder = _finder(finder_options)
         lists = _links_lists(pa.array(texts, type=pa.large_string(), from_pandas=True), finder)
         return lists.to_pandas()
 
-    return links
+    # Spark reads the type hints to choose the UDF type; this module's annotations are
+    # strings (postponed evaluation), so give it the classes.
+    links.__annotations__ = {"texts": pd.Series, "return": pd.Series}
+    return pandas_udf(links, LINKS_ARRAY_DDL)  # type: ignore[call-overload]
