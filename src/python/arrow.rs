@@ -2,8 +2,16 @@
 //!
 //! Input: a pyarrow `Array`/`ChunkedArray` (its chunks), or any object with
 //! `__arrow_c_array__` (the Arrow PyCapsule protocol). Each chunk's C structs are moved out
-//! of their capsules ([`import_chunk`]), validated in full (offsets in bounds, UTF-8), and
-//! read as `string`, `large_string` or `string_view` without copying.
+//! of their capsules ([`import_chunk`]), their buffer sizes checked, and the rows of a
+//! `string`, `large_string` or `string_view` array read in place, each row's offsets
+//! checked against the values buffer (a bad array is an error, never a read out of
+//! bounds).
+//!
+//! UTF-8 is not validated again for `string` and `large_string` (a full validation would
+//! cost more than the scan): rows are scanned as bytes, exactly as `find_bytes` scans, so
+//! a row that breaks the Arrow format's UTF-8 rule still gives its links, and an invalid
+//! sequence ends a link; `start`/`end` count the bytes that do not continue a character.
+//! Links themselves are always UTF-8.
 //!
 //! Scan: with the GIL released, each row is scanned on its own; code-point offsets come
 //! from one forward walk per row ([`CodePoints`]). The result columns are plain vectors
@@ -84,7 +92,7 @@ fn chunks<'py>(array: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
     )))
 }
 
-/// Moves one chunk out of its PyCapsules and validates it.
+/// Moves one chunk out of its PyCapsules and checks its structure.
 fn import_chunk(chunk: &Bound<'_, PyAny>) -> PyResult<ArrayData> {
     let pair = chunk.call_method0("__arrow_c_array__")?;
     let (schema, array): (Bound<'_, PyCapsule>, Bound<'_, PyCapsule>) = pair.extract()?;
@@ -95,24 +103,25 @@ fn import_chunk(chunk: &Bound<'_, PyAny>) -> PyResult<ArrayData> {
     // (`pointer_checked` verified the names). `from_raw` moves the array out and marks the
     // capsule's struct released, so the capsule's destructor will not release it again;
     // the schema is only borrowed while `schema` keeps its capsule alive. The buffers must
-    // agree with the schema, as the interface requires; `validate_full` then checks the
-    // offsets and the UTF-8 before anything reads the rows.
+    // agree with the schema, as the interface requires; `validate` then checks the
+    // buffer sizes, and the rows are read with bounds-checked offsets (`Columns::rows`).
     let data = unsafe {
         let array = FFI_ArrowArray::from_raw(array_ptr.cast::<FFI_ArrowArray>().as_ptr());
         let schema = schema_ptr.cast::<FFI_ArrowSchema>().as_ref();
         from_ffi(array, schema)
     }
     .map_err(|e| PyValueError::new_err(format!("cannot import the Arrow array: {e}")))?;
-    match data.data_type() {
-        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => {}
+    let valid = match data.data_type() {
+        DataType::Utf8 | DataType::LargeUtf8 => data.validate(),
+        // Views point into several buffers: checked in full (UTF-8 included) before reading.
+        DataType::Utf8View => data.validate_full(),
         other => {
             return Err(PyTypeError::new_err(format!(
                 "find_arrow needs a string array (string, large_string or string_view), not {other}"
             )))
         }
-    }
-    data.validate_full()
-        .map_err(|e| PyValueError::new_err(format!("invalid Arrow string array: {e}")))?;
+    };
+    valid.map_err(|e| PyValueError::new_err(format!("invalid Arrow string array: {e}")))?;
     Ok(data)
 }
 
@@ -138,11 +147,10 @@ impl Columns {
     }
 
     /// Appends the links of `text`, row number `row`.
-    fn scan_row(&mut self, finder: &LinkFinder, row: usize, text: &str) -> Result<(), String> {
-        let mut cursor = CodePoints::new(text.as_bytes());
-        for link in finder.links(text) {
-            let link_text = link.as_str(text);
-            self.text.extend_from_slice(link_text.as_bytes());
+    fn scan_row(&mut self, finder: &LinkFinder, row: usize, text: &[u8]) -> Result<(), String> {
+        let mut cursor = CodePoints::new(text);
+        for link in finder.links_bytes(text) {
+            self.text.extend_from_slice(&text[link.range()]);
             let offset = i32::try_from(self.text.len()).map_err(|_| {
                 "more than 2 GiB of link text in one find_arrow call; pass smaller chunks"
                     .to_owned()
@@ -158,29 +166,60 @@ impl Columns {
         Ok(())
     }
 
-    /// Scans every row of `data` (one validated chunk), numbering rows from `first_row`.
+    /// Scans the rows of an offsets-and-values string array, each row's range checked
+    /// against the values buffer.
+    fn rows<O: Copy + TryInto<usize>>(
+        &mut self,
+        finder: &LinkFinder,
+        first_row: usize,
+        offsets: &[O],
+        values: &[u8],
+        is_null: impl Fn(usize) -> bool,
+    ) -> Result<(), String> {
+        for (i, pair) in offsets.windows(2).enumerate() {
+            if is_null(i) {
+                continue;
+            }
+            let text = match (pair[0].try_into(), pair[1].try_into()) {
+                (Ok(start), Ok(end)) => values.get(start..end),
+                _ => None,
+            }
+            .ok_or_else(|| format!("invalid Arrow string array: row {i} is out of bounds"))?;
+            self.scan_row(finder, first_row + i, text)?;
+        }
+        Ok(())
+    }
+
+    /// Scans every row of `data` (one checked chunk), numbering rows from `first_row`.
     fn scan_chunk(
         &mut self,
         finder: &LinkFinder,
         data: ArrayData,
         first_row: usize,
     ) -> Result<(), String> {
-        macro_rules! rows {
-            ($array:expr) => {
-                for (i, text) in $array.iter().enumerate() {
+        match data.data_type() {
+            DataType::Utf8 => {
+                let a = StringArray::from(data);
+                self.rows(finder, first_row, a.value_offsets(), a.value_data(), |i| {
+                    a.is_null(i)
+                })
+            }
+            DataType::LargeUtf8 => {
+                let a = LargeStringArray::from(data);
+                self.rows(finder, first_row, a.value_offsets(), a.value_data(), |i| {
+                    a.is_null(i)
+                })
+            }
+            DataType::Utf8View => {
+                for (i, text) in StringViewArray::from(data).iter().enumerate() {
                     if let Some(text) = text {
-                        self.scan_row(finder, first_row + i, text)?;
+                        self.scan_row(finder, first_row + i, text.as_bytes())?;
                     }
                 }
-            };
-        }
-        match data.data_type() {
-            DataType::Utf8 => rows!(StringArray::from(data)),
-            DataType::LargeUtf8 => rows!(LargeStringArray::from(data)),
-            DataType::Utf8View => rows!(StringViewArray::from(data)),
+                Ok(())
+            }
             _ => unreachable!("import_chunk admits only string arrays"),
         }
-        Ok(())
     }
 
     /// The struct array of the links.

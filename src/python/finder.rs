@@ -22,6 +22,10 @@ use super::offsets::CodePoints;
 use crate::html::Linkifier;
 use crate::{Link, LinkFinder, TldPolicy, TldSet, DEFAULT_MAX_LINK_LEN};
 
+/// The scheme before a URL written without one, in `href` and `linkify` (the default of
+/// [`Linkifier`]).
+const DEFAULT_SCHEME: &str = "https://";
+
 /// A link found in a text. Immutable; equal when all fields are equal.
 #[pyclass(frozen, eq, hash, get_all, module = "linkscan", name = "Link")]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -36,13 +40,22 @@ pub struct PyLink {
     text: String,
     /// Whether the text spelled a scheme (`http://`, `https://`, `mailto:`).
     has_scheme: bool,
-    /// The target for an `<a href>`: the text, after `https://` (a URL without a scheme) or
-    /// `mailto:` (an email without one).
-    href: String,
 }
 
 #[pymethods]
 impl PyLink {
+    /// The target for an `<a href>`: the text, after `https://` (a URL without a scheme)
+    /// or `mailto:` (an email without one). Made on access: most callers never read it.
+    #[getter]
+    fn href(&self) -> String {
+        let prefix = match (self.has_scheme, self.kind) {
+            (true, _) => "",
+            (false, "email") => "mailto:",
+            (false, _) => DEFAULT_SCHEME,
+        };
+        format!("{prefix}{}", self.text)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Link(start={}, end={}, kind={:?}, text={:?})",
@@ -53,14 +66,13 @@ impl PyLink {
 
 /// Builds the Python-side link: `text` is the link's text, `start`/`end` in the caller's
 /// unit.
-fn py_link(linkifier: &Linkifier, link: &Link, text: &str, start: usize, end: usize) -> PyLink {
+fn py_link(link: &Link, text: &str, start: usize, end: usize) -> PyLink {
     PyLink {
         start,
         end,
         kind: link.kind().as_str(),
         text: text.to_owned(),
         has_scheme: link.has_scheme(),
-        href: linkifier.href(link, text),
     }
 }
 
@@ -109,7 +121,9 @@ impl PyLinkFinder {
 
     fn from_finder(finder: LinkFinder, description: String) -> PyLinkFinder {
         PyLinkFinder {
-            linkifier: Linkifier::new().finder(finder.clone()),
+            linkifier: Linkifier::new()
+                .default_scheme(DEFAULT_SCHEME)
+                .finder(finder.clone()),
             finder,
             description,
         }
@@ -124,7 +138,7 @@ impl PyLinkFinder {
                 .map(|link| {
                     let start = cursor.at(link.start());
                     let end = cursor.at(link.end());
-                    py_link(&self.linkifier, &link, link.as_str(text), start, end)
+                    py_link(&link, link.as_str(text), start, end)
                 })
                 .collect()
         })
@@ -213,7 +227,7 @@ impl PyLinkFinder {
                 .map(|link| {
                     // A link never contains invalid UTF-8, so this is lossless.
                     let text = String::from_utf8_lossy(&bytes[link.range()]);
-                    py_link(&self.linkifier, &link, &text, link.start(), link.end())
+                    py_link(&link, &text, link.start(), link.end())
                 })
                 .collect()
         })

@@ -4,8 +4,8 @@
 //! link list is in increasing, non-overlapping order, so one forward walk converts all of
 //! its offsets: [`CodePoints::at`] counts the code points between the previous offset and
 //! the next, in O(text length) for the whole list. A code point is counted at each byte
-//! that is not a UTF-8 continuation byte (`10xx_xxxx`); the text must be valid UTF-8 (a
-//! Python `str`, or an Arrow string array after validation), since bytes give byte offsets.
+//! that is not a UTF-8 continuation byte (`10xx_xxxx`): exact for valid UTF-8 (a Python
+//! `str`, an Arrow string array), and a defined count, without panics, for any bytes.
 //!
 //! Invariant: offsets passed to [`CodePoints::at`] never decrease (checked: a smaller
 //! offset restarts the walk from the beginning, so a wrong order costs time, not a wrong

@@ -76,10 +76,27 @@ def test_wrong_types_are_errors():
         linkscan.find_arrow(["x.com"])
 
 
-def test_invalid_utf8_from_a_producer_is_an_error():
-    # A binary array relabelled as string: the C interface carries it, validation stops it.
-    bad = pa.Array.from_buffers(pa.string(), 1, pa.array([b"\xffx.com"]).buffers())
-    with pytest.raises(ValueError, match="invalid Arrow string array"):
+def test_invalid_utf8_from_a_producer_is_scanned_as_bytes():
+    # A binary array relabelled as string breaks the format's UTF-8 rule: its rows are
+    # scanned as find_bytes scans them, nothing is lost and nothing crashes.
+    raw = [b"\xffx.com \xc3\xa9 y.com\xfe/a", b"ok.com"]
+    bad = pa.Array.from_buffers(pa.string(), 2, pa.array(raw).buffers())
+    batch = linkscan.find_arrow(bad)
+    assert batch.column("text").to_pylist() == [
+        l.text for row in raw for l in linkscan.find_bytes(row)
+    ] == ["x.com", "y.com", "ok.com"]
+    assert batch.column("byte_start").to_pylist() == [1, 10, 0]
+    # \xff counts as one code point (as U+FFFD would), é as one: 1 and 9.
+    assert batch.column("start").to_pylist() == [1, 9, 0]
+
+
+def test_offsets_that_go_backwards_are_an_error():
+    # pyarrow checks only the span of the offsets; the values buffer then holds 2 bytes
+    # (the last offset), so row 0 (bytes 0..5) runs past it.
+    values = pa.py_buffer(b"x.comy.com")
+    offsets = pa.py_buffer(pa.array([0, 5, 2], pa.int32()).buffers()[1].to_pybytes())
+    bad = pa.Array.from_buffers(pa.string(), 2, [None, offsets, values])
+    with pytest.raises(ValueError, match="invalid Arrow string array: row 0 is out of bounds"):
         linkscan.find_arrow(bad)
 
 
