@@ -6,7 +6,6 @@ PATH or at $JAVA_HOME.
 
 from __future__ import annotations
 
-import os
 
 import pytest
 
@@ -14,14 +13,13 @@ from conftest import lines_with_offsets, require
 
 pyspark = require("pyspark", program="java")
 
-from linkscan.spark import LINK_FIELDS, find_links, links_pandas_udf  # noqa: E402
+from linkscan.spark import LINK_FIELDS, find_links, links_pandas_udf
 
 
 @pytest.fixture(scope="module")
 def spark():
     from pyspark.sql import SparkSession
 
-    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     session = (
         SparkSession.builder.master("local[2]")
         .appName("linkscan-test")
