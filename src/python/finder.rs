@@ -16,7 +16,7 @@
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
-use pyo3::types::{PyList, PyString};
+use pyo3::types::{PyList, PyString, PyTuple};
 
 use super::offsets::CodePoints;
 use crate::html::Linkifier;
@@ -26,9 +26,8 @@ use crate::{Link, LinkFinder, TldPolicy, TldSet, DEFAULT_MAX_LINK_LEN};
 /// [`Linkifier`]).
 const DEFAULT_SCHEME: &str = "https://";
 
-/// A link found in a text. Immutable; equal when all fields are equal.
-#[pyclass(frozen, eq, hash, get_all, module = "linkscan", name = "Link")]
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A link found in a text. Immutable; equal (and hashed) by all its fields.
+#[pyclass(frozen, get_all, module = "linkscan", name = "Link")]
 pub struct PyLink {
     /// Offset of the first character (code points for a `str`, bytes for `find_bytes`).
     start: usize,
@@ -36,10 +35,25 @@ pub struct PyLink {
     end: usize,
     /// `"url"` or `"email"`.
     kind: &'static str,
-    /// The link as written in the text.
-    text: String,
+    /// The link as written in the text (made once, at the scan: reading it allocates
+    /// nothing).
+    text: Py<PyString>,
     /// Whether the text spelled a scheme (`http://`, `https://`, `mailto:`).
     has_scheme: bool,
+}
+
+impl PyLink {
+    /// The fields as a tuple, for equality, hashing and `repr`.
+    fn key<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        (
+            self.start,
+            self.end,
+            self.kind,
+            self.text.bind(py),
+            self.has_scheme,
+        )
+            .into_pyobject(py)
+    }
 }
 
 #[pymethods]
@@ -47,33 +61,67 @@ impl PyLink {
     /// The target for an `<a href>`: the text, after `https://` (a URL without a scheme)
     /// or `mailto:` (an email without one). Made on access: most callers never read it.
     #[getter]
-    fn href(&self) -> String {
+    fn href(&self, py: Python<'_>) -> PyResult<String> {
         let prefix = match (self.has_scheme, self.kind) {
             (true, _) => "",
             (false, "email") => "mailto:",
             (false, _) => DEFAULT_SCHEME,
         };
-        format!("{prefix}{}", self.text)
+        Ok(format!("{prefix}{}", self.text.bind(py).to_str()?))
     }
 
-    fn __repr__(&self) -> String {
-        format!(
-            "Link(start={}, end={}, kind={:?}, text={:?})",
-            self.start, self.end, self.kind, self.text
-        )
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "Link(start={}, end={}, kind='{}', text={})",
+            self.start,
+            self.end,
+            self.kind,
+            self.text.bind(py).repr()?
+        ))
+    }
+
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        match other.cast::<PyLink>() {
+            Ok(other) => self.key(py)?.eq(other.get().key(py)?),
+            Err(_) => Ok(false),
+        }
+    }
+
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        self.key(py)?.hash()
     }
 }
 
-/// Builds the Python-side link: `text` is the link's text, `start`/`end` in the caller's
-/// unit.
-fn py_link(link: &Link, text: &str, start: usize, end: usize) -> PyLink {
-    PyLink {
-        start,
-        end,
-        kind: link.kind().as_str(),
-        text: text.to_owned(),
-        has_scheme: link.has_scheme(),
+/// A link as the scan reports it, before Python objects are made: offsets in the
+/// caller's unit and the link's byte range in the scanned text.
+struct Found {
+    link: Link,
+    start: usize,
+    end: usize,
+}
+
+/// The Python list of `found`, whose byte ranges are into `text` (UTF-8: links never
+/// contain invalid sequences).
+fn py_links<'py>(py: Python<'py>, text: &[u8], found: Vec<Found>) -> PyResult<Bound<'py, PyList>> {
+    let links = found.into_iter().map(|f| {
+        let link_text = std::str::from_utf8(&text[f.link.range()])
+            .map_err(|e| PyValueError::new_err(format!("link is not UTF-8: {e}")))?;
+        Bound::new(
+            py,
+            PyLink {
+                start: f.start,
+                end: f.end,
+                kind: f.link.kind().as_str(),
+                text: PyString::new(py, link_text).unbind(),
+                has_scheme: f.link.has_scheme(),
+            },
+        )
+    });
+    let list = PyList::empty(py);
+    for link in links {
+        list.append(link?)?;
     }
+    Ok(list)
 }
 
 /// Finds URLs and email addresses as Unicode UTS #58 specifies.
@@ -130,18 +178,19 @@ impl PyLinkFinder {
     }
 
     /// The links of `text` as [`PyLink`]s with code-point offsets.
-    fn links_of_str(&self, py: Python<'_>, text: &str) -> Vec<PyLink> {
-        py.detach(|| {
+    fn links_of_str<'py>(&self, py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyList>> {
+        let found = py.detach(|| {
             let mut cursor = CodePoints::new(text.as_bytes());
             self.finder
                 .links(text)
-                .map(|link| {
-                    let start = cursor.at(link.start());
-                    let end = cursor.at(link.end());
-                    py_link(&link, link.as_str(text), start, end)
+                .map(|link| Found {
+                    link,
+                    start: cursor.at(link.start()),
+                    end: cursor.at(link.end()),
                 })
                 .collect()
-        })
+        });
+        py_links(py, text.as_bytes(), found)
     }
 }
 
@@ -189,9 +238,12 @@ impl PyLinkFinder {
     ///
     /// The links of `text`, in order, without overlap. Offsets are code points:
     /// `text[link.start:link.end] == link.text`.
-    fn find(&self, py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<Vec<PyLink>> {
-        let text = text.to_str()?;
-        Ok(self.links_of_str(py, text))
+    fn find<'py>(
+        &self,
+        py: Python<'py>,
+        text: &Bound<'py, PyString>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        self.links_of_str(py, text.to_str()?)
     }
 
     /// finditer(text: str) -> Iterator[Link]
@@ -202,8 +254,8 @@ impl PyLinkFinder {
         py: Python<'py>,
         text: &Bound<'py, PyString>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let links = self.links_of_str(py, text.to_str()?);
-        Ok(PyList::new(py, links)?.try_iter()?.into_any())
+        let links = self.links_of_str(py, text.to_str()?)?;
+        Ok(links.try_iter()?.into_any())
     }
 
     /// count(text: str) -> int
@@ -219,18 +271,23 @@ impl PyLinkFinder {
     /// The links of `data`, which need not be valid UTF-8 (an invalid sequence counts as a
     /// character that ends links). Offsets are bytes: `data[link.start:link.end]` is the
     /// link, UTF-8 encoded.
-    fn find_bytes(&self, py: Python<'_>, data: PyBackedBytes) -> Vec<PyLink> {
+    fn find_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        data: PyBackedBytes,
+    ) -> PyResult<Bound<'py, PyList>> {
         let bytes: &[u8] = &data;
-        py.detach(|| {
+        let found = py.detach(|| {
             self.finder
                 .links_bytes(bytes)
-                .map(|link| {
-                    // A link never contains invalid UTF-8, so this is lossless.
-                    let text = String::from_utf8_lossy(&bytes[link.range()]);
-                    py_link(&link, &text, link.start(), link.end())
+                .map(|link| Found {
+                    link,
+                    start: link.start(),
+                    end: link.end(),
                 })
                 .collect()
-        })
+        });
+        py_links(py, bytes, found)
     }
 
     /// linkify(text: str) -> str

@@ -47,7 +47,7 @@ def test_link_is_frozen_hashable_and_compares_by_value():
     assert a != linkscan.find("see y.com")[0]
     with pytest.raises(AttributeError):
         a.start = 0  # type: ignore[misc]
-    assert repr(a) == 'Link(start=4, end=9, kind="url", text="x.com")'
+    assert repr(a) == "Link(start=4, end=9, kind='url', text='x.com')"
     assert isinstance(a, Link)
 
 
