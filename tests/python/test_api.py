@@ -182,3 +182,14 @@ def test_module_exports_are_typed_and_documented():
         if callable(obj):
             assert obj.__doc__, f"{name} has no docstring"
     assert LinkFinder.find.__doc__ and "code points" in LinkFinder.find.__doc__
+
+
+def test_docstring_examples():
+    import doctest
+
+    import linkscan.mail
+
+    for module in (linkscan, linkscan.mail):
+        result = doctest.testmod(module)
+        assert result.failed == 0, module.__name__
+    assert doctest.testmod(linkscan).attempted >= 1
