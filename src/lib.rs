@@ -53,6 +53,8 @@ pub mod mail;
 pub mod oracle;
 mod parts;
 mod props;
+#[cfg(feature = "python")]
+mod python;
 mod scanner;
 mod split;
 #[rustfmt::skip]
