@@ -57,7 +57,6 @@ impl UrlPart {
     /// ```
     /// assert_eq!(linkscan::format::UrlPart::Path.initiator(), "/");
     /// ```
-    #[allow(dead_code)] // the formatter's (section 4.1)
     pub fn initiator(self) -> &'static str {
         match self {
             UrlPart::Path => "/",
@@ -127,7 +126,6 @@ impl UrlPart {
 
     /// Whether one of the part's ClearStackOpen elements (Table 3-3) starts at byte `i`.
     #[inline]
-    #[allow(dead_code)] // the formatter's (section 4.1)
     pub(crate) fn clears_stack_at(self, text: &[u8], i: usize) -> bool {
         self.clear_len(text, i) > 0
     }
