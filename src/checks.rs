@@ -44,8 +44,9 @@
 
 use std::fmt;
 
-use crate::finder::{Link, LinkFinder, LinkKind, Links};
+use crate::finder::{LinkFinder, Links};
 use crate::format::FormatOptions;
+use crate::link::{Link, LinkKind};
 use crate::props::{is_bidi_control, is_host_char, is_identifier_allowed};
 use crate::tld::is_syntactic_tld;
 

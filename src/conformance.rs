@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::finder::Link;
+use crate::link::Link;
 
 /// The opening link mark of the test files.
 pub const OPEN_MARK: char = '⸠';

@@ -155,7 +155,8 @@ pub fn host_spoof(host: &str) -> Option<Spoof> {
 /// The host as shown to people: in Unicode ([`format_host`]) unless it is spoofable
 /// ([`host_spoof`]), then in ASCII (UTS #46 ToASCII, Punycode; percent-escaped when it
 /// has no Punycode form). IP literals, hosts with percent-escapes and names that are not
-/// valid domain names but not spoofable are given back as written.
+/// valid domain names but not spoofable are given back as written, and so is a plain ASCII
+/// host (no `xn--` label): ToUnicode would only change its case.
 ///
 /// ```
 /// use linkscan::display::display_host;
@@ -164,6 +165,7 @@ pub fn host_spoof(host: &str) -> Option<Spoof> {
 /// assert_eq!(display_host("\u{0430}\u{0440}\u{0440}\u{04CF}\u{0435}.com"), "xn--80ak6aa92e.com");
 /// assert_eq!(display_host("xn--80ak6aa92e.com"), "xn--80ak6aa92e.com");
 /// assert_eq!(display_host("[::1]"), "[::1]");
+/// assert_eq!(display_host("Example.COM"), "Example.COM"); // ASCII: as written
 /// ```
 pub fn display_host(host: &str) -> Cow<'_, str> {
     if host.is_empty() || host.starts_with('[') || host.contains('%') {
@@ -178,8 +180,15 @@ pub fn display_host(host: &str) -> Cow<'_, str> {
         .any(|w| w.eq_ignore_ascii_case(b"xn--"));
     let safe = if host.is_ascii() && !punycode {
         // The `identifier_status` check of an ASCII host without Punycode labels.
-        host.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'\'' | b'-' | b'.' | b':' | b'_'))
+        let safe = host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'\'' | b'-' | b'.' | b':' | b'_'));
+        if safe {
+            // Shown as written: ToUnicode would only lower-case it, and a reader's
+            // `BuildLinuxMan.pl` or `Example.COM` should not change on the page.
+            return Cow::Borrowed(host);
+        }
+        false
     } else {
         host_spoof(host).is_none()
     };

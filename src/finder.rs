@@ -5,92 +5,12 @@
 //! one finder can serve many threads. Turning a kind off only filters the output: the
 //! scan, and so every reported link, is the same as with both kinds on.
 
-use std::ops::Range;
 use std::sync::Arc;
 
-use crate::prefilter::Kernel;
+use crate::link::{Link, LinkKind};
 use crate::scanner::Scanner;
 use crate::tld::{TldPolicy, TldSet};
-
-/// What a detected link is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum LinkKind {
-    /// A URL (with or without a written scheme).
-    Url,
-    /// An email address (with or without a written `mailto:`).
-    Email,
-}
-
-impl LinkKind {
-    /// `"url"` or `"email"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LinkKind::Url => "url",
-            LinkKind::Email => "email",
-        }
-    }
-}
-
-/// A detected link: a byte range of the scanned text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Link {
-    pub(crate) start: usize,
-    pub(crate) end: usize,
-    pub(crate) kind: LinkKind,
-    pub(crate) has_scheme: bool,
-}
-
-impl Link {
-    /// Byte offset of the first byte of the link.
-    #[inline]
-    pub fn start(&self) -> usize {
-        self.start
-    }
-
-    /// Byte offset just past the link.
-    #[inline]
-    pub fn end(&self) -> usize {
-        self.end
-    }
-
-    /// `start()..end()`.
-    #[inline]
-    pub fn range(&self) -> Range<usize> {
-        self.start..self.end
-    }
-
-    /// URL or email.
-    #[inline]
-    pub fn kind(&self) -> LinkKind {
-        self.kind
-    }
-
-    /// Whether the text spelled a scheme: `http://`/`https://` for a URL, `mailto:` for an
-    /// email.
-    #[inline]
-    pub fn has_scheme(&self) -> bool {
-        self.has_scheme
-    }
-
-    /// The same link `by` bytes further on (for a piece of a larger text).
-    #[inline]
-    pub(crate) fn shifted(self, by: usize) -> Link {
-        Link {
-            start: self.start + by,
-            end: self.end + by,
-            ..self
-        }
-    }
-
-    /// The link's text, given the text it was found in.
-    ///
-    /// # Panics
-    /// If `text` is not the text (or a copy of it) that the link was found in.
-    #[inline]
-    pub fn as_str<'t>(&self, text: &'t str) -> &'t str {
-        &text[self.range()]
-    }
-}
+use crate::vector::Kernel;
 
 /// Finds URLs and email addresses as UTS #58 specifies.
 ///
@@ -245,6 +165,8 @@ impl LinkFinderBuilder {
     /// The prefilter kernel (default: the fastest this CPU supports, [`Kernel::detect`]).
     /// Every kernel gives the same links; this is for tests and benchmarks.
     ///
+    #[cfg(feature = "internals")]
+    #[doc(hidden)]
     pub fn prefilter_kernel(mut self, kernel: Kernel) -> Self {
         self.finder.kernel = kernel;
         self

@@ -27,7 +27,8 @@
 use std::io::{self, Write};
 
 use crate::display::{ascii_form, display_link, escape_bidi_controls, fields, DisplayOptions};
-use crate::finder::{Link, LinkFinder, LinkKind};
+use crate::finder::LinkFinder;
+use crate::link::{Link, LinkKind};
 
 /// Turns plain text into HTML with links.
 ///

@@ -14,8 +14,13 @@
 //!   Bidi_Control), an optional layer that leaves detection conformant: [`checks`].
 //! * Email archives (feature `mail`, on by default): mbox, gzip, Maildir, MIME decoding,
 //!   HTML parts: [`mail`].
-//! * A slow, spec-literal reference implementation used to test all of the above:
-//!   [`oracle`].
+//! * Scans of one large text on the rayon thread pool (feature `parallel`, on by
+//!   default): [`LinkFinder::par_links`].
+//!
+//! The default features also build the `linkscan` command-line tool (feature `cli`); a
+//! library user who does not want its dependencies writes `default-features = false`
+//! and names the features above. Without any, the library depends on `memchr` and `idna`
+//! alone.
 //!
 //! ```
 //! let text = "See ⸠example.com/αβγ⸡ and (https://en.wikipedia.org/wiki/The_Lovemakers_(film)).";
@@ -27,44 +32,66 @@
 //! assert_eq!(links, ["example.com/αβγ", "https://en.wikipedia.org/wiki/The_Lovemakers_(film)"]);
 //! ```
 
-// `unsafe` is allowed only in the vector kernels of `prefilter`, each block with a SAFETY note.
+// `unsafe` is allowed only in the vector kernels of `vector`, each block with a SAFETY note.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+mod ascii;
 pub mod checks;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod conformance;
 pub mod display;
 mod finder;
 pub mod format;
 pub mod html;
+mod link;
 #[cfg(feature = "mail")]
 pub mod mail;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod oracle;
-mod prefilter;
+mod parts;
 mod props;
+// The Python classes are shown to Python through their `__repr__`, and are not part of
+// the Rust API (the module is private).
+#[cfg(feature = "python")]
+#[allow(missing_debug_implementations)]
+mod python;
 mod scanner;
 mod split;
 #[rustfmt::skip]
-#[allow(missing_docs)]
-pub mod tables;
+#[allow(missing_docs, dead_code)]
+mod tables;
 mod terminate;
 mod tld;
 mod utf8;
+mod vector;
 
-pub use finder::{Link, LinkFinder, LinkFinderBuilder, LinkKind, Links, DEFAULT_MAX_LINK_LEN};
+pub use finder::{LinkFinder, LinkFinderBuilder, Links, DEFAULT_MAX_LINK_LEN};
 pub use format::{
     escape_url, escape_url_parts, escape_url_with, format_email, quote_local_part, FormatOptions,
     UrlParts,
 };
-pub use prefilter::Kernel;
+pub use link::{Link, LinkKind};
 pub use props::{
     is_bidi_control, is_dot, is_host_char, is_identifier_allowed, is_link_email, link_bracket,
-    link_term, raw, LinkTerm,
+    link_term, LinkTerm,
 };
 pub use split::piece_end;
 pub use terminate::{link_end, link_end_bytes, BRACKET_LIMIT};
 pub use tld::{is_syntactic_tld, TldListError, TldPolicy, TldSet};
+
+/// What this crate's tests, benchmarks, fuzz targets and command-line tool look at inside
+/// the library (feature `internals`): not part of the API, under no semver promise.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::props::raw;
+    pub use crate::tables::{TLDS, TLD_LIST_VERSION, UNICODE_VERSION};
+    pub use crate::vector::Kernel;
+}
 
 /// The README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]

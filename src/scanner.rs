@@ -4,7 +4,7 @@
 //! This is the algorithm of `initiation.md`, reorganised to run in linear time:
 //!
 //! 1. **Candidates.** Only a Dot (`.` or `。`) can precede a TLD, so the scanner jumps from
-//!    dot to dot with the vector prefilter ([`crate::prefilter`]) and never looks at other
+//!    dot to dot with the vector prefilter ([`crate::vector`]) and never looks at other
 //!    text unless a candidate needs it.
 //! 2. **TLD.** The maximal run `R` of HostCharNoDot after the dot is looked up in the
 //!    [`TldPolicy`]. Runs after different dots are disjoint, so these scans are linear.
@@ -32,13 +32,13 @@
 //! the input; invalid UTF-8 is never part of a link; no link starts before `floor`, and
 //! `floor` only grows; nothing allocates.
 
-use crate::finder::{Link, LinkKind};
-use crate::prefilter::{Candidates, Kernel};
+use crate::link::{Link, LinkKind};
 use crate::props::{props_of, HOST_CHAR, LINK_EMAIL};
 use crate::tables::PROPS_BLOCKS;
 use crate::terminate::{terminate, BracketStack};
 use crate::tld::{pack_short_from, TldPolicy, TldSet};
 use crate::utf8;
+use crate::vector::{Candidates, Kernel};
 
 const FULLWIDTH_FULL_STOP: u32 = 0xFF0E;
 
@@ -58,7 +58,7 @@ struct HostRun {
 
 /// Classes of ASCII bytes for the backward host walk: not a host character, a host
 /// character, a dot, a hyphen; and the marker for bytes >= 0x80, decoded on a slower path.
-use crate::prefilter::{C_DOT, C_HOST, C_HYPHEN, C_NON_ASCII, C_STOP};
+use crate::ascii::{C_DOT, C_HOST, C_HYPHEN, C_NON_ASCII, C_STOP};
 
 static HOST_CLASS: [u8; 256] = {
     let mut table = [C_NON_ASCII; 256];

@@ -14,9 +14,11 @@
 //! than the streaming buffer (see [`crate::LinkFinder::scan_reader`]).
 
 use std::io::{self, Read};
+#[cfg(any(test, feature = "parallel"))]
 use std::ops::Range;
 
-use crate::finder::{Link, LinkFinder};
+use crate::finder::LinkFinder;
+use crate::link::Link;
 
 /// Whether a link can be cut just after byte `b`: ASCII controls and space.
 #[inline]
@@ -60,6 +62,7 @@ pub fn piece_end(text: &[u8], start: usize, size: usize) -> usize {
 }
 
 /// Consecutive pieces of about `target` bytes (see [`piece_end`]).
+#[cfg(any(test, feature = "parallel"))]
 pub(crate) fn pieces(text: &[u8], target: usize) -> Vec<Range<usize>> {
     let mut out = Vec::with_capacity(text.len() / target.max(1) + 1);
     let mut start = 0;
@@ -82,6 +85,7 @@ impl LinkFinder {
     /// assert_eq!(parallel.len(), 100_000);
     /// assert!(parallel.iter().copied().eq(finder.links(&text)));
     /// ```
+    #[cfg(feature = "parallel")]
     pub fn par_links(&self, text: &[u8]) -> Vec<Link> {
         let found = self.par_pieces(text);
         let mut links = Vec::with_capacity(found.iter().map(|(_, links)| links.len()).sum());
@@ -105,6 +109,7 @@ impl LinkFinder {
     /// assert_eq!(pieces.last().map(|(range, _)| range.end), Some(text.len()));
     /// assert_eq!(pieces.iter().map(|(_, links)| links.len()).sum::<usize>(), 100_000);
     /// ```
+    #[cfg(feature = "parallel")]
     pub fn par_pieces(&self, text: &[u8]) -> Vec<(Range<usize>, Vec<Link>)> {
         use rayon::prelude::*;
         // Several pieces per thread balance uneven link density; 1 MiB keeps the

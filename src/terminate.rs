@@ -8,46 +8,30 @@
 //! onto a stack of at most [`BRACKET_LIMIT`] brackets, and Close must match the top of
 //! the stack. `last_safe` is the end of the link so far.
 //!
-//! Two kinds of runs go through the vector kernels of [`crate::prefilter`] instead of
-//! the byte loop. With an empty stack, a run of *simple* bytes (ASCII Include or Soft and
+//! Two kinds of runs go through the vector kernels of [`crate::vector`] instead of the
+//! byte loop; the automaton is generic over them ([`Runs`]) and compiled once per kernel
+//! ([`Kernel::with_runs`]), so that each kernel's skips are inlined into it. With an empty stack, a run of *simple* bytes (ASCII Include or Soft and
 //! no terminator of the part: most of a path such as `/blog/2024/notes.html`) moves
 //! `last_safe` past its last Include byte, in one call. With brackets open, a run of
 //! *plain* bytes (ASCII Include, no part's separator) moves `last_safe` to its end.
+//!
+//! The parts, their terminators and ClearStackOpen sets are those of [`crate::parts`];
+//! the byte sets, those of [`crate::ascii`].
 //!
 //! Invariants: the scan only moves forward and every byte is looked at once, so the cost
 //! is linear in the bytes scanned; the stack lives in a fixed array (no allocation);
 //! invalid UTF-8 acts as Hard.
 
-use crate::prefilter::{Kernel, PLAIN, SIMPLE};
+use crate::ascii::{ENDS_EMPTY_STACK, PLAIN, SIMPLE};
+use crate::parts::UrlPart;
 use crate::props::{props_of, LT_CLOSE, LT_HARD, LT_INCLUDE, LT_MASK, LT_OPEN, LT_SOFT};
 use crate::tables::PROPS_BLOCKS;
 use crate::utf8;
-
-/// ASCII bytes that end a link in any part when the bracket stack is empty and no
-/// terminator is involved: Link_Term Hard, and Close (with nothing to match).
-static ENDS_EMPTY_STACK: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 128 {
-        let term = PROPS_BLOCKS[b] & LT_MASK;
-        table[b] = term == LT_HARD || term == LT_CLOSE;
-        b += 1;
-    }
-    table
-};
+use crate::vector::runs::{Runs, WithRuns};
+use crate::vector::Kernel;
 
 /// The bracket stack limit of section 3.5.1.
 pub const BRACKET_LIMIT: usize = 125;
-
-/// A URL part in the termination automaton.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Part {
-    None,
-    Path,
-    Query,
-    Fragment,
-    Directive,
-}
 
 /// The stack of open brackets, fixed at [`BRACKET_LIMIT`] entries.
 pub(crate) struct BracketStack {
@@ -103,11 +87,6 @@ fn bracket_of(cp: u32) -> Option<u32> {
         .map(|c| c as u32)
 }
 
-#[inline]
-fn starts_with_directive(text: &[u8], i: usize) -> bool {
-    text.len() >= i + 3 && &text[i..i + 3] == b":~:"
-}
-
 /// Returns where a link ends, given the offset `at` of the initiator (`/`, `?` or `#`) that
 /// follows its host (and port). If no initiator stands at `at`, the link ends at `at`.
 ///
@@ -134,52 +113,48 @@ pub fn link_end_bytes(text: &[u8], at: usize) -> usize {
 }
 
 /// The termination automaton from `start` (an initiator position), with `last_safe`
-/// starting at `start`. Returns the end of the link.
+/// starting at `start`, compiled for `kernel`. Returns the end of the link.
 pub(crate) fn terminate(
     text: &[u8],
     start: usize,
     stack: &mut BracketStack,
     kernel: Kernel,
 ) -> usize {
-    // The AVX2 kernel compiles the whole automaton with AVX2 enabled, so that its skip
-    // over plain bytes is inlined (a call per run of a few bytes would cost more than
-    // the run).
-    if let Some(end) = kernel.terminate(text, start, stack) {
-        return end;
-    }
-    terminate_with(
-        text,
-        start,
-        stack,
-        |text, i| kernel.skip_plain(text, i),
-        |text, i| kernel.skip_simple(text, i),
-    )
+    kernel.with_runs(Terminate { text, start, stack })
 }
 
-/// The automaton, with `skip(text, i)` giving the first non-[`PLAIN`] position at or
-/// after `i`, and `skip_simple` as [`Kernel::skip_simple`]. Inlined into each kernel's
-/// instantiation.
-#[inline(always)]
-pub(crate) fn terminate_with(
-    text: &[u8],
+/// The arguments of [`terminate`], waiting for a kernel's [`Runs`].
+struct Terminate<'a> {
+    text: &'a [u8],
     start: usize,
-    stack: &mut BracketStack,
-    skip: impl Fn(&[u8], usize) -> usize,
-    skip_simple: impl Fn(&[u8], usize) -> (usize, usize),
-) -> usize {
+    stack: &'a mut BracketStack,
+}
+
+impl WithRuns for Terminate<'_> {
+    type Output = usize;
+    #[inline(always)]
+    fn run<R: Runs>(self, runs: R) -> usize {
+        terminate_with(self.text, self.start, self.stack, runs)
+    }
+}
+
+/// The automaton, with `runs` skipping [`PLAIN`] and [`SIMPLE`] runs. Inlined into each
+/// kernel's instantiation.
+#[inline(always)]
+fn terminate_with<R: Runs>(text: &[u8], start: usize, stack: &mut BracketStack, runs: R) -> usize {
     let n = text.len();
     let mut last_safe = start;
-    let mut part = Part::None;
-    let mut previous = Part::None;
+    let mut part: Option<UrlPart> = None;
+    let mut previous: Option<UrlPart> = None;
     stack.clear();
     let mut i = start;
     while i < n {
         let b = text[i];
-        if part != Part::None {
-            if SIMPLE[b as usize] && stack.is_empty() && part != Part::Directive {
+        if let Some(current) = part {
+            if SIMPLE[b as usize] && stack.is_empty() && current != UrlPart::FragmentDirective {
                 // With nothing on the stack, a run of simple bytes (which holds no
                 // terminator of this part) moves `last_safe` past its last Include byte.
-                let (next, included) = skip_simple(text, i);
+                let (next, included) = runs.skip_simple(text, i);
                 last_safe = last_safe.max(included);
                 // Most links end right there: at a space, a line break or a closing
                 // bracket (`[text](url)`), which nothing on the stack can match.
@@ -194,48 +169,34 @@ pub(crate) fn terminate_with(
             }
             if PLAIN[b as usize] {
                 // A run of plain ASCII Include bytes only moves `last_safe` to its end.
-                i = skip(text, i + 1);
+                i = runs.skip_plain(text, i + 1);
                 last_safe = i;
                 continue;
             }
-        }
-        if part != Part::None {
-            let terminated = match part {
-                Part::Path => b == b'?' || b == b'#',
-                Part::Query => b == b'#',
-                Part::Fragment => b == b':' && starts_with_directive(text, i),
-                _ => false,
-            };
-            if terminated {
+            if current.terminates_at(text, i) {
                 previous = part;
-                part = Part::None;
+                part = None;
             }
         }
-        if part == Part::None {
-            let (next, len) = match b {
-                b'/' => (Part::Path, 1),
-                b'?' => (Part::Query, 1),
-                b'#' => (Part::Fragment, 1),
-                b':' if starts_with_directive(text, i) => (Part::Directive, 3),
-                _ => return last_safe,
+        let Some(current) = part else {
+            let Some((next, len)) = UrlPart::initiated_at(text, i) else {
+                return last_safe;
             };
-            if next == Part::Directive && previous != Part::Fragment && previous != Part::Directive
+            if next == UrlPart::FragmentDirective
+                && !matches!(
+                    previous,
+                    Some(UrlPart::Fragment | UrlPart::FragmentDirective)
+                )
             {
                 return last_safe;
             }
-            part = next;
+            part = Some(next);
             i += len;
             last_safe = i;
             stack.clear();
             continue;
-        }
-        let clear_len = match part {
-            Part::Path if b == b'/' => 1,
-            Part::Query if b == b'=' || b == b'&' => 1,
-            Part::Directive if b == b'&' || b == b',' => 1,
-            Part::Directive if b == b':' && starts_with_directive(text, i) => 3,
-            _ => 0,
         };
+        let clear_len = current.clear_len(text, i);
         if clear_len > 0 {
             i += clear_len;
             last_safe = i;

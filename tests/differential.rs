@@ -239,7 +239,7 @@ impl Alphabet {
             .collect();
         assert!(tlds.len() > 1000, "TLD list too short: {}", tlds.len());
         // The embedded set also holds the decoded forms of the XN-- entries.
-        tlds.extend(linkscan::tables::TLDS.iter().map(|t| t.to_string()));
+        tlds.extend(linkscan::internals::TLDS.iter().map(|t| t.to_string()));
         Alphabet { tlds }
     }
 

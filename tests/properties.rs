@@ -11,6 +11,7 @@ mod common;
 #[path = "common/properties.rs"]
 mod properties;
 
+use common::rng::Rng;
 use linkscan::format::UrlParts;
 use properties::UrlCase;
 use proptest::prelude::*;
@@ -128,7 +129,7 @@ fn label_text() -> impl Strategy<Value = String> {
 /// A URL case: a valid host (labels, an IANA TLD), optional scheme and port, 0 to 3 path
 /// segments, query pairs, a fragment, directives, and text before and after.
 fn url_case() -> impl Strategy<Value = UrlCase> {
-    let tlds: &'static [&'static str] = &linkscan::tables::TLDS;
+    let tlds: &'static [&'static str] = &linkscan::internals::TLDS;
     let host = (
         proptest::collection::vec(label_text(), 0..3),
         proptest::sample::select(tlds),
@@ -424,13 +425,8 @@ fn label_chains_match_the_oracle() {
     let joins = [
         ".", ".", ".", "\u{3002}", "\u{FF0E}", "..", ". ", "@", "/", "\u{FFFD}",
     ];
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
-    let mut random = move |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n as u64) as usize
-    };
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
+    let mut random = move |n: usize| rng.below(n);
     for _ in 0..3000 {
         let mut text = String::new();
         for _ in 0..1 + random(12) {

@@ -3,7 +3,7 @@
 //! The files are parsed here by a small parser of its own (not the generator's), so a bug
 //! in the generator or in the library's lookups cannot hide behind the same bug in the
 //! test. One pass over U+0000..U+10FFFF, surrogates included, compares
-//! `linkscan::raw::*` with the values read straight from:
+//! `linkscan::internals::raw::*` with the values read straight from:
 //!
 //! * `LinkTerm.txt` (`@missing`: Hard), `LinkEmail.txt`, `LinkBracket.txt`;
 //! * `IdnaMappingTable.txt` for HostChar (`valid` or `mapped` outside Basic Latin, plus
@@ -12,7 +12,8 @@
 
 mod common;
 
-use linkscan::{raw, LinkTerm};
+use linkscan::internals::raw;
+use linkscan::LinkTerm;
 
 const CODE_POINTS: usize = 0x11_0000;
 

@@ -36,7 +36,8 @@ fn hosts_are_shown_in_unicode_unless_spoofable() {
         ("xn--bcher-kva.de", "bücher.de"),
         ("xn--mgbh0fb.xn--kgbechtv", "مثال.إختبار"),
         ("xn--5dbqzzl.xn--9dbq2a", "עברית.קום"),
-        ("EXAMPLE.com", "example.com"),
+        ("EXAMPLE.com", "EXAMPLE.com"),
+        ("Bücher.DE", "bücher.de"),
         ("例え。テスト", "例え.テスト"),
         // Latin with Han and Kana in one label: the highly restrictive level allows it.
         ("abc漢字かな.jp", "abc漢字かな.jp"),
@@ -293,7 +294,12 @@ fn ascii_hosts_are_judged_as_the_checks_judge_them() {
             continue;
         }
         let full = if host_spoof(&host).is_none() {
-            format_host(&host)
+            // A plain ASCII host is shown as written; anything else in its ToUnicode form.
+            if host.is_ascii() && !host.to_ascii_lowercase().contains("xn--") {
+                Cow::Borrowed(host.as_str())
+            } else {
+                format_host(&host)
+            }
         } else {
             match idna::domain_to_ascii(&host) {
                 Ok(ascii) if !ascii.is_empty() => Cow::Owned(ascii),

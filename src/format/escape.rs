@@ -16,69 +16,7 @@ use super::FormatOptions;
 use crate::props::{is_bidi_control, link_bracket, link_term, LinkTerm};
 use crate::terminate::BracketStack;
 
-/// A URL part that the minimal escaping algorithm formats (UTS #58 Table 3-3).
-///
-/// ```
-/// use linkscan::format::UrlPart;
-/// assert_eq!(UrlPart::Query.initiator(), "?");
-/// assert_eq!(UrlPart::FragmentDirective.initiator(), ":~:");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UrlPart {
-    /// The path, `/` and the segments joined by `/`.
-    Path,
-    /// The query, `?` and the `key=value` pairs joined by `&`.
-    Query,
-    /// The fragment, `#` up to the first fragment directive.
-    Fragment,
-    /// One fragment directive, `:~:` and e.g. `text=start,end`.
-    FragmentDirective,
-}
-
-impl UrlPart {
-    /// The string that starts the part: `/`, `?`, `#` or `:~:`.
-    ///
-    /// ```
-    /// assert_eq!(linkscan::format::UrlPart::Path.initiator(), "/");
-    /// ```
-    pub fn initiator(self) -> &'static str {
-        match self {
-            UrlPart::Path => "/",
-            UrlPart::Query => "?",
-            UrlPart::Fragment => "#",
-            UrlPart::FragmentDirective => ":~:",
-        }
-    }
-
-    /// Whether one of the part's terminators (Table 3-3) starts at byte `i` of `text`.
-    #[inline]
-    pub(crate) fn terminates_at(self, text: &[u8], i: usize) -> bool {
-        match self {
-            UrlPart::Path => matches!(text[i], b'?' | b'#'),
-            UrlPart::Query => text[i] == b'#',
-            UrlPart::Fragment => starts_with_directive(text, i),
-            UrlPart::FragmentDirective => false,
-        }
-    }
-
-    /// Whether one of the part's ClearStackOpen elements (Table 3-3) starts at byte `i`.
-    #[inline]
-    pub(crate) fn clears_stack_at(self, text: &[u8], i: usize) -> bool {
-        match self {
-            UrlPart::Path => text[i] == b'/',
-            UrlPart::Query => matches!(text[i], b'=' | b'&'),
-            UrlPart::Fragment => false,
-            UrlPart::FragmentDirective => {
-                matches!(text[i], b'&' | b',') || starts_with_directive(text, i)
-            }
-        }
-    }
-}
-
-#[inline]
-fn starts_with_directive(text: &[u8], i: usize) -> bool {
-    text.len() >= i + 3 && &text[i..i + 3] == b":~:"
-}
+pub use crate::parts::UrlPart;
 
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 

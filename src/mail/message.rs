@@ -208,9 +208,9 @@ impl ScannedMessage {
 /// ```
 #[derive(Clone, Debug)]
 pub struct MailScanner {
-    linkifier: Linkifier,
-    finder: LinkFinder,
-    parser: MessageParser,
+    pub(crate) linkifier: Linkifier,
+    pub(crate) finder: LinkFinder,
+    pub(crate) parser: MessageParser,
     other_text: bool,
 }
 
@@ -226,7 +226,7 @@ impl MailScanner {
         MailScanner {
             linkifier: Linkifier::new(),
             finder: LinkFinder::new(),
-            parser: MessageParser::default(),
+            parser: super::fast::header_parser(),
             other_text: false,
         }
     }

@@ -2,7 +2,7 @@
 //! for termination, section 5.2 for email local parts.
 
 use super::{CodePoints, INVALID};
-use crate::finder::{Link, LinkKind};
+use crate::link::{Link, LinkKind};
 use crate::props::{raw, LinkTerm};
 use crate::tld::TldPolicy;
 

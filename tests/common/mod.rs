@@ -2,6 +2,8 @@
 //! the command line.
 #![allow(dead_code)]
 
+pub mod rng;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};

@@ -21,7 +21,8 @@
 use std::sync::Arc;
 
 use linkscan::format::{escape_url_parts_with, format_host, FormatOptions, UrlParts};
-use linkscan::{checks, html, oracle, Kernel, Link, LinkFinder, LinkKind, TldPolicy, TldSet};
+use linkscan::internals::Kernel;
+use linkscan::{checks, html, oracle, Link, LinkFinder, LinkKind, TldPolicy, TldSet};
 
 /// The three TLD policies: the IANA list, syntactic, and a small list of the user's own
 /// that holds a TLD the syntactic rule rejects.
@@ -334,7 +335,7 @@ pub fn url_case_from_text(text: &str, secure: bool) -> Option<UrlCase> {
         .filter(|s| s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https"));
     let mut labels: Vec<String> = parts.host.split(is_dot).map(str::to_string).collect();
     let last = labels.pop().unwrap_or_default().to_ascii_lowercase();
-    let tlds = &linkscan::tables::TLDS;
+    let tlds = &linkscan::internals::TLDS;
     let tld = match tlds.binary_search(&last.as_str()) {
         Ok(i) => tlds[i],
         Err(_) => {

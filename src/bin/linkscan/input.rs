@@ -1,153 +1,351 @@
-//! The inputs of a subcommand: named files, or standard input for `-` or no name, scanned
-//! piece by piece.
+//! The inputs of a subcommand: named files, or standard input for `-` or no name, read in
+//! windows that the caller scans in parallel.
 //!
-//! Regular files are memory-mapped and scanned in windows of [`WINDOW`] bytes, each with
-//! [`LinkFinder::par_pieces`] on the command's thread pool (its pieces are handed on one
-//! by one, without merging their links into one vector); standard input (and anything
-//! that cannot be mapped, such as a pipe given by name) is streamed through a buffer of
-//! the same size with [`LinkFinder::scan_reader`]. Either way the caller sees consecutive
-//! pieces with their links, in order, and memory stays bounded by the window whatever the
-//! input size. Pieces are cut only where no link can cross (see the library's `split`
-//! module), so the links are exactly those of a scan of the whole input.
+//! # Algorithm
+//!
+//! A reader thread reads each input with `read(2)` into buffers of [`WINDOW`] bytes (for
+//! standard input and other streams, [`STREAM_WINDOW`]) and
+//! hands the caller consecutive windows, each cut just after its last line break (else
+//! its last ASCII space or control character): a link never crosses such a byte (see the
+//! library's `split` module), so the windows scan independently to exactly the links of
+//! the whole input. The bytes after the cut start the next window. A window without any
+//! such byte grows up to [`MAX_RUN`] bytes; past that it is cut at a character boundary
+//! and the input gets a warning (a link across the cut is split). While the caller scans
+//! one window, the reader fills the next; buffers go round, so memory stays bounded by a
+//! few windows (plus [`MAX_RUN`] for a run without white space) whatever the input size
+//! and the number of links.
+//!
+//! # Why read, not map
+//!
+//! Files are read, not memory-mapped: a mapped file that another process truncates (log
+//! rotation) kills the reader with SIGBUS, losing its buffered output; a read just ends
+//! early. An input that ends before the size it had when opened is reported as an error
+//! naming the file (exit status 2), after the output of what was read. Reading also keeps
+//! the resident memory at a few windows, where a map counts every page of the file.
+//! The cost is one copy from the page cache into the buffer, made by the reader thread
+//! while the workers scan; see the README for the figures.
+//!
+//! # UTF-16
+//!
+//! Input is read as UTF-8 (or bytes). An input that starts with a UTF-16 byte-order mark
+//! (`FF FE` or `FE FF`) is still scanned as bytes — its offsets stay byte offsets of the
+//! file, and any ASCII-compatible text in it is still found — but it gets a warning that
+//! its UTF-16 text cannot be, with the command that converts it.
+//!
+//! # Errors
 //!
 //! An input that cannot be read is reported on stderr (`linkscan: NAME: reason`) and
 //! skipped; the others are still processed and the outcome says so (exit status 2).
 
 use std::fs::File;
-use std::io;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::thread;
 
 use linkscan::{Link, LinkFinder};
-use memmap2::Mmap;
 
+use crate::render::Name;
 use crate::Outcome;
 
 /// The display name of standard input.
 pub(crate) const STDIN_NAME: &str = "-";
 
-/// Bytes scanned (and, for standard input, buffered) at a time.
-pub(crate) const WINDOW: usize = 32 << 20;
+/// Bytes read at a time from a regular file, and the usual size of its windows.
+pub(crate) const WINDOW: usize = 4 << 20;
 
-/// One piece of an input: where it starts in the input, its bytes, its links (offsets
-/// relative to the piece).
+/// The window of standard input and other streams: a writer that sends a whole input
+/// before it reads the output (a test harness, a naive script) then gets all of it
+/// taken up to this size before the first output is written, as before the reader
+/// thread.
+pub(crate) const STREAM_WINDOW: usize = 32 << 20;
+
+/// The longest run without an ASCII space or control character kept whole.
+pub(crate) const MAX_RUN: usize = 32 << 20;
+
+/// One piece of an input: its bytes, its links (offsets relative to the piece).
 pub(crate) struct Piece<'a> {
-    pub(crate) offset: u64,
     pub(crate) bytes: &'a [u8],
     pub(crate) links: &'a [Link],
 }
 
-/// Maps a regular file; `None` when the file cannot be mapped (a pipe, a device), so it
-/// is streamed instead.
-#[allow(unsafe_code)]
-fn map(file: &File) -> Option<Mmap> {
-    let meta = file.metadata().ok()?;
-    if !meta.is_file() || meta.len() == 0 {
-        return None;
-    }
-    // SAFETY: the map is read-only and dropped before this input is done. If another
-    // process truncates or rewrites the file meanwhile, reads may see changed bytes or
-    // fault — the same contract as every mmap-based reader (ripgrep makes the same
-    // choice); the scan itself never trusts the bytes to stay valid UTF-8.
-    unsafe { Mmap::map(file) }.ok()
+/// What the reader thread sends.
+enum Event {
+    /// A window of input `input`: `buf[..len]`, at `offset` in the input.
+    Window {
+        input: usize,
+        buf: Vec<u8>,
+        len: usize,
+        offset: u64,
+    },
+    /// Input `input` is done: the number of forced cuts, and the error that stopped it.
+    End {
+        input: usize,
+        forced: u64,
+        error: Option<io::Error>,
+    },
 }
 
-/// Calls `each(input, name, piece)` for every piece of every input, in order; `input` is
-/// the index of the input on the command line. Every input that can be read gives at
-/// least one piece (an empty one for an empty input). Errors from `each` (writing the
-/// output) stop the run; errors reading an input are reported and skipped.
+/// Calls `each(input, name, offset, window)` for every window of every input, in order;
+/// `input` is the index of the input on the command line, `offset` where the window
+/// starts in it. Every input that can be read gives at least one window (an empty one for
+/// an empty input). Errors from `each` (writing the output) stop the run; errors reading
+/// an input are reported and skipped.
+pub(crate) fn for_each_window(
+    paths: &[PathBuf],
+    mut each: impl FnMut(usize, &Name, u64, &[u8]) -> io::Result<()>,
+) -> io::Result<Outcome> {
+    let stdin = [PathBuf::from(STDIN_NAME)];
+    let paths: Vec<PathBuf> = if paths.is_empty() {
+        stdin.to_vec()
+    } else {
+        paths.to_vec()
+    };
+    let names: Vec<Name> = paths.iter().map(|p| Name::new(p.as_os_str())).collect();
+    // A rendezvous: the reader fills one buffer while the caller scans the other.
+    let (tx, rx) = mpsc::sync_channel::<Event>(0);
+    let (give_back, recycled) = mpsc::channel::<Vec<u8>>();
+    let reader = thread::spawn(move || read_all(&paths, &tx, &recycled));
+    let mut outcome = Outcome::Ok;
+    let result = (|| {
+        for event in &rx {
+            match event {
+                Event::Window {
+                    input,
+                    buf,
+                    len,
+                    offset,
+                } => {
+                    if offset == 0
+                        && (buf[..len].starts_with(&[0xFF, 0xFE])
+                            || buf[..len].starts_with(&[0xFE, 0xFF]))
+                    {
+                        eprintln!(
+                            "linkscan: {}: warning: the input starts with a UTF-16 byte-order \
+                             mark; it is scanned as bytes, so the links of UTF-16 text are not \
+                             found (convert it first: iconv -f UTF-16 -t UTF-8)",
+                            names[input].text
+                        );
+                    }
+                    each(input, &names[input], offset, &buf[..len])?;
+                    let _ = give_back.send(buf);
+                }
+                Event::End {
+                    input,
+                    forced,
+                    error,
+                } => {
+                    let name = &names[input].text;
+                    if forced > 0 {
+                        eprintln!(
+                            "linkscan: {name}: warning: {forced} run(s) of more than {} MiB \
+                             without white space were cut at a character boundary; a link \
+                             across such a cut is split",
+                            MAX_RUN >> 20
+                        );
+                    }
+                    if let Some(e) = error {
+                        eprintln!("linkscan: {name}: {}", describe(&e));
+                        outcome = Outcome::InputErrors;
+                    }
+                }
+            }
+        }
+        Ok(())
+    })();
+    // Dropping the receiver stops the reader at its next send.
+    drop(rx);
+    let _ = reader.join();
+    result.map(|()| outcome)
+}
+
+/// Calls `each(input, name, piece)` for every piece of every input, in order, with its
+/// links: each window is scanned with [`LinkFinder::par_pieces`] on the command's pool.
 pub(crate) fn for_each_piece(
     paths: &[PathBuf],
     finder: &LinkFinder,
     mut each: impl FnMut(usize, &str, Piece<'_>) -> io::Result<()>,
 ) -> io::Result<Outcome> {
-    let stdin = [PathBuf::from(STDIN_NAME)];
-    let paths = if paths.is_empty() { &stdin[..] } else { paths };
-    let mut outcome = Outcome::Ok;
+    for_each_window(paths, |input, name, _offset, window| {
+        if window.is_empty() {
+            return each(
+                input,
+                &name.text,
+                Piece {
+                    bytes: window,
+                    links: &[],
+                },
+            );
+        }
+        for (range, links) in finder.par_pieces(window) {
+            each(
+                input,
+                &name.text,
+                Piece {
+                    bytes: &window[range],
+                    links: &links,
+                },
+            )?;
+        }
+        Ok(())
+    })
+}
+
+/// The reader thread: every input in turn, as windows.
+fn read_all(paths: &[PathBuf], tx: &mpsc::SyncSender<Event>, recycled: &mpsc::Receiver<Vec<u8>>) {
     for (input, path) in paths.iter().enumerate() {
-        let name = path.to_string_lossy();
-        let mut failed = |e: io::Error| {
-            eprintln!("linkscan: {name}: {}", describe(&e));
-            outcome = Outcome::InputErrors;
-        };
-        let mut emit = |piece: Piece<'_>| each(input, &name, piece);
-        let result = if path == Path::new(STDIN_NAME) {
-            scan_stream(io::stdin().lock(), finder, &mut emit)
+        let (forced, error) = if path == Path::new(STDIN_NAME) {
+            read_one(input, io::stdin().lock(), None, STREAM_WINDOW, tx, recycled)
         } else {
             match File::open(path) {
-                Ok(file) => match map(&file) {
-                    Some(map) => scan_mapped(&map, finder, &mut emit).map(|()| 0),
-                    None => scan_stream(file, finder, &mut emit),
-                },
-                Err(e) => Err(ReadError::Input(e)),
+                Ok(file) => {
+                    let size = file
+                        .metadata()
+                        .ok()
+                        .filter(|m| m.is_file())
+                        .map(|m| m.len());
+                    let window = if size.is_some() {
+                        WINDOW
+                    } else {
+                        STREAM_WINDOW
+                    };
+                    read_one(input, file, size, window, tx, recycled)
+                }
+                Err(e) => (Some(0), Some(e)),
             }
         };
-        match result {
-            Ok(0) => {}
-            Ok(forced) => eprintln!(
-                "linkscan: {name}: warning: {forced} run(s) of more than {} MiB without white \
-                 space were cut at a character boundary; a link across such a cut is split",
-                WINDOW >> 20
-            ),
-            Err(ReadError::Input(e)) => failed(e),
-            Err(ReadError::Output(e)) => return Err(e),
-        }
-    }
-    Ok(outcome)
-}
-
-/// An error reading an input (reported, the run goes on) or writing the output (fatal).
-enum ReadError {
-    Input(io::Error),
-    Output(io::Error),
-}
-
-fn scan_mapped(
-    bytes: &[u8],
-    finder: &LinkFinder,
-    each: &mut impl FnMut(Piece<'_>) -> io::Result<()>,
-) -> Result<(), ReadError> {
-    let mut start = 0;
-    while start < bytes.len() {
-        let end = linkscan::piece_end(bytes, start, WINDOW);
-        let window = &bytes[start..end];
-        // The window's pieces go out one by one: no merged copy of their links.
-        for (range, links) in finder.par_pieces(window) {
-            each(Piece {
-                offset: (start + range.start) as u64,
-                bytes: &window[range],
-                links: &links,
+        let Some(forced) = forced else {
+            return; // the receiver is gone
+        };
+        if tx
+            .send(Event::End {
+                input,
+                forced,
+                error,
             })
-            .map_err(ReadError::Output)?;
+            .is_err()
+        {
+            return;
         }
-        start = end;
     }
-    Ok(())
 }
 
-/// Streams `reader`; returns the number of forced cuts (see `LinkFinder::scan_reader`).
-fn scan_stream(
-    reader: impl io::Read,
-    finder: &LinkFinder,
-    each: &mut impl FnMut(Piece<'_>) -> io::Result<()>,
-) -> Result<u64, ReadError> {
-    let mut output_error = None;
-    let result = finder.scan_reader(reader, WINDOW, |offset, bytes, links| {
-        each(Piece {
-            offset,
-            bytes,
-            links,
-        })
-        .map_err(|e| {
-            // Keep the output error apart from read errors of the input.
-            let kind = e.kind();
-            output_error = Some(e);
-            io::Error::from(kind)
-        })
-    });
-    match (result, output_error) {
-        (_, Some(e)) => Err(ReadError::Output(e)),
-        (Err(e), None) => Err(ReadError::Input(e)),
-        (Ok(forced), None) => Ok(forced),
+/// Reads one input into windows. Returns the forced cuts (`None` when the receiver is
+/// gone) and the error that ended it, if any.
+fn read_one(
+    input: usize,
+    mut reader: impl Read,
+    size: Option<u64>,
+    window: usize,
+    tx: &mpsc::SyncSender<Event>,
+    recycled: &mpsc::Receiver<Vec<u8>>,
+) -> (Option<u64>, Option<io::Error>) {
+    let mut offset = 0u64;
+    let mut forced = 0;
+    let mut carry: Vec<u8> = Vec::new();
+    let mut sent_any = false;
+    loop {
+        let mut buf = recycled.try_recv().unwrap_or_default();
+        let mut filled = carry.len();
+        let mut want = filled + window;
+        if buf.len() < want {
+            buf.resize(want, 0);
+        }
+        buf[..filled].copy_from_slice(&carry);
+        carry.clear();
+        let mut eof = false;
+        let mut error = None;
+        let end = loop {
+            while filled < want {
+                match reader.read(&mut buf[filled..want]) {
+                    Ok(0) => {
+                        eof = true;
+                        break;
+                    }
+                    Ok(n) => filled += n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        error = Some(e);
+                        eof = true;
+                        break;
+                    }
+                }
+            }
+            if eof {
+                break filled;
+            }
+            if let Some(cut) = last_cut(&buf[..filled]) {
+                break cut;
+            }
+            if filled >= MAX_RUN.max(window) {
+                forced += 1;
+                break char_boundary_before(&buf[..filled]);
+            }
+            // No place to cut yet: read on, up to MAX_RUN.
+            want = (want * 2).min(MAX_RUN.max(window));
+            if buf.len() < want {
+                buf.resize(want, 0);
+            }
+        };
+        carry.extend_from_slice(&buf[end..filled]);
+        // An input that fails before giving a byte (a directory) gives no window, so
+        // no count line; an empty input gives one empty window.
+        let failed_at_once = error.is_some() && !sent_any && end == 0;
+        if (end > 0 || !sent_any) && !failed_at_once {
+            let window = Event::Window {
+                input,
+                buf,
+                len: end,
+                offset,
+            };
+            if tx.send(window).is_err() {
+                return (None, None);
+            }
+            sent_any = true;
+        }
+        offset += end as u64;
+        if eof {
+            if error.is_none() {
+                if let Some(size) = size {
+                    if offset < size {
+                        error = Some(io::Error::other(format!(
+                            "the file shrank while it was read: it ended after {offset} of its \
+                             {size} bytes; the links of the bytes read were printed"
+                        )));
+                    }
+                }
+            }
+            return (Some(forced), error);
+        }
+    }
+}
+
+/// The last position in `text` just after a line break, else just after an ASCII space or
+/// control character.
+fn last_cut(text: &[u8]) -> Option<usize> {
+    if let Some(i) = memchr::memrchr(b'\n', text) {
+        return Some(i + 1);
+    }
+    text.iter()
+        .rposition(|&b| b <= b' ' || b == 0x7F)
+        .map(|i| i + 1)
+}
+
+/// The last position of `bytes` that does not split a UTF-8 sequence (and is not 0
+/// unless the bytes are all continuation bytes).
+fn char_boundary_before(bytes: &[u8]) -> usize {
+    let at = bytes.len();
+    let mut i = at;
+    while i > 0 && i > at.saturating_sub(4) && bytes[i - 1] & 0xC0 == 0x80 {
+        i -= 1;
+    }
+    if i > 0 && bytes[i - 1] >= 0xC0 {
+        i -= 1;
+    }
+    if i == 0 {
+        at
+    } else {
+        i
     }
 }
 

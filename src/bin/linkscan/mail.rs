@@ -2,13 +2,19 @@
 //!
 //! # Pipeline
 //!
-//! A reader thread opens each input in turn (an mbox file, gzip-compressed or not, read as a
-//! stream; or the files of a Maildir), splits it into messages and sends them in batches of
-//! about 1 MiB through a channel that holds at most two batches. The main thread scans each
-//! batch on the global rayon pool of `-j` threads (parse, decode, find links, and render the output
-//! of each message, all in parallel), then writes the rendered outputs in archive order.
-//! Memory is therefore bounded by a few batches plus the largest message, whatever the size
-//! of the archive.
+//! A reader thread opens each input in turn. An mbox (gzip-compressed or not; a file or
+//! standard input) is read in buffers of 8 MiB and split by
+//! [`MboxSplitter`](linkscan::mail::splitter::MboxSplitter): each message is a range of a
+//! shared buffer, not a copy, and buffers are reused once their messages are done. A
+//! message over `--max-message-size` comes as pieces of about 1 MiB, scanned as raw text.
+//! A Maildir is listed, and its files are read by the workers (those over the limit are
+//! read here in pieces). Messages go in batches of about 1 MiB through a channel that
+//! holds at most two. The main thread hands each batch to the global rayon pool of `-j`
+//! threads, which parses, decodes, scans and renders each message (mboxrd escapes are
+//! undone there, only in the messages that hold one); up to [`IN_FLIGHT`] batches are
+//! scanned while the main thread writes the rendered outputs of earlier ones, in archive
+//! order. Memory is therefore bounded by a few buffers and batches plus, per worker, the
+//! message it scans (at most the limit), whatever the size of the archive.
 //!
 //! # Reporting
 //!
@@ -20,8 +26,10 @@
 //! bar (bytes, messages, throughput, ETA) is drawn on stderr when it is a terminal and the
 //! run lasts more than a second.
 
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
@@ -31,12 +39,14 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use linkscan::checks;
-use linkscan::mail::{maildir_messages, open_mbox, MailScanner, MboxReader, ScannedMessage};
+use linkscan::mail::splitter::{unescape, MboxSplitter, Split, CHUNK};
+use linkscan::mail::{maildir_messages, open_mbox, MailScanner, ScannedMessage};
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::find::Format;
 use crate::input::{describe, STDIN_NAME};
+use crate::render::{tsv_str, tsv_unescape, Name};
 use crate::{FindArgs, Outcome};
 
 /// Options of `find` and `linkify` for mail archives.
@@ -54,6 +64,33 @@ pub(crate) struct MailArgs {
     /// With --mbox/--maildir: no progress bar and no summary on stderr (warnings remain).
     #[arg(short, long)]
     pub(crate) quiet: bool,
+    /// With --mbox/--maildir: a message larger than this (bytes; K, M or G suffix) is not
+    /// parsed but scanned as raw text in pieces, with a warning.
+    #[arg(long, value_name = "SIZE", default_value = "32M", value_parser = parse_size)]
+    pub(crate) max_message_size: u64,
+}
+
+/// `123`, `64K`, `32M`, `1G` (powers of 1024).
+fn parse_size(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    let (digits, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => s.split_at(i),
+        None => (s, ""),
+    };
+    let shift = match unit.to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        _ => return Err(format!("unknown unit {unit:?} (use K, M or G)")),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("{s:?} is not a size such as 32M"))?;
+    match n.checked_mul(1 << shift) {
+        Some(0) | None => Err(format!("{s:?}: the size must be between 1 byte and 16 EiB")),
+        Some(size) => Ok(size),
+    }
 }
 
 impl MailArgs {
@@ -79,13 +116,26 @@ impl MailArgs {
 struct RawMessage {
     /// Index in its archive, from 1.
     index: usize,
-    /// Index over all inputs of the run, from 1.
+    /// Index over all inputs of the run, from 1. Each piece of an over-limit message has
+    /// its own (the HTML archive makes a page of each, so no piece overwrites another).
     global: usize,
     /// The message file of a Maildir.
     path: Option<PathBuf>,
-    bytes: Vec<u8>,
+    bytes: Bytes,
     /// Warnings from reading (mbox splitting, an unreadable Maildir file).
     warnings: Vec<String>,
+}
+
+/// Where the bytes of a message are.
+enum Bytes {
+    /// A message of an mbox: a range of a buffer of the archive, mboxrd escaping not yet
+    /// undone.
+    Mbox(Arc<Vec<u8>>, Range<usize>),
+    /// A piece of an mbox message over the size limit, scanned as raw text: the piece, its
+    /// offset in the message, and whether it is the message's first.
+    Chunk(Arc<Vec<u8>>, Range<usize>, u64, bool),
+    /// A Maildir message file (its path is the message's), read by the worker.
+    File,
 }
 
 enum Event {
@@ -108,6 +158,11 @@ enum Event {
 const BATCH_BYTES: usize = 1 << 20;
 const BATCH_MESSAGES: usize = 1024;
 
+/// Bytes of an archive read at a time: large enough that the splitting and the hand-over
+/// to the workers cost nothing per message, small enough that a few buffers in flight stay
+/// a small part of the memory.
+const READ_BYTES: usize = 8 << 20;
+
 /// Counts the bytes read through it, for the progress bar.
 struct Counting<R> {
     inner: R,
@@ -122,136 +177,446 @@ impl<R: Read> Read for Counting<R> {
     }
 }
 
+/// Gathers messages into batches for the channel.
+struct Batcher<'a> {
+    tx: &'a mpsc::SyncSender<Event>,
+    count: &'a AtomicU64,
+    batch: Vec<RawMessage>,
+    bytes: usize,
+}
+
+impl Batcher<'_> {
+    /// Adds a message; `false` when the receiver is gone (stop reading).
+    fn push(&mut self, message: RawMessage, size: usize) -> bool {
+        self.batch.push(message);
+        self.bytes += size;
+        if self.bytes >= BATCH_BYTES || self.batch.len() >= BATCH_MESSAGES {
+            return self.flush();
+        }
+        true
+    }
+
+    fn flush(&mut self) -> bool {
+        if self.batch.is_empty() {
+            return true;
+        }
+        let messages = std::mem::take(&mut self.batch);
+        self.bytes = 0;
+        let done = self.count.load(Ordering::Relaxed);
+        self.tx.send(Event::Batch { messages, done }).is_ok()
+    }
+
+    fn send(&mut self, event: Event) -> bool {
+        self.flush() && self.tx.send(event).is_ok()
+    }
+}
+
 /// The reader thread: every input in order, as events.
-fn read_inputs(inputs: Vec<PathBuf>, maildir: bool, tx: mpsc::SyncSender<Event>) {
+fn read_inputs(inputs: Vec<PathBuf>, maildir: bool, limit: u64, tx: mpsc::SyncSender<Event>) {
     let count = Arc::new(AtomicU64::new(0));
     let mut global = 0;
+    let mut batcher = Batcher {
+        tx: &tx,
+        count: &count,
+        batch: Vec::new(),
+        bytes: 0,
+    };
     for (input, path) in inputs.iter().enumerate() {
-        let mut batch = Vec::new();
-        let mut batch_bytes = 0;
-        let flush = |batch: &mut Vec<RawMessage>, batch_bytes: &mut usize, force: bool| {
-            if (*batch_bytes >= BATCH_BYTES || batch.len() >= BATCH_MESSAGES || force)
-                && !batch.is_empty()
-            {
-                let messages = std::mem::take(batch);
-                *batch_bytes = 0;
-                let done = count.load(Ordering::Relaxed);
-                tx.send(Event::Batch { messages, done }).is_ok()
-            } else {
-                true
-            }
+        let ended = if maildir {
+            read_maildir(input, path, limit, &mut global, &mut batcher)
+        } else {
+            read_mbox(input, path, limit, &count, &mut global, &mut batcher)
         };
-        let (error, read_errors) = if maildir {
-            let files = match maildir_messages(path) {
-                Ok(files) => files,
-                Err(e) => {
-                    let error = describe(&e);
-                    if tx.send(Event::Failed { input, error }).is_err() {
-                        return;
-                    }
-                    continue;
-                }
-            };
-            let size = files
-                .iter()
-                .filter_map(|f| f.metadata().ok())
-                .map(|m| m.len())
-                .sum();
-            if tx
-                .send(Event::Start {
-                    input,
-                    size: Some(size),
-                })
-                .is_err()
-            {
-                return;
-            }
-            let mut read_errors = 0;
-            for (i, file) in files.into_iter().enumerate() {
-                global += 1;
-                let (bytes, warnings) = match std::fs::read(&file) {
-                    Ok(bytes) => (bytes, Vec::new()),
-                    Err(e) => {
-                        read_errors += 1;
-                        (
-                            Vec::new(),
-                            vec![format!("could not be read: {}", describe(&e))],
-                        )
-                    }
-                };
-                count.fetch_add(bytes.len() as u64, Ordering::Relaxed);
-                batch_bytes += bytes.len();
-                batch.push(RawMessage {
-                    index: i + 1,
-                    global,
-                    path: Some(file),
-                    bytes,
-                    warnings,
-                });
-                if !flush(&mut batch, &mut batch_bytes, false) {
+        match ended {
+            Some(end) => {
+                if !batcher.send(end) {
                     return;
                 }
             }
-            (None, read_errors)
-        } else {
-            let opened: io::Result<(Box<dyn Read + Send>, Option<u64>)> =
-                if path == Path::new(STDIN_NAME) {
-                    Ok((Box::new(io::stdin()), None))
-                } else {
-                    File::open(path).map(|f| {
-                        let size = f.metadata().ok().map(|m| m.len());
-                        (Box::new(f) as Box<dyn Read + Send>, size)
-                    })
-                };
-            let reader = opened.and_then(|(reader, size)| {
-                let counting = Counting {
-                    inner: reader,
-                    count: Arc::clone(&count),
-                };
-                open_mbox(counting).map(|r| (r, size))
-            });
-            let (reader, size) = match reader {
-                Ok(r) => r,
-                Err(e) => {
-                    let error = describe(&e);
-                    if tx.send(Event::Failed { input, error }).is_err() {
-                        return;
-                    }
-                    continue;
-                }
-            };
-            if tx.send(Event::Start { input, size }).is_err() {
-                return;
-            }
-            let mut error = None;
-            for message in MboxReader::new(reader) {
-                match message {
-                    Ok(m) => {
-                        global += 1;
-                        batch_bytes += m.bytes.len();
-                        batch.push(RawMessage {
-                            index: m.index,
-                            global,
-                            path: None,
-                            bytes: m.bytes,
-                            warnings: m.warnings,
-                        });
-                        if !flush(&mut batch, &mut batch_bytes, false) {
-                            return;
-                        }
-                    }
-                    Err(e) => error = Some(describe(&e)),
-                }
-            }
-            (error, 0)
-        };
-        if !flush(&mut batch, &mut batch_bytes, true) {
-            return;
-        }
-        if tx.send(Event::End { error, read_errors }).is_err() {
-            return;
+            None => return,
         }
     }
+}
+
+/// Reads one Maildir: the files are listed here and read by the workers, except those
+/// over the size limit, which are read here in pieces. `None` when the receiver is gone;
+/// else the event that ends the input.
+fn read_maildir(
+    input: usize,
+    path: &Path,
+    limit: u64,
+    global: &mut usize,
+    batcher: &mut Batcher<'_>,
+) -> Option<Event> {
+    let files = match maildir_messages(path) {
+        Ok(files) => files,
+        Err(e) => {
+            let error = describe(&e);
+            return Some(Event::Failed { input, error });
+        }
+    };
+    let sizes: Vec<Option<u64>> = files
+        .iter()
+        .map(|f| f.metadata().ok().map(|m| m.len()))
+        .collect();
+    let size = sizes.iter().flatten().sum();
+    if !batcher.send(Event::Start {
+        input,
+        size: Some(size),
+    }) {
+        return None;
+    }
+    let mut read_errors = 0;
+    for (i, (file, size)) in files.into_iter().zip(sizes).enumerate() {
+        *global += 1;
+        let size = size.unwrap_or(0);
+        batcher.count.fetch_add(size, Ordering::Relaxed);
+        if size <= limit {
+            let message = RawMessage {
+                index: i + 1,
+                global: *global,
+                path: Some(file),
+                bytes: Bytes::File,
+                warnings: Vec::new(),
+            };
+            if !batcher.push(message, size as usize) {
+                return None;
+            }
+            continue;
+        }
+        // Over the limit: read here in pieces, scanned as raw text.
+        let index = i + 1;
+        let mut first = true;
+        let mut gone = false;
+        let mut each = |bytes: Vec<u8>, offset: u64| {
+            let len = bytes.len();
+            let range = 0..len;
+            if !first {
+                *global += 1;
+            }
+            let message = RawMessage {
+                index,
+                global: *global,
+                path: Some(file.clone()),
+                bytes: Bytes::Chunk(Arc::new(bytes), range, offset, first),
+                warnings: if first {
+                    vec![over_limit(limit)]
+                } else {
+                    Vec::new()
+                },
+            };
+            first = false;
+            gone = !batcher.push(message, len);
+            !gone
+        };
+        let result = File::open(&file).and_then(|f| read_in_chunks(f, &mut each));
+        if gone {
+            return None;
+        }
+        if let Err(e) = result {
+            read_errors += 1;
+            let message = RawMessage {
+                index,
+                global: *global,
+                path: Some(file.clone()),
+                bytes: Bytes::Chunk(Arc::new(Vec::new()), 0..0, 0, first),
+                warnings: vec![format!("could not be read: {}", describe(&e))],
+            };
+            if !batcher.push(message, 0) {
+                return None;
+            }
+        }
+    }
+    Some(Event::End {
+        error: None,
+        read_errors,
+    })
+}
+
+/// A read error of an archive in words. Corrupt compressed data (the only source of
+/// `InvalidData`/`InvalidInput` here) may have been decompressed to garbage before the
+/// damage was detected — gzip verifies its checksum only at the end of each member — so
+/// the message says that what was printed before is not verified, as `zcat` does by
+/// failing after its output. (Holding back every message until its gzip member is
+/// verified would hold a whole member in memory.)
+fn read_error(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput => format!(
+            "the compressed data is corrupt ({}); the output of this archive before this \
+             point was not verified by its checksum and may hold links from damaged data",
+            describe(e)
+        ),
+        _ => describe(e),
+    }
+}
+
+/// The warning for a message over the size limit.
+fn over_limit(limit: u64) -> String {
+    format!(
+        "the message is larger than the limit of {limit} bytes (--max-message-size); it was \
+         scanned as raw text, undecoded"
+    )
+}
+
+/// Reads `reader` in pieces of about [`CHUNK`] bytes, each cut just after an ASCII space or
+/// control character (at a character boundary when a piece has none), and hands each to
+/// `each` with its offset; stops early when `each` says `false`.
+fn read_in_chunks(
+    mut reader: impl Read,
+    each: &mut impl FnMut(Vec<u8>, u64) -> bool,
+) -> io::Result<()> {
+    let mut carry: Vec<u8> = Vec::new();
+    let mut offset = 0u64;
+    loop {
+        let mut buf = Vec::with_capacity(CHUNK + carry.len());
+        buf.append(&mut carry);
+        let want = CHUNK;
+        let mut eof = false;
+        while buf.len() < want {
+            let have = buf.len();
+            buf.resize(want, 0);
+            match reader.read(&mut buf[have..]) {
+                Ok(0) => {
+                    buf.truncate(have);
+                    eof = true;
+                    break;
+                }
+                Ok(n) => buf.truncate(have + n),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => buf.truncate(have),
+                Err(e) => {
+                    buf.truncate(have);
+                    if !buf.is_empty() {
+                        each(buf, offset);
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        if eof {
+            if !buf.is_empty() {
+                each(buf, offset);
+            }
+            return Ok(());
+        }
+        let cut = linkscan::piece_end(&buf, 0, buf.len() - 1);
+        carry.extend_from_slice(&buf[cut..]);
+        buf.truncate(cut);
+        offset += cut as u64;
+        if !each(buf, offset - cut as u64) {
+            return Ok(());
+        }
+    }
+}
+
+/// Reads one mbox archive (plain or gzip) in large buffers, split into messages by
+/// [`MboxSplitter`]. `None` when the receiver is gone; else the event that ends the input.
+fn read_mbox(
+    input: usize,
+    path: &Path,
+    limit: u64,
+    count: &Arc<AtomicU64>,
+    global: &mut usize,
+    batcher: &mut Batcher<'_>,
+) -> Option<Event> {
+    let opened: io::Result<(Box<dyn Read + Send>, Option<u64>)> = if path == Path::new(STDIN_NAME) {
+        Ok((Box::new(io::stdin()), None))
+    } else {
+        File::open(path).map(|f| {
+            let size = f.metadata().ok().map(|m| m.len());
+            (Box::new(f) as Box<dyn Read + Send>, size)
+        })
+    };
+    let reader = opened.and_then(|(reader, size)| {
+        let counting = Counting {
+            inner: reader,
+            count: Arc::clone(count),
+        };
+        open_mbox(counting).map(|r| (r, size))
+    });
+    let (mut reader, size) = match reader {
+        Ok(r) => r,
+        Err(e) => {
+            let error = describe(&e);
+            return Some(Event::Failed { input, error });
+        }
+    };
+    if !batcher.send(Event::Start { input, size }) {
+        return None;
+    }
+    let mut splitter = MboxSplitter::new(limit);
+    let mut error = None;
+    let mut out = Vec::new();
+    // Buffers go round: one whose messages are all done is filled again, so its pages
+    // are not faulted in afresh for every 8 MiB of the archive.
+    let mut pool: Vec<Arc<Vec<u8>>> = Vec::new();
+    // The bytes not consumed last time: where they are, and how many.
+    let mut carry: Option<(Arc<Vec<u8>>, Range<usize>)> = None;
+    loop {
+        let mut buf = match pool.iter().position(|b| Arc::strong_count(b) == 1) {
+            Some(i) => Arc::try_unwrap(pool.swap_remove(i)).unwrap_or_default(),
+            None => Vec::new(),
+        };
+        let kept = carry.as_ref().map_or(0, |(_, r)| r.len());
+        let want = kept + READ_BYTES;
+        if buf.len() < want {
+            buf.resize(want, 0);
+        }
+        if let Some((from, range)) = carry.take() {
+            buf[..kept].copy_from_slice(&from[range]);
+        }
+        let mut filled = kept;
+        let mut at_end = false;
+        while filled < want {
+            match reader.read(&mut buf[filled..want]) {
+                Ok(0) => {
+                    at_end = true;
+                    break;
+                }
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    error = Some(e);
+                    at_end = true;
+                    break;
+                }
+            }
+        }
+        out.clear();
+        let consumed = splitter.split(&buf[..filled], at_end, &mut out);
+        let shared = Arc::new(buf);
+        if consumed < filled {
+            carry = Some((Arc::clone(&shared), consumed..filled));
+        }
+        pool.push(Arc::clone(&shared));
+        // A few buffers are enough: the channel holds two batches.
+        if pool.len() > 4 {
+            pool.remove(0);
+        }
+        let last = out.len();
+        for (i, split) in out.drain(..).enumerate() {
+            *global += 1;
+            let (message, size) = match split {
+                Split::Message(m) => {
+                    let size = m.range.len();
+                    let mut warnings = m.warnings;
+                    if i + 1 == last {
+                        if let Some(e) = &error {
+                            warnings.push(format!(
+                                "the archive could not be read past this message ({e}); it may \
+                                 be truncated"
+                            ));
+                        }
+                    }
+                    let message = RawMessage {
+                        index: m.index,
+                        global: *global,
+                        path: None,
+                        bytes: Bytes::Mbox(Arc::clone(&shared), m.range),
+                        warnings,
+                    };
+                    (message, size)
+                }
+                Split::Chunk(c) => {
+                    let size = c.range.len();
+                    let message = RawMessage {
+                        index: c.index,
+                        global: *global,
+                        path: None,
+                        bytes: Bytes::Chunk(
+                            Arc::clone(&shared),
+                            c.range,
+                            c.start_in_message,
+                            c.first,
+                        ),
+                        warnings: c.warnings,
+                    };
+                    (message, size)
+                }
+            };
+            if !batcher.push(message, size) {
+                return None;
+            }
+        }
+        if at_end {
+            break;
+        }
+    }
+    Some(Event::End {
+        error: error.map(|e| read_error(&e)),
+        read_errors: 0,
+    })
+}
+
+/// Scans one message on a worker: a Maildir file is read here, an mbox message is
+/// unescaped (mboxrd) only if it needs it, a piece of an over-limit message is scanned as
+/// raw text. Returns the result, whether it counts as a message (not a later piece), and
+/// the warning of a file that could not be read: such a message is not scanned (an empty
+/// result, so no "the message is empty" after the read error).
+fn scan(scanner: &MailScanner, raw: &RawMessage) -> (ScannedMessage, bool, Option<String>) {
+    match &raw.bytes {
+        Bytes::Mbox(buf, range) => {
+            let bytes = unescape(&buf[range.clone()]);
+            (scanner.scan(&bytes), true, None)
+        }
+        Bytes::Chunk(buf, range, offset, first) => {
+            let offset = usize::try_from(*offset).unwrap_or(usize::MAX);
+            (scanner.scan_raw(&buf[range.clone()], offset), *first, None)
+        }
+        Bytes::File => {
+            let path = raw.path.as_deref().unwrap_or(Path::new(""));
+            match std::fs::read(path) {
+                Ok(bytes) => (scanner.scan(&bytes), true, None),
+                Err(e) => (
+                    ScannedMessage::default(),
+                    true,
+                    Some(format!("could not be read: {}", describe(&e))),
+                ),
+            }
+        }
+    }
+}
+
+/// Batches scanned on the pool ahead of the one being written.
+const IN_FLIGHT: usize = 3;
+
+/// An event of the reader in the main thread's queue; a batch comes with the channel its
+/// results arrive on.
+enum Queued<T> {
+    Event(Event),
+    Batch(mpsc::Receiver<Vec<Done<T>>>, u64),
+}
+
+/// Scans and renders the messages of one batch on the pool, in order.
+fn scan_batch<R: Render>(
+    scanner: &MailScanner,
+    render: &R,
+    input_name: &str,
+    messages: Vec<RawMessage>,
+) -> Vec<Done<R::Rendered>> {
+    messages
+        .into_par_iter()
+        .map(|raw| {
+            let file = raw.path.as_deref().map(display);
+            let file = file.as_deref().unwrap_or(input_name);
+            let (mut scanned, first, read_error) = scan(scanner, &raw);
+            let mut warnings = raw.warnings;
+            warnings.extend(read_error.iter().cloned());
+            // Copied, not moved: the page of an archive shows them too.
+            warnings.extend(scanned.warnings.iter().map(|w| w.to_string()));
+            let rendered = render.render(file, raw.index, raw.global, &scanned);
+            Done {
+                index: raw.index,
+                path: raw.path,
+                message_id: scanned.message_id.take(),
+                first,
+                read_error: read_error.is_some(),
+                parts: if first { scanned.parts.len() } else { 0 },
+                links: scanned.link_count(),
+                warnings,
+                rendered,
+            }
+        })
+        .collect()
 }
 
 /// What a scanned message leaves for the in-order step.
@@ -259,6 +624,10 @@ pub(crate) struct Done<R> {
     index: usize,
     path: Option<PathBuf>,
     message_id: Option<String>,
+    /// Whether this is a message, or the first piece of one (counted in the summary).
+    first: bool,
+    /// Whether a Maildir file could not be read.
+    read_error: bool,
     parts: usize,
     links: usize,
     warnings: Vec<String>,
@@ -323,8 +692,10 @@ pub(crate) struct Run<'a> {
     pub(crate) scanner: MailScanner,
 }
 
+/// The name of an input or a Maildir file as printed: escaped as a TSV field (see
+/// [`crate::render`]), so a name that is not UTF-8 stays distinct.
 fn display(path: &Path) -> String {
-    path.to_string_lossy().into_owned()
+    Name::new(path.as_os_str()).text
 }
 
 fn progress_bar() -> ProgressBar {
@@ -355,7 +726,8 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
     let (tx, rx) = mpsc::sync_channel(2);
     let owned: Vec<PathBuf> = inputs.to_vec();
     let maildir = run.args.maildir;
-    let reader = thread::spawn(move || read_inputs(owned, maildir, tx));
+    let limit = run.args.max_message_size;
+    let reader = thread::spawn(move || read_inputs(owned, maildir, limit, tx));
 
     let show_progress = !run.args.quiet && io::stderr().is_terminal();
     let bar = progress_bar();
@@ -367,10 +739,16 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
     let mut totals = Totals::default();
     let mut current = String::new();
     let scanner = &run.scanner;
-    let result = (|| -> io::Result<()> {
-        for event in rx {
-            match event {
-                Event::Start { input, size } => {
+    // Batches are scanned on the pool while earlier ones are written: a few are in flight,
+    // and the main thread handles them (and the other events) in order.
+    let result = rayon::in_place_scope(|scope| -> io::Result<()> {
+        let mut queue: VecDeque<Queued<R::Rendered>> = VecDeque::new();
+        let mut batches = 0;
+        // The display name of the input the reader is on (ahead of `current`).
+        let mut reading = String::new();
+        let mut handle = |item: Queued<R::Rendered>| -> io::Result<()> {
+            match item {
+                Queued::Event(Event::Start { input, size }) => {
                     current = display(&inputs[input]);
                     totals = Totals::default();
                     if let Some(size) = size {
@@ -378,33 +756,16 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                     }
                     sink.start(&current)?;
                 }
-                Event::Batch { messages, done } => {
-                    let input_name = current.as_str();
-                    // On the global pool, sized by -j at start-up.
-                    let results: Vec<Done<R::Rendered>> = {
-                        messages
-                            .into_par_iter()
-                            .map(|raw| {
-                                let file = raw.path.as_deref().map(display);
-                                let file = file.as_deref().unwrap_or(input_name);
-                                let mut scanned = scanner.scan(&raw.bytes);
-                                let mut warnings = raw.warnings;
-                                warnings.extend(scanned.warnings.iter().map(|w| w.to_string()));
-                                let rendered = render.render(file, raw.index, raw.global, &scanned);
-                                Done {
-                                    index: raw.index,
-                                    path: raw.path,
-                                    message_id: scanned.message_id.take(),
-                                    parts: scanned.parts.len(),
-                                    links: scanned.link_count(),
-                                    warnings,
-                                    rendered,
-                                }
-                            })
-                            .collect()
-                    };
+                Queued::Batch(results, done) => {
+                    // Blocks until the pool has scanned the batch (or gave up on it).
+                    let results: Vec<Done<R::Rendered>> = results
+                        .recv()
+                        .map_err(|_| io::Error::other("a worker thread failed"))?;
                     for done in results {
-                        totals.messages += 1;
+                        if done.read_error {
+                            outcome = Outcome::InputErrors;
+                        }
+                        totals.messages += usize::from(done.first);
                         totals.parts += done.parts;
                         totals.links += done.links;
                         totals.warnings += done.warnings.len();
@@ -433,12 +794,12 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                         bar.set_message(format!("{} messages", all.messages + totals.messages));
                     }
                 }
-                Event::Failed { input, error } => {
+                Queued::Event(Event::Failed { input, error }) => {
                     let name = display(&inputs[input]);
                     bar.suspend(|| eprintln!("linkscan: {name}: {error}"));
                     outcome = Outcome::InputErrors;
                 }
-                Event::End { error, read_errors } => {
+                Queued::Event(Event::End { error, read_errors }) => {
                     if read_errors > 0 {
                         outcome = Outcome::InputErrors;
                     }
@@ -461,10 +822,41 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                     }
                     all.add(&totals);
                 }
+                Queued::Event(Event::Batch { .. }) => unreachable!("batches are queued as such"),
+            }
+            Ok(())
+        };
+        for event in &rx {
+            match event {
+                Event::Batch { messages, done } => {
+                    let (tx, results) = mpsc::sync_channel(1);
+                    let input_name = reading.clone();
+                    scope.spawn(move |_| {
+                        let _ = tx.send(scan_batch(scanner, render, &input_name, messages));
+                    });
+                    queue.push_back(Queued::Batch(results, done));
+                    batches += 1;
+                }
+                event => {
+                    if let Event::Start { input, .. } = &event {
+                        reading = display(&inputs[*input]);
+                    }
+                    queue.push_back(Queued::Event(event));
+                }
+            }
+            while batches > IN_FLIGHT {
+                let item = queue.pop_front().expect("batches are queued");
+                if matches!(item, Queued::Batch(..)) {
+                    batches -= 1;
+                }
+                handle(item)?;
             }
         }
+        while let Some(item) = queue.pop_front() {
+            handle(item)?;
+        }
         sink.finish()
-    })();
+    });
     bar.finish_and_clear();
     // The reader stops by itself once the channel is gone.
     let _ = reader.join();
@@ -485,7 +877,7 @@ fn summary(t: &Totals) -> String {
 /// A link of a message, as `find --format jsonl` prints it.
 #[derive(Serialize)]
 struct JsonMailLink<'a> {
-    file: &'a str,
+    file: FileField<'a>,
     message: usize,
     message_id: Option<&'a str>,
     part: &'a str,
@@ -515,10 +907,27 @@ struct FindSink<'o, W: Write> {
     several: bool,
 }
 
-/// Tabs and line breaks would break a TSV row; message IDs are the only field that could
-/// hold them.
-fn tsv_field(s: &str) -> String {
-    s.replace(['\t', '\n', '\r'], " ")
+/// The `file` field of a JSON line: the name as a string, or `{"bytes":…}` when it is not
+/// UTF-8 (see [`crate::render`]).
+struct FileField<'a>(&'a str);
+
+impl Serialize for FileField<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // `display` escaped the name; without a backslash, the escaped form is the name.
+        if !self.0.contains('\\') {
+            return serializer.serialize_str(self.0);
+        }
+        let bytes = tsv_unescape(self.0);
+        match std::str::from_utf8(&bytes) {
+            Ok(text) => serializer.serialize_str(text),
+            Err(_) => {
+                let json = Name::from_bytes(&bytes).json;
+                let value: serde_json::Value =
+                    serde_json::from_str(&json).map_err(serde::ser::Error::custom)?;
+                value.serialize(serializer)
+            }
+        }
+    }
 }
 
 impl Render for FindRender {
@@ -532,7 +941,7 @@ impl Render for FindRender {
         for part in &m.parts {
             for link in &part.links {
                 let record = JsonMailLink {
-                    file,
+                    file: FileField(file),
                     message: index,
                     message_id: m.message_id.as_deref(),
                     part: &part.path,
@@ -552,17 +961,17 @@ impl Render for FindRender {
                         let _ = writeln!(
                             out,
                             "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
-                            tsv_field(record.file),
+                            file,
                             record.message,
-                            tsv_field(record.message_id.unwrap_or_default()),
-                            record.part,
-                            record.content_type.unwrap_or_default(),
+                            tsv_str(record.message_id.unwrap_or_default()),
+                            tsv_str(record.part),
+                            tsv_str(record.content_type.unwrap_or_default()),
                             record.source,
                             record.start,
                             record.end,
                             record.kind,
-                            record.text,
-                            record.href
+                            tsv_str(record.text),
+                            tsv_str(record.href)
                         );
                         if let Some(failed) = &record.checks {
                             out.pop(); // the line break, to add a column

@@ -5,7 +5,7 @@
 //! 2: an input could not be read or an argument was wrong), and the handling of a closed
 //! standard output (a pipe into `head` ends the program quietly).
 
-#![deny(unsafe_code)] // allowed once, for memory-mapping input files (input.rs)
+#![forbid(unsafe_code)]
 
 #[cfg(feature = "mail")]
 mod archive;
@@ -17,6 +17,7 @@ mod input;
 mod linkify;
 #[cfg(feature = "mail")]
 mod mail;
+mod render;
 mod shell;
 mod words;
 

@@ -1,0 +1,158 @@
+//! Classes of ASCII bytes, each derived once from the property table (Link_Term,
+//! Link_Email, HostChar of U+0000..U+007F) and the URL parts of [`crate::parts`], as
+//! `[bool; 256]` lookup tables built by one loop ([`table`]).
+//!
+//! Invariant: every byte >= 0x80 is outside every set (such bytes are decoded and looked
+//! up by code point); the vector kernels test some of these sets with nibble tables or
+//! range compares, and the tests of [`crate::vector`] check those against the tables here.
+
+use crate::parts::{is_any_separator_byte, is_any_terminator_byte};
+use crate::props::{HOST_CHAR, LINK_EMAIL, LT_CLOSE, LT_HARD, LT_INCLUDE, LT_MASK, LT_SOFT};
+use crate::tables::PROPS_BLOCKS;
+
+/// The sets of ASCII bytes the engine tests with a table lookup.
+#[derive(Clone, Copy)]
+enum Set {
+    Plain,
+    Simple,
+    SimpleInclude,
+    LocalPart,
+    HostNoDot,
+    EndsRun,
+    EndsEmptyStack,
+}
+
+/// Whether the ASCII byte `b` is in `set`.
+const fn member(set: Set, b: u8) -> bool {
+    let props = PROPS_BLOCKS[b as usize];
+    let term = props & LT_MASK;
+    match set {
+        Set::Plain => term == LT_INCLUDE && !is_any_separator_byte(b),
+        Set::Simple => (term == LT_INCLUDE || term == LT_SOFT) && !is_any_terminator_byte(b),
+        Set::SimpleInclude => member(Set::Simple, b) && term == LT_INCLUDE,
+        Set::LocalPart => b == b'.' || props & LINK_EMAIL != 0,
+        Set::HostNoDot => b != b'.' && props & HOST_CHAR != 0,
+        Set::EndsRun => !member(Set::HostNoDot, b),
+        Set::EndsEmptyStack => term == LT_HARD || term == LT_CLOSE,
+    }
+}
+
+/// The lookup table of `set`: the ASCII members, and no byte >= 0x80.
+const fn table(set: Set) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = member(set, b as u8);
+        b += 1;
+    }
+    table
+}
+
+/// ASCII bytes that are Link_Term=Include and no part's terminator or separator
+/// (`/ ? # = & , :`): inside any part, a run of them only moves the end of the link to the
+/// end of the run.
+pub(crate) static PLAIN: [bool; 256] = table(Set::Plain);
+
+/// ASCII bytes that, inside a path, query or fragment with an empty bracket stack, act
+/// only by their Link_Term value: Include or Soft, and no part's terminator (`? # :`).
+/// A part's separators (`/` in a path, `=` `&` in a query) are among them: with nothing
+/// on the stack, clearing it is the same as including the byte. Brackets, Hard bytes and
+/// bytes >= 0x80 are not.
+pub(crate) static SIMPLE: [bool; 256] = table(Set::Simple);
+
+/// The [`SIMPLE`] bytes that are Link_Term=Include: each moves the end of the link past
+/// itself; the others (Soft) only do so if an Include byte follows.
+pub(crate) static SIMPLE_INCLUDE: [bool; 256] = table(Set::SimpleInclude);
+
+/// ASCII bytes of an email local part: Link_Email=Yes, and `.`.
+pub(crate) static LOCAL_PART: [bool; 256] = table(Set::LocalPart);
+
+/// ASCII HostCharNoDot: `[A-Za-z0-9-]` (the vector kernels test these ranges directly).
+pub(crate) static HOST_NO_DOT: [bool; 256] = table(Set::HostNoDot);
+
+/// ASCII bytes that are not HostCharNoDot: a label's run of ASCII host bytes stops at one
+/// (a dot before one has an empty run; a dot before an ASCII host byte and one has a
+/// one-byte run). Bytes >= 0x80 are not in it: they may continue a run.
+pub(crate) static ENDS_RUN: [bool; 256] = table(Set::EndsRun);
+
+/// ASCII bytes that end a link in any part when the bracket stack is empty and no
+/// terminator is involved: Link_Term Hard, and Close (with nothing to match).
+pub(crate) static ENDS_EMPTY_STACK: [bool; 256] = table(Set::EndsEmptyStack);
+
+/// Whether `b` is ASCII HostCharNoDot: `[A-Za-z0-9-]`.
+#[inline]
+pub(crate) fn is_host_no_dot(b: u8) -> bool {
+    HOST_NO_DOT[b as usize]
+}
+
+/// Classes of the host walk's bytes, shared by the scanner and the vector walks: not a
+/// host character, a host character, a dot, a hyphen, a byte >= 0x80.
+pub(crate) const C_STOP: u8 = 0;
+/// A host character other than `.` and `-`.
+pub(crate) const C_HOST: u8 = 1;
+/// `.`
+pub(crate) const C_DOT: u8 = 2;
+/// `-`
+pub(crate) const C_HYPHEN: u8 = 3;
+/// A byte >= 0x80 (decoded on a slower path).
+pub(crate) const C_NON_ASCII: u8 = 4;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn members(table: &[bool; 256]) -> Vec<u8> {
+        (0..=255u8).filter(|&b| table[b as usize]).collect()
+    }
+
+    #[test]
+    fn host_no_dot_is_ascii_alphanumeric_and_hyphen() {
+        let expected: Vec<u8> = (0..=255u8)
+            .filter(|&b| b.is_ascii_alphanumeric() || b == b'-')
+            .collect();
+        assert_eq!(members(&HOST_NO_DOT), expected);
+        let ends: Vec<u8> = (0..0x80u8).filter(|b| !expected.contains(b)).collect();
+        assert_eq!(members(&ENDS_RUN), ends);
+    }
+
+    /// The simple bytes are exactly the Include and Soft ASCII bytes other than `? # :`.
+    #[test]
+    fn simple_bytes_are_include_or_soft() {
+        let simple = members(&SIMPLE);
+        let include = members(&SIMPLE_INCLUDE);
+        let soft: Vec<u8> = simple
+            .iter()
+            .copied()
+            .filter(|b| !include.contains(b))
+            .collect();
+        assert_eq!(soft, b"!\"',.;");
+        for b in b"/=&$%*+-@\\^_`|~09azAZ" {
+            assert!(include.contains(b), "{}", *b as char);
+        }
+        for b in b"?#:()[]{}<> \t\n\x7F\x80\xFF" {
+            assert!(!simple.contains(b), "{b:#04x}");
+        }
+    }
+
+    /// Plain bytes are the simple Include ones without a part's separator.
+    #[test]
+    fn plain_bytes_are_include_without_separators() {
+        let expected: Vec<u8> = members(&SIMPLE_INCLUDE)
+            .into_iter()
+            .filter(|b| !b"/=&".contains(b))
+            .collect();
+        assert_eq!(members(&PLAIN), expected);
+    }
+
+    #[test]
+    fn empty_stack_ends_at_hard_and_close() {
+        for b in b" \t\n\r\x00\x7F)]}" {
+            assert!(ENDS_EMPTY_STACK[*b as usize], "{b:#04x}");
+        }
+        for b in b"([{a.-/?#" {
+            assert!(!ENDS_EMPTY_STACK[*b as usize], "{b:#04x}");
+        }
+        assert!(LOCAL_PART[b'.' as usize] && LOCAL_PART[b'a' as usize]);
+        assert!(!LOCAL_PART[b'@' as usize] && !LOCAL_PART[0x80]);
+    }
+}

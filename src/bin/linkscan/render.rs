@@ -1,0 +1,197 @@
+//! Rendering output fields: TSV fields escaped so every row keeps its columns, and file
+//! names that need not be UTF-8 rendered without loss.
+//!
+//! # TSV escaping
+//!
+//! Every TSV field is written with `\` as `\\`, a tab as `\t`, a line feed as `\n`, a
+//! carriage return as `\r`, and each byte that is not part of valid UTF-8 as `\xHH` (two
+//! upper-case hex digits). The escaped text holds no tab or line break, and unescaping it
+//! gives back the original bytes exactly (the `\` of the escapes is itself escaped, so no
+//! escape is ambiguous).
+//!
+//! # File names in JSON
+//!
+//! A file name that is valid UTF-8 is a JSON string, as any text. One that is not (Unix
+//! names are bytes) is an object `{"bytes":"…"}` holding the name's bytes in standard
+//! base64 (RFC 4648, with padding) — the convention of ripgrep's JSON output — so two
+//! different names never print alike, and a reader gets the exact bytes back.
+
+use std::borrow::Cow;
+use std::ffi::OsStr;
+
+/// A file name, rendered once for every output.
+#[derive(Clone, Debug)]
+pub(crate) struct Name {
+    /// The JSON value: a string, or `{"bytes":"<base64>"}`.
+    pub(crate) json: String,
+    /// The TSV field (escaped), also used on stderr and in `NAME:COUNT` lines.
+    pub(crate) text: String,
+}
+
+impl Name {
+    pub(crate) fn new(name: &OsStr) -> Name {
+        let bytes = os_bytes(name);
+        Name::from_bytes(&bytes)
+    }
+
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Name {
+        let json = match std::str::from_utf8(bytes) {
+            Ok(text) => serde_json::to_string(text).expect("a string always serializes"),
+            Err(_) => format!("{{\"bytes\":\"{}\"}}", base64(bytes)),
+        };
+        let mut text = Vec::new();
+        tsv_field(&mut text, bytes);
+        let text = String::from_utf8(text).expect("escaped fields are ASCII or valid UTF-8");
+        Name { json, text }
+    }
+}
+
+/// The bytes of an OS string (on Unix, exactly its bytes; elsewhere, its UTF-8 form
+/// with unpaired surrogates replaced).
+pub(crate) fn os_bytes(name: &OsStr) -> Cow<'_, [u8]> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Cow::Borrowed(name.as_bytes())
+    }
+    #[cfg(not(unix))]
+    {
+        match name.to_string_lossy() {
+            Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
+            Cow::Owned(s) => Cow::Owned(s.into_bytes()),
+        }
+    }
+}
+
+/// Appends `bytes` to `out` as one TSV field; see the [module](self) documentation.
+pub(crate) fn tsv_field(out: &mut Vec<u8>, bytes: &[u8]) {
+    for chunk in bytes.utf8_chunks() {
+        let valid = chunk.valid().as_bytes();
+        let mut at = 0;
+        for (i, &b) in valid.iter().enumerate() {
+            let escaped: &[u8] = match b {
+                b'\\' => b"\\\\",
+                b'\t' => b"\\t",
+                b'\n' => b"\\n",
+                b'\r' => b"\\r",
+                _ => continue,
+            };
+            out.extend_from_slice(&valid[at..i]);
+            out.extend_from_slice(escaped);
+            at = i + 1;
+        }
+        out.extend_from_slice(&valid[at..]);
+        for &b in chunk.invalid() {
+            out.extend_from_slice(format!("\\x{b:02X}").as_bytes());
+        }
+    }
+}
+
+/// `text` as a TSV field (borrowed when nothing needs escaping).
+pub(crate) fn tsv_str(text: &str) -> Cow<'_, str> {
+    if !text
+        .bytes()
+        .any(|b| matches!(b, b'\\' | b'\t' | b'\n' | b'\r'))
+    {
+        return Cow::Borrowed(text);
+    }
+    let mut out = Vec::with_capacity(text.len() + 8);
+    tsv_field(&mut out, text.as_bytes());
+    Cow::Owned(String::from_utf8(out).expect("escaping keeps UTF-8 valid"))
+}
+
+/// Undoes [`tsv_field`].
+pub(crate) fn tsv_unescape(text: &str) -> Vec<u8> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\\' && i + 1 < bytes.len() {
+            let decoded = match bytes[i + 1] {
+                b'\\' => Some((b'\\', 2)),
+                b't' => Some((b'\t', 2)),
+                b'n' => Some((b'\n', 2)),
+                b'r' => Some((b'\r', 2)),
+                b'x' => text
+                    .get(i + 2..i + 4)
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+                    .map(|b| (b, 4)),
+                _ => None,
+            };
+            if let Some((b, len)) = decoded {
+                out.push(b);
+                i += len;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    out
+}
+
+/// Standard base64 with padding (RFC 4648 section 4).
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for group in bytes.chunks(3) {
+        let n = group
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= group.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i)) as usize & 63]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tsv_fields_escape_and_round_trip() {
+        let cases: &[&[u8]] = &[
+            b"plain name.txt",
+            b"tab\there",
+            b"line\nbreak\r\n",
+            b"back\\slash \\t literal",
+            b"bad \xFF\xFE utf-8 \xC3",
+            "été.txt".as_bytes(),
+        ];
+        for &case in cases {
+            let mut out = Vec::new();
+            tsv_field(&mut out, case);
+            let text = String::from_utf8(out).unwrap();
+            assert!(!text.contains(['\t', '\n', '\r']), "{text:?}");
+            assert_eq!(tsv_unescape(&text), case, "{text:?}");
+        }
+        let mut out = Vec::new();
+        tsv_field(&mut out, b"a\tb\\c\xFF");
+        assert_eq!(out, b"a\\tb\\\\c\\xFF");
+        assert_eq!(tsv_str("no escapes"), "no escapes");
+        assert_eq!(tsv_str("a\tb"), "a\\tb");
+    }
+
+    #[test]
+    fn names_that_are_not_utf8_stay_distinct_in_json() {
+        let a = Name::from_bytes(b"caf\xE9.txt");
+        let b = Name::from_bytes(b"caf\xE8.txt");
+        assert_ne!(a.json, b.json);
+        assert_eq!(a.json, r#"{"bytes":"Y2Fm6S50eHQ="}"#);
+        assert_eq!(a.text, "caf\\xE9.txt");
+        assert_eq!(
+            Name::from_bytes("a\"b.txt".as_bytes()).json,
+            r#""a\"b.txt""#
+        );
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+    }
+}

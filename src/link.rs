@@ -1,0 +1,88 @@
+//! A detected link ([`Link`]) and its kind ([`LinkKind`]): the value the scanner produces
+//! and every API hands out.
+//!
+//! Invariant: `start <= end`, both byte offsets of the scanned text (or of a piece of it,
+//! until [`Link::shifted`] moves the link into the whole text's coordinates).
+
+use std::ops::Range;
+
+/// What a detected link is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LinkKind {
+    /// A URL (with or without a written scheme).
+    Url,
+    /// An email address (with or without a written `mailto:`).
+    Email,
+}
+
+impl LinkKind {
+    /// `"url"` or `"email"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LinkKind::Url => "url",
+            LinkKind::Email => "email",
+        }
+    }
+}
+
+/// A detected link: a byte range of the scanned text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Link {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) kind: LinkKind,
+    pub(crate) has_scheme: bool,
+}
+
+impl Link {
+    /// Byte offset of the first byte of the link.
+    #[inline]
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    /// Byte offset just past the link.
+    #[inline]
+    pub fn end(&self) -> usize {
+        self.end
+    }
+
+    /// `start()..end()`.
+    #[inline]
+    pub fn range(&self) -> Range<usize> {
+        self.start..self.end
+    }
+
+    /// URL or email.
+    #[inline]
+    pub fn kind(&self) -> LinkKind {
+        self.kind
+    }
+
+    /// Whether the text spelled a scheme: `http://`/`https://` for a URL, `mailto:` for an
+    /// email.
+    #[inline]
+    pub fn has_scheme(&self) -> bool {
+        self.has_scheme
+    }
+
+    /// The same link `by` bytes further on (for a piece of a larger text).
+    #[inline]
+    #[cfg(feature = "parallel")]
+    pub(crate) fn shifted(self, by: usize) -> Link {
+        Link {
+            start: self.start + by,
+            end: self.end + by,
+            ..self
+        }
+    }
+
+    /// The link's text, given the text it was found in.
+    ///
+    /// # Panics
+    /// If `text` is not the text (or a copy of it) that the link was found in.
+    #[inline]
+    pub fn as_str<'t>(&self, text: &'t str) -> &'t str {
+        &text[self.range()]
+    }
+}

@@ -1,0 +1,60 @@
+//! Scanning a piece of a message as raw text: the fallback for messages over the size
+//! limit, which are never held whole (see [`splitter`](super::splitter)).
+//!
+//! # Algorithm
+//!
+//! The bytes are scanned as they are, with [`LinkFinder::links_bytes`]: no MIME parsing,
+//! no transfer or charset decoding, no mboxrd unescaping (an invalid UTF-8 sequence is never
+//! part of a link). The pieces of one message are cut just after an ASCII space or control
+//! character, so scanning them one by one finds exactly the links of a scan of the whole
+//! message.
+//!
+//! # Invariants
+//!
+//! The result has one part, path `1`, content type `text/plain`, whose `text` is the piece
+//! (invalid UTF-8 replaced by U+FFFD); link offsets are byte offsets in the raw message
+//! (header and body, From_ line excluded), so the links of consecutive pieces read as those
+//! of one part.
+
+use super::message::{LinkSource, MailLink, MailScanner, ScannedMessage, TextPart};
+
+impl MailScanner {
+    /// Scans `bytes`, the piece of a message that starts `offset` bytes into it, as raw
+    /// text: no MIME parsing or decoding, no mboxrd unescaping. The result has one part,
+    /// path `1`, content type `text/plain`, whose `text` is the piece (invalid UTF-8
+    /// replaced by U+FFFD); link offsets are byte offsets in the raw message, so the
+    /// links of consecutive pieces cut after white space read as those of one part. This
+    /// is how a message over the size limit is scanned, in bounded memory.
+    ///
+    /// ```
+    /// let scanned = linkscan::mail::MailScanner::new().scan_raw(b"see example.com\n", 100);
+    /// let link = &scanned.parts[0].links[0];
+    /// assert_eq!((link.start, link.end, link.href.as_str()), (104, 115, "https://example.com"));
+    /// ```
+    pub fn scan_raw(&self, bytes: &[u8], offset: usize) -> ScannedMessage {
+        let links = self
+            .finder
+            .links_bytes(bytes)
+            .map(|link| {
+                let text = std::str::from_utf8(&bytes[link.range()]).unwrap_or_default();
+                MailLink {
+                    start: offset + link.start(),
+                    end: offset + link.end(),
+                    kind: link.kind(),
+                    source: LinkSource::Text,
+                    text: text.to_string(),
+                    href: self.linkifier.href(&link, text),
+                }
+            })
+            .collect();
+        ScannedMessage {
+            parts: vec![TextPart {
+                path: "1".into(),
+                content_type: Some("text/plain".into()),
+                text: String::from_utf8_lossy(bytes).into_owned(),
+                links,
+            }],
+            ..ScannedMessage::default()
+        }
+    }
+}

@@ -1,0 +1,98 @@
+"""Type stubs of the compiled module ``linkscan._linkscan`` (re-exported by ``linkscan``)."""
+
+import os
+from typing import Iterable, Iterator, Literal, final
+
+import pyarrow
+
+DEFAULT_MAX_LINK_LEN: int
+TLD_LIST_VERSION: str
+
+@final
+class Link:
+    """A link found in a text. Immutable, hashable; equal when all fields are equal."""
+
+    @property
+    def start(self) -> int:
+        """Offset of the first character: code points for a ``str``, bytes for ``find_bytes``."""
+    @property
+    def end(self) -> int:
+        """Offset just past the link, in the unit of ``start``."""
+    @property
+    def kind(self) -> Literal["url", "email"]: ...
+    @property
+    def text(self) -> str:
+        """The link as written."""
+    @property
+    def has_scheme(self) -> bool:
+        """Whether the text spelled ``http://``, ``https://`` or ``mailto:``."""
+    @property
+    def href(self) -> str:
+        """The target: the text, after ``https://`` or ``mailto:`` when it has no scheme."""
+
+@final
+class LinkFinder:
+    """Finds URLs and email addresses as Unicode UTS #58 specifies.
+
+    ``tld_policy``: ``"iana"`` (the built-in IANA list), ``"syntactic"`` (any label that
+    could be a TLD) or an iterable of TLDs. ``max_link_len``: the longest link reported, in
+    UTF-8 bytes; ``None`` for no limit.
+    """
+
+    def __init__(
+        self,
+        *,
+        urls: bool = True,
+        emails: bool = True,
+        tld_policy: Literal["iana", "syntactic"] | Iterable[str] = "iana",
+        max_link_len: int | None = 65536,
+    ) -> None: ...
+    def find(self, text: str) -> list[Link]: ...
+    def finditer(self, text: str) -> Iterator[Link]: ...
+    def count(self, text: str) -> int: ...
+    def find_bytes(self, data: bytes | bytearray) -> list[Link]: ...
+    def linkify(self, text: str) -> str: ...
+    def find_arrow(self, array: object) -> pyarrow.RecordBatch: ...
+
+@final
+class ArrowLinks:
+    """The links of ``find_arrow`` before pyarrow imports them (Arrow PyCapsule protocol)."""
+
+    def __arrow_c_array__(self, requested_schema: object | None = None) -> tuple[object, object]: ...
+    def __len__(self) -> int: ...
+
+@final
+class Message:
+    """One message of an mbox archive and its links."""
+
+    @property
+    def file(self) -> str: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def offset(self) -> int: ...
+    @property
+    def message_id(self) -> str | None: ...
+    @property
+    def from_(self) -> str | None: ...
+    @property
+    def date(self) -> str | None: ...
+    @property
+    def subject(self) -> str | None: ...
+    @property
+    def links(self) -> list[dict[str, object]]:
+        """Dicts with the fields of ``linkscan find --mbox`` JSON lines."""
+    @property
+    def warnings(self) -> list[str]: ...
+
+@final
+class MboxScan(Iterator[Message]):
+    def __iter__(self) -> MboxScan: ...
+    def __next__(self) -> Message: ...
+
+def escape_url(url: str) -> str:
+    """``url`` with the minimal percent-escaping of UTS #58 section 4."""
+
+def scan_mbox(
+    source: str | os.PathLike[str] | bytes | bytearray, finder: LinkFinder | None = None
+) -> MboxScan: ...

@@ -1,0 +1,186 @@
+//! `scan_mbox`: the messages of an mbox archive and their links, one at a time.
+//!
+//! Built only on the public [`crate::mail`] API: [`open_mbox`] (gzip detected by content),
+//! [`MboxReader`] to split messages in bounded memory, [`MailScanner`] to decode and scan
+//! each. The archive is read lazily: one message is in memory at a time, and reading and
+//! scanning it runs with the GIL released.
+//!
+//! Each message yields a `Message` whose `links` are dicts with exactly the fields (and
+//! values) of the JSON lines of `linkscan find --mbox`: `file`, `message` (position in the
+//! archive, from 1), `message_id`, `part`, `content_type`, `source`, `start`, `end` (byte
+//! offsets in the part's decoded text), `kind`, `text`, `href`. Problems met in a message
+//! are its `warnings`, as the command prints them; a read error of the archive raises
+//! `OSError` (after the messages read before it).
+
+use std::fs::File;
+use std::io::{BufRead, Cursor};
+use std::sync::Mutex;
+
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
+use pyo3::types::{PyDict, PyList};
+
+use super::finder::PyLinkFinder;
+use crate::mail::{open_mbox, MailScanner, MboxReader, ScannedMessage};
+
+type Reader = MboxReader<Box<dyn BufRead + Send>>;
+
+/// One message of an archive and the links found in it.
+#[pyclass(frozen, get_all, module = "linkscan.mail", name = "Message")]
+pub struct PyMessage {
+    /// The archive's name (the path given, or `"-"` for bytes), as in `find --mbox`.
+    file: String,
+    /// Position in the archive, from 1.
+    index: usize,
+    /// Byte offset of the message's `From ` line in the (decompressed) archive.
+    offset: u64,
+    /// The Message-ID, without angle brackets.
+    message_id: Option<String>,
+    /// The first From address, as `Name <address>`.
+    from_: Option<String>,
+    /// The Date, in RFC 3339 form.
+    date: Option<String>,
+    /// The decoded Subject.
+    subject: Option<String>,
+    /// The links, as dicts with the fields of `find --mbox` JSON lines.
+    links: Py<PyList>,
+    /// Problems met while reading and decoding the message.
+    warnings: Vec<String>,
+}
+
+#[pymethods]
+impl PyMessage {
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "Message(index={}, message_id={:?}, links={})",
+            self.index,
+            self.message_id,
+            self.links.bind(py).len()
+        )
+    }
+}
+
+/// The iterator `scan_mbox` returns.
+#[pyclass(frozen, module = "linkscan.mail", name = "MboxScan")]
+pub struct MboxScan {
+    file: String,
+    reader: Mutex<Reader>,
+    scanner: MailScanner,
+}
+
+/// What one step of the iterator read, before Python objects are made.
+struct Scanned {
+    index: usize,
+    offset: u64,
+    message: ScannedMessage,
+    warnings: Vec<String>,
+}
+
+impl MboxScan {
+    fn message(&self, py: Python<'_>, s: Scanned) -> PyResult<PyMessage> {
+        let links = PyList::empty(py);
+        let m = &s.message;
+        for part in &m.parts {
+            for link in &part.links {
+                let d = PyDict::new(py);
+                d.set_item("file", &self.file)?;
+                d.set_item("message", s.index)?;
+                d.set_item("message_id", m.message_id.as_deref())?;
+                d.set_item("part", &part.path)?;
+                d.set_item("content_type", part.content_type.as_deref())?;
+                d.set_item("source", link.source.as_str())?;
+                d.set_item("start", link.start)?;
+                d.set_item("end", link.end)?;
+                d.set_item("kind", link.kind.as_str())?;
+                d.set_item("text", &link.text)?;
+                d.set_item("href", &link.href)?;
+                links.append(d)?;
+            }
+        }
+        let m = s.message;
+        Ok(PyMessage {
+            file: self.file.clone(),
+            index: s.index,
+            offset: s.offset,
+            message_id: m.message_id,
+            from_: m.from,
+            date: m.date,
+            subject: m.subject,
+            links: links.unbind(),
+            warnings: s.warnings,
+        })
+    }
+}
+
+#[pymethods]
+impl MboxScan {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyMessage>> {
+        let next = py.detach(|| {
+            let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+            reader.next().map(|read| {
+                read.map(|raw| {
+                    let mut message = self.scanner.scan(&raw.bytes);
+                    let mut warnings = raw.warnings;
+                    warnings.extend(message.warnings.drain(..).map(|w| w.to_string()));
+                    Scanned {
+                        index: raw.index,
+                        offset: raw.offset,
+                        message,
+                        warnings,
+                    }
+                })
+            })
+        });
+        match next {
+            None => Ok(None),
+            Some(Err(e)) => Err(e.into()),
+            Some(Ok(scanned)) => self.message(py, scanned).map(Some),
+        }
+    }
+}
+
+/// The archive argument: a path, or the archive's bytes.
+#[derive(FromPyObject)]
+pub enum Source {
+    /// Bytes (or a bytearray, copied): the archive itself.
+    Bytes(PyBackedBytes),
+    /// A `str` or `os.PathLike` path.
+    Path(std::path::PathBuf),
+}
+
+/// scan_mbox(source, finder=None) -> Iterator[Message]
+///
+/// The messages of an mbox archive (plain or gzip, detected by content) with their
+/// links. `source` is a path (`str` or `os.PathLike`) or the archive as `bytes`;
+/// `finder` a `LinkFinder` (default: the library's defaults).
+#[pyfunction]
+#[pyo3(signature = (source, finder = None))]
+pub fn scan_mbox(
+    py: Python<'_>,
+    source: Source,
+    finder: Option<&Bound<'_, PyLinkFinder>>,
+) -> PyResult<MboxScan> {
+    let (file, reader) = match source {
+        Source::Path(path) => {
+            let file = File::open(&path)?;
+            (
+                path.to_string_lossy().into_owned(),
+                py.detach(|| open_mbox(file))?,
+            )
+        }
+        Source::Bytes(bytes) => ("-".to_owned(), open_mbox(Cursor::new(bytes))?),
+    };
+    let finder = match finder {
+        Some(f) => f.get().finder.clone(),
+        None => PyLinkFinder::default_finder().finder,
+    };
+    Ok(MboxScan {
+        file,
+        reader: Mutex::new(MboxReader::new(reader)),
+        scanner: MailScanner::new().finder(finder),
+    })
+}

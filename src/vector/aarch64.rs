@@ -1,0 +1,142 @@
+//! The aarch64 instantiations: [`Vector`] and [`Lookup`] for `uint8x16_t` (NEON, 16
+//! lanes, `tbl` lookups), and one entry point per algorithm into which the generic
+//! algorithm is inlined. NEON is part of the aarch64 baseline, so the entry points need no
+//! `#[target_feature]` and are safe where they have no other precondition.
+//!
+//! NEON has no `movemask`: keep one distinct bit per lane (`LANE_BITS`), then three
+//! pairwise additions fold the 16 lanes into 16 bits.
+//!
+//! Tested on x86_64 machines too: CI cross-builds the tests for aarch64 and runs them
+//! under qemu-user (`.ci/run`), where `Kernel::available` includes this kernel.
+
+#![allow(unsafe_code)]
+
+use core::arch::aarch64::*;
+
+use super::candidates::{self, Classes};
+use super::runs::{self, Runs, WithRuns};
+use super::simd::{Lookup, Vector};
+use super::walks;
+
+/// Bit `i` of each byte lane, for folding lanes into a mask.
+const LANE_BITS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
+
+// SAFETY (all methods below): NEON is in the aarch64 baseline, and `load` reads the 16
+// bytes the caller promises readable.
+impl Vector for uint8x16_t {
+    const BYTES: usize = 16;
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // SAFETY: NEON is in the aarch64 baseline.
+        unsafe { vdupq_n_u8(b) }
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: 16 bytes at `p` are readable (the caller's promise).
+        unsafe { vld1q_u8(p) }
+    }
+    #[inline(always)]
+    unsafe fn eq(self, other: Self) -> Self {
+        // SAFETY: NEON is in the aarch64 baseline.
+        unsafe { vceqq_u8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn gt(self, other: Self) -> Self {
+        // SAFETY: NEON is in the aarch64 baseline.
+        unsafe { vcgtq_s8(vreinterpretq_s8_u8(self), vreinterpretq_s8_u8(other)) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        // SAFETY: NEON is in the aarch64 baseline.
+        unsafe { vandq_u8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: NEON is in the aarch64 baseline.
+        unsafe { vorrq_u8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn movemask(self) -> u64 {
+        // SAFETY: LANE_BITS has 16 bytes.
+        unsafe {
+            let top = vcltzq_s8(vreinterpretq_s8_u8(self));
+            let bits = vandq_u8(top, vld1q_u8(LANE_BITS.as_ptr()));
+            let sum = vpaddq_u8(bits, bits);
+            let sum = vpaddq_u8(sum, sum);
+            let sum = vpaddq_u8(sum, sum);
+            vgetq_lane_u16(vreinterpretq_u16_u8(sum), 0) as u64
+        }
+    }
+}
+
+impl Lookup for uint8x16_t {
+    #[inline(always)]
+    unsafe fn table(table: &[u8; 16]) -> Self {
+        // SAFETY: the table has 16 bytes.
+        unsafe { vld1q_u8(table.as_ptr()) }
+    }
+    #[inline(always)]
+    unsafe fn nibble_lookup(self, lo: Self, hi: Self) -> Self {
+        // SAFETY: NEON is in the aarch64 baseline.
+        unsafe {
+            vandq_u8(
+                vqtbl1q_u8(lo, vandq_u8(self, vdupq_n_u8(0x0F))),
+                vqtbl1q_u8(hi, vshrq_n_u8::<4>(self)),
+            )
+        }
+    }
+}
+
+/// NEON [`candidates::classes`].
+///
+/// # Safety
+/// `at + READ_AHEAD <= text.len()`.
+pub(crate) unsafe fn neon_classes(text: &[u8], at: usize, hosts: bool) -> Classes {
+    // SAFETY: the caller's promise; NEON is in the baseline.
+    unsafe { candidates::classes::<uint8x16_t>(text, at, hosts) }
+}
+
+/// NEON [`candidates::next_block`].
+pub(crate) fn neon_next_block(text: &[u8], at: &mut usize, drop_one_byte_runs: bool) -> u64 {
+    // SAFETY: NEON is in the baseline.
+    unsafe { candidates::next_block::<uint8x16_t>(text, at, drop_one_byte_runs) }
+}
+
+/// NEON [`walks::walk_host`].
+pub(crate) fn neon_walk_host(text: &[u8], i: usize, stop: usize, next: u8) -> (usize, bool, u8) {
+    // SAFETY: NEON is in the baseline.
+    unsafe { walks::walk_host::<uint8x16_t>(text, i, stop, next) }
+}
+
+/// NEON [`walks::walk_local_part`].
+pub(crate) fn neon_walk_local_part(
+    text: &[u8],
+    i: usize,
+    floor: usize,
+    dot_after: bool,
+) -> (usize, bool, bool) {
+    // SAFETY: NEON is in the baseline.
+    unsafe { walks::walk_local_part::<uint8x16_t>(text, i, floor, dot_after) }
+}
+
+/// The NEON skips.
+#[derive(Clone, Copy)]
+pub(crate) struct NeonRuns;
+
+impl Runs for NeonRuns {
+    #[inline(always)]
+    fn skip_plain(self, text: &[u8], i: usize) -> usize {
+        // SAFETY: NEON is in the baseline.
+        unsafe { runs::skip_plain::<uint8x16_t>(text, i) }
+    }
+    #[inline(always)]
+    fn skip_simple(self, text: &[u8], i: usize) -> (usize, usize) {
+        // SAFETY: NEON is in the baseline.
+        unsafe { runs::skip_simple::<uint8x16_t>(text, i) }
+    }
+}
+
+/// Runs `work` with the NEON skips.
+pub(crate) fn neon_with_runs<W: WithRuns>(work: W) -> W::Output {
+    work.run(NeonRuns)
+}

@@ -1,0 +1,618 @@
+//! The vector layer: the few scans of the engine that run a vector at a time, each
+//! written once over a small vector trait and instantiated per instruction set, behind one
+//! safe dispatching type, [`Kernel`].
+//!
+//! | module | what |
+//! | --- | --- |
+//! | [`simd`] | the [`Vector`](simd::Vector) and [`Lookup`](simd::Lookup) traits, the byte-range tests |
+//! | [`candidates`] | stage 1: the Dots that can precede a TLD, a 64-byte block at a time, and the cursor over them |
+//! | [`runs`] | the skips of the termination automaton over plain and simple path bytes |
+//! | [`walks`] | the scanner's backward walks over host and local-part bytes |
+//! | `x86_64`, `aarch64` | the instantiations: SSE2 and AVX2, NEON |
+//!
+//! Kernels: AVX2 and SSE2 on x86_64 (chosen at run time), NEON on aarch64, and a portable
+//! one everywhere (the scalar definitions, also used for the last bytes of a text, where
+//! a vector load would read past the end). All give identical results; the tests force
+//! each one and compare, at every offset.
+//!
+//! Invariants: a [`Kernel`] of a kind is only made after checking that the CPU has its
+//! instruction set, so the dispatch of its methods to the `unsafe` entry points of that
+//! set is sound; every other precondition of an entry point is checked here before the
+//! call. Nothing here allocates, and nothing here knows the automaton or the scanner that
+//! use it (`crate::terminate` is generic over [`runs::Runs`]).
+
+// The only module of the crate with `unsafe` code: the vector kernels, each block with a
+// SAFETY note.
+#![allow(unsafe_code)]
+
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
+pub(crate) mod candidates;
+pub(crate) mod runs;
+pub(crate) mod simd;
+pub(crate) mod walks;
+#[cfg(target_arch = "x86_64")]
+mod x86_64;
+
+#[cfg_attr(not(test), allow(unused_imports))]
+use candidates::{block_candidates, classes_scalar, Classes, BLOCK, READ_AHEAD};
+use runs::{ScalarRuns, WithRuns};
+
+/// A choice of vector kernels. Every kernel computes the same results.
+///
+/// A value can only be had from [`Kernel::detect`], [`Kernel::available`] or
+/// [`Kernel::portable`], which check the CPU first: holding an AVX2 kernel is the proof
+/// that the CPU has AVX2, so the kernels do not test it again on every call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kernel(Kind);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(any(test, feature = "internals")), allow(dead_code))] // tests choose kernels
+enum Kind {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Sse2,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    #[cfg(target_arch = "aarch64")]
+    Neon,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU supports (the feature test is a cached load: nothing
+    /// is allocated).
+    #[inline]
+    pub fn detect() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                Kernel(Kind::Avx2)
+            } else {
+                Kernel(Kind::Sse2)
+            }
+        }
+        #[cfg(target_arch = "aarch64")]
+        {
+            Kernel(Kind::Neon)
+        }
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        {
+            Kernel(Kind::Portable)
+        }
+    }
+
+    /// The scalar kernel, available everywhere.
+    #[cfg_attr(not(any(test, feature = "internals")), allow(dead_code))] // tests choose kernels
+    pub fn portable() -> Kernel {
+        Kernel(Kind::Portable)
+    }
+
+    /// Every kernel this CPU can run, slowest first (for tests and benchmarks).
+    #[cfg_attr(not(any(test, feature = "internals")), allow(dead_code))] // tests choose kernels
+    pub fn available() -> Vec<Kernel> {
+        let mut kernels = vec![Kernel(Kind::Portable)];
+        #[cfg(target_arch = "x86_64")]
+        {
+            kernels.push(Kernel(Kind::Sse2));
+            if std::is_x86_feature_detected!("avx2") {
+                kernels.push(Kernel(Kind::Avx2));
+            }
+        }
+        #[cfg(target_arch = "aarch64")]
+        kernels.push(Kernel(Kind::Neon));
+        kernels
+    }
+
+    /// `"portable"`, `"sse2"`, `"avx2"` or `"neon"`.
+    #[cfg_attr(not(any(test, feature = "internals")), allow(dead_code))] // tests choose kernels
+    pub fn name(self) -> &'static str {
+        match self.0 {
+            Kind::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Kind::Sse2 => "sse2",
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx2 => "avx2",
+            #[cfg(target_arch = "aarch64")]
+            Kind::Neon => "neon",
+        }
+    }
+
+    /// Runs `work` with this kernel's [`runs::Runs`], compiled for its instruction set
+    /// (the termination automaton: see `crate::terminate`).
+    #[inline]
+    pub(crate) fn with_runs<W: WithRuns>(self, work: W) -> W::Output {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: an AVX2 kernel is only made after detecting AVX2.
+            Kind::Avx2 => unsafe { x86_64::avx2_with_runs(work) },
+            #[cfg(target_arch = "aarch64")]
+            Kind::Neon => aarch64::neon_with_runs(work),
+            _ => work.run(ScalarRuns),
+        }
+    }
+
+    /// Walks back from `i` over ASCII host bytes (`[A-Za-z0-9.-]`) while above `stop`, as
+    /// the scanner's host walk does byte by byte: returns the new position, whether a bad
+    /// label pair (Dot Dot, Dot `-`, `-` Dot) was seen among the bytes walked and the
+    /// character after them (whose class is `next`), and the class of the last byte
+    /// walked (or `next`). A kernel may stop early (the portable one walks nothing); the
+    /// scanner goes on byte by byte.
+    #[inline]
+    pub(crate) fn walk_ascii_host(
+        self,
+        text: &[u8],
+        i: usize,
+        stop: usize,
+        next: u8,
+    ) -> (usize, bool, u8) {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::Sse2 => x86_64::sse2_walk_host(text, i, stop, next),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: an AVX2 kernel is only made after detecting AVX2.
+            Kind::Avx2 => unsafe { x86_64::avx2_walk_host(text, i, stop, next) },
+            #[cfg(target_arch = "aarch64")]
+            Kind::Neon => aarch64::neon_walk_host(text, i, stop, next),
+            Kind::Portable => (i, false, next),
+        }
+    }
+
+    /// Walks back from `i` over ASCII local-part bytes (`ascii::LOCAL_PART`) while above
+    /// `floor`, as the scanner's local-part walk does byte by byte: returns the new
+    /// position, whether two adjacent dots were seen (counting the byte after the walked
+    /// ones, a dot when `dot_after`), and whether the last byte walked is a dot (or
+    /// `dot_after`). A kernel may stop early (the portable and SSE2 ones walk nothing).
+    #[inline]
+    pub(crate) fn walk_ascii_email(
+        self,
+        text: &[u8],
+        i: usize,
+        floor: usize,
+        dot_after: bool,
+    ) -> (usize, bool, bool) {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: an AVX2 kernel is only made after detecting AVX2.
+            Kind::Avx2 => unsafe { x86_64::avx2_walk_local_part(text, i, floor, dot_after) },
+            #[cfg(target_arch = "aarch64")]
+            Kind::Neon => aarch64::neon_walk_local_part(text, i, floor, dot_after),
+            _ => {
+                let _ = (text, floor); // walked by the vector kernels only
+                (i, false, dot_after)
+            }
+        }
+    }
+
+    /// The byte classes of the block of `text` starting at `at` (`at < text.len()`); the
+    /// host classes (`host`, `non_ascii`) are left empty unless `hosts`.
+    #[inline]
+    pub(crate) fn classes(self, text: &[u8], at: usize, hosts: bool) -> Classes {
+        if text.len().saturating_sub(at) < READ_AHEAD {
+            return classes_scalar(text, at, hosts);
+        }
+        // SAFETY (every arm): `at + READ_AHEAD <= text.len()` (checked above), and a
+        // kernel of a kind is only made once the CPU is known to have its instructions.
+        match self.0 {
+            Kind::Portable => classes_scalar(text, at, hosts),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Sse2 => unsafe { x86_64::sse2_classes(text, at, hosts) },
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx2 => unsafe { x86_64::avx2_classes(text, at, hosts) },
+            #[cfg(target_arch = "aarch64")]
+            Kind::Neon => unsafe { aarch64::neon_classes(text, at, hosts) },
+        }
+    }
+
+    /// The candidate mask of the block of `text` starting at `at` (`at < text.len()`).
+    #[inline]
+    fn block_mask(self, text: &[u8], at: usize, drop_one_byte_runs: bool) -> u64 {
+        let c = self.classes(text, at, false);
+        block_candidates(c.dot, c.ideographic, text, at, drop_one_byte_runs, || {
+            let h = self.classes(text, at, true);
+            (h.host, h.non_ascii)
+        })
+    }
+
+    /// The first block at or after `at` (blocks start at `at`, `at + 64`, …) with a
+    /// candidate: `(block start, candidate mask)`, the mask 0 when there is none. The
+    /// vector kernels run the loop over empty blocks inside one call. With
+    /// `drop_one_byte_runs`, dots before a one-byte run are no candidates (see
+    /// [`candidates`]).
+    #[inline]
+    pub(crate) fn next_block(
+        self,
+        text: &[u8],
+        mut at: usize,
+        drop_one_byte_runs: bool,
+    ) -> (usize, u64) {
+        let mask = match self.0 {
+            Kind::Portable => 0,
+            #[cfg(target_arch = "x86_64")]
+            Kind::Sse2 => x86_64::sse2_next_block(text, &mut at, drop_one_byte_runs),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: an AVX2 kernel is only made after detecting AVX2.
+            Kind::Avx2 => unsafe { x86_64::avx2_next_block(text, &mut at, drop_one_byte_runs) },
+            #[cfg(target_arch = "aarch64")]
+            Kind::Neon => aarch64::neon_next_block(text, &mut at, drop_one_byte_runs),
+        };
+        if mask != 0 {
+            return (at, mask);
+        }
+        // The rest (all of it for the portable kernel; the last bytes, which a vector
+        // load would overrun, for the others).
+        while at < text.len() {
+            let mask = self.block_mask(text, at, drop_one_byte_runs);
+            if mask != 0 {
+                return (at, mask);
+            }
+            at += BLOCK;
+        }
+        (at, 0)
+    }
+}
+
+/// The Dots of a text, in order, from a position that only moves forward.
+pub(crate) struct Candidates {
+    kernel: Kernel,
+    /// Whether `base` and `mask` describe a block yet.
+    started: bool,
+    /// Start of the current block.
+    base: usize,
+    /// Candidates of the current block not yet returned (bit i: `base + i`).
+    mask: u64,
+    /// Dots before a one-byte run are dropped (the TLD set has no one-byte entry).
+    drop_one_byte_runs: bool,
+}
+
+impl Candidates {
+    /// The candidates for a scanner whose TLDs are never shorter than `min_tld_len`
+    /// bytes.
+    pub(crate) fn new(kernel: Kernel, min_tld_len: usize) -> Candidates {
+        Candidates {
+            kernel,
+            started: false,
+            base: 0,
+            mask: 0,
+            drop_one_byte_runs: min_tld_len > 1,
+        }
+    }
+
+    /// The first Dot at or after `from` (never less than an earlier `from`):
+    /// `(position, byte length)`.
+    #[inline]
+    pub(crate) fn next(&mut self, text: &[u8], from: usize) -> Option<(usize, usize)> {
+        if !self.started || from >= self.base + BLOCK {
+            self.started = true;
+            (self.base, self.mask) = self.kernel.next_block(text, from, self.drop_one_byte_runs);
+        } else if from > self.base {
+            self.mask &= u64::MAX << (from - self.base);
+            if self.mask == 0 {
+                (self.base, self.mask) =
+                    self.kernel
+                        .next_block(text, self.base + BLOCK, self.drop_one_byte_runs);
+            }
+        }
+        if self.mask == 0 {
+            return None;
+        }
+        let at = self.base + self.mask.trailing_zeros() as usize;
+        let len = if text[at] == b'.' { 1 } else { 3 };
+        Some((at, len))
+    }
+}
+
+#[cfg(test)]
+#[path = "../../tests/common/rng.rs"]
+mod rng;
+
+#[cfg(test)]
+mod tests {
+    use super::candidates::BLOCK;
+    use super::rng::Rng;
+    use super::runs::{skip_plain_scalar, Runs};
+    use super::walks::scalar;
+    use super::*;
+    use crate::ascii::{is_host_no_dot, C_DOT, C_HOST, C_HYPHEN, PLAIN, SIMPLE, SIMPLE_INCLUDE};
+
+    /// Both skips of a kernel, through its [`runs::Runs`].
+    struct Skips<'t>(&'t [u8], usize);
+    impl WithRuns for Skips<'_> {
+        type Output = (usize, (usize, usize));
+        fn run<R: Runs>(self, runs: R) -> Self::Output {
+            (
+                runs.skip_plain(self.0, self.1),
+                runs.skip_simple(self.0, self.1),
+            )
+        }
+    }
+
+    /// Every Dot, and which of them could start a link by the checks of the filter
+    /// applied with no block boundaries (for `。`, only the byte after it), for a TLD set
+    /// whose shortest entry has `min_tld_len` bytes: `(all, live)`.
+    fn naive(text: &[u8], min_tld_len: usize) -> (Vec<usize>, Vec<usize>) {
+        let all: Vec<usize> = (0..text.len())
+            .filter(|&i| text[i] == b'.' || text[i..].starts_with("。".as_bytes()))
+            .collect();
+        let live = all
+            .iter()
+            .copied()
+            .filter(|&d| {
+                let dot_len = if text[d] == b'.' { 1 } else { 3 };
+                match text.get(d + dot_len) {
+                    None => return false,
+                    Some(&b) if b < 0x80 && !is_host_no_dot(b) => return false,
+                    _ => {}
+                }
+                if dot_len == 3 {
+                    return true;
+                }
+                let mut e = d + 1;
+                while e < text.len() && is_host_no_dot(text[e]) {
+                    e += 1;
+                }
+                let one_byte_run = e == d + 2 && text.get(e).is_none_or(|&b| b < 0x80);
+                if one_byte_run && min_tld_len > 1 {
+                    return false;
+                }
+                !(text.get(e) == Some(&b'.') && text.get(e + 1).is_some_and(|&b| is_host_no_dot(b)))
+            })
+            .collect();
+        (all, live)
+    }
+
+    fn all(kernel: Kernel, text: &[u8], min_tld_len: usize) -> Vec<usize> {
+        let mut c = Candidates::new(kernel, min_tld_len);
+        let mut out = Vec::new();
+        let mut from = 0;
+        while let Some((at, len)) = c.next(text, from) {
+            out.push(at);
+            from = at + len;
+        }
+        out
+    }
+
+    /// Every kernel equals the naive definition at every alignment and length, with dots
+    /// and ideographic full stops across block boundaries.
+    #[test]
+    fn kernels_agree_with_the_naive_search() {
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
+        let pieces: [&[u8]; 7] = [
+            b".",
+            "。".as_bytes(),
+            b"a",
+            b"\xE3",
+            b"\x80\x82",
+            b" ",
+            "中".as_bytes(),
+        ];
+        for round in 0..400 {
+            let len = rng.below(300);
+            let mut text = Vec::new();
+            while text.len() < len {
+                let piece = pieces[rng.below(pieces.len())];
+                text.extend_from_slice(piece);
+            }
+            for min_tld_len in [1, 2] {
+                let (dots, live) = naive(&text, min_tld_len);
+                let expected = all(Kernel::portable(), &text, min_tld_len);
+                // Never a live dot dropped; never anything but a dot kept.
+                assert!(
+                    live.iter().all(|d| expected.contains(d)),
+                    "round {round}, min_tld_len {min_tld_len}: a live dot was dropped"
+                );
+                assert!(
+                    expected.iter().all(|d| dots.contains(d)),
+                    "round {round}: a non-dot was kept"
+                );
+                for kernel in Kernel::available() {
+                    assert_eq!(
+                        all(kernel, &text, min_tld_len),
+                        expected,
+                        "round {round}, min_tld_len {min_tld_len}, kernel {kernel:?}"
+                    );
+                }
+            }
+            for kernel in Kernel::available() {
+                // The classes at every start offset, too.
+                for at in 0..text.len() {
+                    for hosts in [false, true] {
+                        assert_eq!(
+                            kernel.classes(&text, at, hosts),
+                            classes_scalar(&text, at, hosts),
+                            "kernel {kernel:?} at {at}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// 300 texts of up to 200 bytes from `alphabet`, with one byte in 24 anything.
+    fn texts_mostly_of(alphabet: &[u8], seed: u64) -> Vec<Vec<u8>> {
+        let mut rng = Rng::new(seed);
+        (0..300)
+            .map(|_| {
+                let len = rng.below(200);
+                (0..len)
+                    .map(|_| {
+                        if rng.below(24) == 0 {
+                            rng.next_u64() as u8
+                        } else {
+                            *rng.pick(alphabet)
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Every kernel's skip equals the scalar definition from every start offset.
+    #[test]
+    fn skip_plain_agrees_across_kernels() {
+        // Mostly plain bytes, sometimes anything, so runs of all lengths occur.
+        let texts = texts_mostly_of(b"abcXYZ019-_~%+*$@", 0x2545_F491_4F6C_DD1D);
+        for (round, text) in texts.iter().enumerate() {
+            for i in 0..=text.len() {
+                let expected = (i..text.len())
+                    .find(|&j| !PLAIN[text[j] as usize])
+                    .unwrap_or(text.len());
+                assert_eq!(skip_plain_scalar(text, i), expected);
+                for kernel in Kernel::available() {
+                    assert_eq!(
+                        kernel.with_runs(Skips(text, i)).0,
+                        expected,
+                        "round {round} at {i} {kernel:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Every kernel's simple-run skip equals the scalar definition from every offset.
+    #[test]
+    fn skip_simple_agrees_across_kernels() {
+        // Mostly simple bytes (Include and Soft), sometimes anything.
+        let texts = texts_mostly_of(b"abcXYZ019-_~%/=&.,;!'\"", 0x9E37_79B9_7F4A_7C15);
+        for (round, text) in texts.iter().enumerate() {
+            for i in 0..=text.len() {
+                let end = (i..text.len())
+                    .find(|&j| !SIMPLE[text[j] as usize])
+                    .unwrap_or(text.len());
+                let included = (i..end)
+                    .rev()
+                    .find(|&j| SIMPLE_INCLUDE[text[j] as usize])
+                    .map_or(0, |j| j + 1);
+                for kernel in Kernel::available() {
+                    assert_eq!(
+                        kernel.with_runs(Skips(text, i)).1,
+                        (end, included),
+                        "round {round} at {i} {kernel:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Every kernel's backward host walk, finished byte by byte, equals the byte-by-byte
+    /// walk, from every end offset and floor, with every class after the walk.
+    #[test]
+    fn host_walks_agree_across_kernels() {
+        let texts = texts_mostly_of(b"abcXYZ019-.-..-", 0xD1B5_4A32_D192_ED03);
+        for (round, text) in texts.iter().enumerate() {
+            for i in 0..=text.len() {
+                for stop in [0, i / 2, i.saturating_sub(33), i.saturating_sub(1)] {
+                    for next in [C_DOT, C_HYPHEN, C_HOST] {
+                        let expected = scalar::walk_host(text, i, stop, next);
+                        for kernel in Kernel::available() {
+                            let (at, bad, class) = kernel.walk_ascii_host(text, i, stop, next);
+                            let (end, rest_bad, end_class) =
+                                scalar::walk_host(text, at, stop, class);
+                            assert_eq!(
+                                (end, bad || rest_bad, end_class),
+                                expected,
+                                "round {round} at {i} stop {stop} next {next} {kernel:?}"
+                            );
+                            assert!(at >= stop && at <= i, "{kernel:?} walked out of range");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every kernel's backward local-part walk, finished byte by byte, equals the
+    /// byte-by-byte walk, from every end offset and floor.
+    #[test]
+    fn local_part_walks_agree_across_kernels() {
+        let texts = texts_mostly_of(b"abcXYZ019-._+%!..", 0x94D0_49BB_1331_11EB);
+        for (round, text) in texts.iter().enumerate() {
+            for i in 0..=text.len() {
+                for floor in [0, i / 2, i.saturating_sub(33), i.saturating_sub(1)] {
+                    for dot_after in [false, true] {
+                        let expected = scalar::walk_local_part(text, i, floor, dot_after);
+                        for kernel in Kernel::available() {
+                            let (at, doubled, dot) =
+                                kernel.walk_ascii_email(text, i, floor, dot_after);
+                            let (end, rest_doubled, end_dot) =
+                                scalar::walk_local_part(text, at, floor, dot);
+                            assert_eq!(
+                                (end, doubled || rest_doubled, end_dot),
+                                expected,
+                                "round {round} at {i} floor {floor} {kernel:?}"
+                            );
+                            assert!(at >= floor && at <= i, "{kernel:?} walked out of range");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A block start past the end of the text is classified as empty, not read.
+    #[test]
+    fn classes_past_the_end_are_empty() {
+        let text = [b'.'; 100];
+        for kernel in Kernel::available() {
+            assert_eq!(kernel.classes(&text, 100, true), Classes::default());
+            assert_eq!(kernel.next_block(&text, 128, false), (128, 0));
+        }
+    }
+
+    #[test]
+    fn skips_from_positions_inside_and_past_blocks() {
+        // Dots followed by "ab ", and one at the very end (dropped: nothing follows it;
+        // its block has two dots, so the filter runs).
+        let mut text = vec![b' '; 1000];
+        for i in [0, 61, 64, 130, 500, 996] {
+            text[i..i + 3].copy_from_slice(b".ab");
+        }
+        text[999] = b'.';
+        for kernel in Kernel::available() {
+            let mut c = Candidates::new(kernel, 2);
+            assert_eq!(c.next(&text, 0), Some((0, 1)));
+            assert_eq!(c.next(&text, 1), Some((61, 1)));
+            assert_eq!(c.next(&text, 62), Some((64, 1)));
+            assert_eq!(c.next(&text, 66), Some((130, 1)));
+            assert_eq!(c.next(&text, 131), Some((500, 1)));
+            assert_eq!(c.next(&text, 996), Some((996, 1)));
+            assert_eq!(c.next(&text, 997), None);
+            assert_eq!(Candidates::new(kernel, 2).next(b"", 0), None);
+        }
+    }
+
+    /// A dot before a one-byte run (`e.g`, `1.5%`) is dropped when no TLD is that short,
+    /// and kept otherwise, in blocks with one dot and in dense ones, and at the end of
+    /// the text.
+    #[test]
+    fn one_byte_runs_are_dropped_when_no_tld_is_that_short() {
+        // One dot per block: `.g` and `.5` have one-byte runs, `.ab` a two-byte one,
+        // `.α` and `.qé` are not known to be short (non-ASCII), `.x` ends the text.
+        let mut sparse = Vec::new();
+        for piece in [
+            "see e.g this",
+            "1.5% of",
+            "x.ab and",
+            "y.α or",
+            "z.qé",
+            "end.x",
+        ] {
+            sparse.resize(sparse.len().next_multiple_of(BLOCK), b' ');
+            sparse.extend_from_slice(piece.as_bytes());
+        }
+        // A dense block: `.b` is an inner label either way; `.c`, `.e` and `.j` have
+        // one-byte runs, `.gh` a two-byte one; then `.l` ends the text.
+        let mut dense = b"a.b.c d.e, f.gh i.j".to_vec();
+        dense.extend_from_slice(&[b' '; 60]);
+        dense.extend_from_slice(b"k.l");
+        for kernel in Kernel::available() {
+            assert_eq!(all(kernel, &sparse, 2), [129, 193, 257], "{kernel:?}");
+            assert_eq!(
+                all(kernel, &sparse, 1),
+                [5, 65, 129, 193, 257, 323],
+                "{kernel:?}"
+            );
+            assert_eq!(all(kernel, &dense, 2), [12], "{kernel:?}");
+            assert_eq!(all(kernel, &dense, 1), [3, 7, 12, 17, 80], "{kernel:?}");
+        }
+    }
+}

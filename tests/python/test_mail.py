@@ -1,0 +1,83 @@
+"""linkscan.mail.scan_mbox against `linkscan find --mbox` on the same archive."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+
+import pytest
+
+from linkscan import LinkFinder
+from linkscan.mail import Message, scan_mbox
+
+
+@pytest.fixture(scope="module")
+def archive(shared_dir, tmp_path_factory):
+    """The first ~4 MB of email-en.mbox, cut before a From_ line."""
+    data = (shared_dir / "corpus" / "email-en.mbox").read_bytes()
+    cut = data.index(b"\nFrom ", 4_000_000) + 1
+    path = tmp_path_factory.mktemp("mbox") / "part.mbox"
+    path.write_bytes(data[:cut])
+    return path
+
+
+def cli(linkscan_bin, *args):
+    out = subprocess.run(
+        [str(linkscan_bin), "find", "--format", "jsonl", "-q", *args], check=True, capture_output=True
+    ).stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_links_equal_the_command_lines_json_lines(archive, linkscan_bin):
+    expected = cli(linkscan_bin, "--mbox", str(archive))
+    messages = list(scan_mbox(str(archive)))
+    assert all(isinstance(m, Message) for m in messages)
+    assert [m.index for m in messages] == list(range(1, len(messages) + 1))
+    assert len(messages) > 300
+    got = [link for m in messages for link in m.links]
+    assert len(got) > 1000
+    assert got == expected
+
+
+def test_bytes_gzip_and_pathlike_give_the_same(archive, linkscan_bin):
+    from_path = [link for m in scan_mbox(archive) for link in m.links]
+    raw = archive.read_bytes()
+    from_bytes = [link for m in scan_mbox(raw) for link in m.links]
+    from_gzip = [link for m in scan_mbox(gzip.compress(raw)) for link in m.links]
+    assert from_bytes == from_gzip
+    assert all(link["file"] == "-" for link in from_bytes)
+    strip = lambda links: [{k: v for k, v in l.items() if k != "file"} for l in links]
+    assert strip(from_bytes) == strip(from_path)
+
+
+def test_message_fields_and_finder():
+    archive = (
+        b"From a@example.com Mon Jan  1 00:00:00 2024\n"
+        b"Message-ID: <m1@example.com>\nFrom: Ann <ann@example.com>\n"
+        b"Subject: =?utf-8?q?see_x=2Ecom?=\nContent-Type: text/plain; charset=utf-8\n"
+        b"Content-Transfer-Encoding: quoted-printable\n\n"
+        b"https://example.com/very/long/pa=\nth and me@example.org\n"
+    )
+    (message,) = list(scan_mbox(archive))
+    assert (message.index, message.offset, message.message_id) == (1, 0, "m1@example.com")
+    assert message.from_ == "Ann <ann@example.com>"
+    assert message.subject == "see x.com"
+    assert [(l["part"], l["text"], l["href"]) for l in message.links] == [
+        ("subject", "x.com", "https://x.com"),
+        ("1", "https://example.com/very/long/path", "https://example.com/very/long/path"),
+        ("1", "me@example.org", "mailto:me@example.org"),
+    ]
+    (urls_only,) = list(scan_mbox(archive, finder=LinkFinder(emails=False)))
+    assert [l["kind"] for l in urls_only.links] == ["url", "url"]
+
+
+def test_errors():
+    with pytest.raises(FileNotFoundError):
+        scan_mbox("/nonexistent/archive.mbox")
+    with pytest.raises(TypeError):
+        scan_mbox(42)
+    # A truncated gzip stream: the read error is raised, not swallowed.
+    broken = gzip.compress(b"From a Mon Jan  1 00:00:00 2024\nSubject: x\n\nbody x.com\n" * 50)[:-20]
+    with pytest.raises(OSError):
+        list(scan_mbox(broken))
