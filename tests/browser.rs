@@ -69,7 +69,7 @@ fn dump_dom(chromium: &Path, page: &Path) -> String {
 /// Writes an archive of `mboxes` to `out_dir` with `linkscan linkify --mbox`.
 fn linkify_archive(out_dir: &Path, mboxes: &[&Path]) {
     let status = Command::new(env!("CARGO_BIN_EXE_linkscan"))
-        .args(["linkify", "--mbox", "-q", "--out"])
+        .args(["linkify", "--mbox", "--no-progress", "--out"])
         .arg(out_dir)
         .args(mboxes)
         .status()

@@ -535,3 +535,259 @@ fn archive_pages_show_the_message_warnings() {
         "{page}"
     );
 }
+
+// --- grep's conventions for `find` -------------------------------------------------------
+
+#[test]
+fn find_exit_status_is_one_when_nothing_is_found() {
+    let out = linkscan(&["find"], b"hello, no links here\n");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+    let out = linkscan(&["find", "--count"], b"hello\n");
+    assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(1), "0\n"));
+    let out = linkscan(&["find"], b"see example.com\n");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // An unreadable input (2) wins over nothing found (1), and over links found elsewhere.
+    let dir = temp_dir("exit");
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "no links\n").unwrap();
+    let missing = dir.join("missing.txt");
+    let links = dir.join("links.txt");
+    std::fs::write(&links, "example.org\n").unwrap();
+    for file in [&empty, &links] {
+        let out = linkscan(
+            &["find", file.to_str().unwrap(), missing.to_str().unwrap()],
+            b"",
+        );
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+    }
+}
+
+#[test]
+fn find_quiet_prints_nothing_and_stops_at_the_first_link() {
+    let out = linkscan(&["find", "-q"], b"see example.com and x@example.org\n");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+    let out = linkscan(&["find", "--quiet", "--count"], b"nothing\n");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    // As grep -q: a link found exits 0 even though an input could not be read.
+    let dir = temp_dir("quiet");
+    let links = dir.join("links.txt");
+    std::fs::write(&links, "example.com\n").unwrap();
+    let out = linkscan(
+        &[
+            "find",
+            "-q",
+            dir.join("missing").to_str().unwrap(),
+            links.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // It stops at the first link: the standard input after it is not read to the end.
+    // 64 MiB of input would take a while to scan; the pipe closes early instead.
+    let mut big = b"example.com\n".to_vec();
+    big.resize(64 << 20, b'a');
+    let out = linkscan(&["find", "-q"], &big);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+#[test]
+fn find_only_matching_prints_link_texts() {
+    let out = linkscan(
+        &["find", "-o"],
+        b"See example.com/a\tand <x@example.org>; (https://en.wikipedia.org/wiki/A_(b)).\n",
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        stdout(&out),
+        "example.com/a\nx@example.org\nhttps://en.wikipedia.org/wiki/A_(b)\n"
+    );
+    let out = linkscan(
+        &["find", "-o", "--kind", "email"],
+        b"example.com x@example.org\n",
+    );
+    assert_eq!(stdout(&out), "x@example.org\n");
+    let out = linkscan(&["find", "-o", "--count"], b"x");
+    assert_eq!(out.status.code(), Some(2), "-o with --count: {out:?}");
+}
+
+#[cfg(feature = "mail")]
+#[test]
+fn archive_only_flags_are_errors_on_plain_input() {
+    for flags in [
+        &["--all-text"][..],
+        &["--no-progress"],
+        &["--max-message-size", "1M"],
+    ] {
+        let out = linkscan(&[&["find"][..], flags].concat(), b"example.com\n");
+        assert_eq!(out.status.code(), Some(2), "{flags:?}: {out:?}");
+        assert!(out.stdout.is_empty());
+        assert!(
+            stderr(&out).contains(&format!("{} is for --mbox or --maildir inputs", flags[0])),
+            "{out:?}"
+        );
+        let out = linkscan(&[&["linkify"][..], flags].concat(), b"example.com\n");
+        assert_eq!(out.status.code(), Some(2), "linkify {flags:?}: {out:?}");
+    }
+}
+
+#[cfg(feature = "mail")]
+#[test]
+fn find_mbox_follows_grep_conventions() {
+    let mbox = "From a@example.com Mon Jan  1 00:00:00 2024\nSubject: hi\n\nsee example.com\n\n\
+                From b@example.com Mon Jan  1 00:00:00 2024\nSubject: x\n\nno links\n";
+    let out = linkscan(&["find", "--mbox", "-o", "-"], mbox.as_bytes());
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(stdout(&out), "example.com\n");
+    // -q: nothing on stdout, no summary on stderr.
+    let out = linkscan(&["find", "--mbox", "-q", "-"], mbox.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+    let none = "From a@example.com Mon Jan  1 00:00:00 2024\nSubject: hi\n\nnothing\n";
+    let out = linkscan(&["find", "--mbox", "-q", "-"], none.as_bytes());
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+    // Without -q the summary stays, unless --no-progress.
+    let out = linkscan(&["find", "--mbox", "-"], none.as_bytes());
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        stderr(&out).contains(": 1 message, 2 parts scanned, 0 links, 0 warnings"),
+        "{out:?}"
+    );
+    let out = linkscan(&["find", "--mbox", "--no-progress", "-"], none.as_bytes());
+    assert!(out.stderr.is_empty(), "{out:?}");
+}
+
+/// A Maildir message that cannot be read is reported and counted as a read error (exit 2),
+/// and is not scanned: no "the message is empty" after its read error.
+#[cfg(feature = "mail")]
+#[test]
+fn maildir_read_error_is_not_scanned_as_an_empty_message() {
+    let dir = temp_dir("maildir");
+    let maildir = dir.join("Mail");
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    std::fs::write(
+        maildir.join("cur").join("1.eml"),
+        "Subject: a\n\nsee example.com\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(dir.join("gone"), maildir.join("cur").join("2.eml")).unwrap();
+    let out = linkscan(&["find", "--maildir", "-o", maildir.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(stdout(&out), "example.com\n");
+    let err = stderr(&out);
+    assert!(
+        err.contains("2.eml") && err.contains("could not be read"),
+        "{err}"
+    );
+    assert!(!err.contains("the message is empty"), "{err}");
+    assert!(!err.contains("os error"), "{err}");
+}
+
+#[test]
+fn find_line_numbers_and_columns_for_people() {
+    let text = "a example.com\nαβ x@example.org\n\n  https://e.org/x y.com\n";
+    let out = linkscan(&["find", "-n", "--column"], text.as_bytes());
+    assert!(out.status.success(), "{out:?}");
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let at: Vec<(u64, u64, &str)> = lines
+        .iter()
+        .map(|l| {
+            (
+                l["line"].as_u64().unwrap(),
+                l["column"].as_u64().unwrap(),
+                l["text"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    // Columns count characters: "αβ " is three, so the address starts at column 4.
+    assert_eq!(
+        at,
+        [
+            (1, 3, "example.com"),
+            (2, 4, "x@example.org"),
+            (4, 3, "https://e.org/x"),
+            (4, 19, "y.com")
+        ]
+    );
+    // The byte offsets are still there, for programs.
+    assert_eq!(lines[1]["start"], 19);
+
+    let out = linkscan(&["find", "--format", "tsv", "-n"], text.as_bytes());
+    assert_eq!(
+        stdout(&out).lines().nth(1),
+        Some("-\t19\t32\t2\temail\tx@example.org")
+    );
+    let out = linkscan(&["find", "-o", "-n", "--column"], text.as_bytes());
+    assert_eq!(
+        stdout(&out),
+        "1:3:example.com\n2:4:x@example.org\n4:3:https://e.org/x\n4:19:y.com\n"
+    );
+    let out = linkscan(&["find", "--format", "marked", "-n"], text.as_bytes());
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}
+
+/// Line numbers run on across the pieces and windows an input is scanned in.
+#[test]
+fn find_line_numbers_count_across_a_large_input() {
+    let mut text = String::new();
+    for line in 1..=200_000 {
+        if line % 50_000 == 0 {
+            text.push_str(&format!("line {line} example{line}.com\n"));
+        } else {
+            text.push_str("ordinary words without a link, to fill some room αβγ\n");
+        }
+    }
+    assert!(text.len() > 9 << 20, "more than one window");
+    let dir = temp_dir("lines");
+    let file = dir.join("big.txt");
+    std::fs::write(&file, &text).unwrap();
+    for source in [Some(file.to_str().unwrap()), None] {
+        let args: Vec<&str> = ["find", "-o", "-n", "--column"]
+            .into_iter()
+            .chain(source)
+            .collect();
+        let out = linkscan(
+            &args,
+            if source.is_some() {
+                b""
+            } else {
+                text.as_bytes()
+            },
+        );
+        assert!(out.status.success(), "{out:?}");
+        assert_eq!(
+            stdout(&out),
+            "50000:12:example50000.com\n100000:13:example100000.com\n\
+             150000:13:example150000.com\n200000:13:example200000.com\n"
+        );
+    }
+}
+
+#[test]
+fn find_only_matching_names_files_when_there_are_several() {
+    let dir = temp_dir("only-several");
+    let a = dir.join("a.txt");
+    let b = dir.join("b.txt");
+    std::fs::write(&a, "see example.com\n").unwrap();
+    std::fs::write(&b, "\nmail x@example.org\n").unwrap();
+    let out = linkscan(
+        &["find", "-o", "-n", a.to_str().unwrap(), b.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "{}:1:example.com\n{}:2:x@example.org\n",
+            a.display(),
+            b.display()
+        )
+    );
+}

@@ -134,7 +134,7 @@ mod archive {
     }
 
     fn run(args: &[&str], out: &Path, input: &Path) -> std::process::Output {
-        let mut all: Vec<&str> = vec!["linkify", "--mbox", "-q", "--out"];
+        let mut all: Vec<&str> = vec!["linkify", "--mbox", "--no-progress", "--out"];
         all.push(out.to_str().unwrap());
         all.extend_from_slice(args);
         all.push(input.to_str().unwrap());

@@ -453,11 +453,14 @@ fn cli_jsonl_keys_and_values() {
 fn cli_tsv_count_stdin_and_quiet() {
     let path = data("sample.mbox");
     let path = path.to_str().unwrap();
-    let tsv = linkscan(&["find", "--mbox", "--format", "tsv", "-q", path], b"");
+    let tsv = linkscan(
+        &["find", "--mbox", "--format", "tsv", "--no-progress", path],
+        b"",
+    );
     assert!(tsv.status.success());
     assert!(
         tsv.stderr.is_empty(),
-        "--quiet: {:?}",
+        "--no-progress: {:?}",
         String::from_utf8_lossy(&tsv.stderr)
     );
     let tsv = String::from_utf8(tsv.stdout).unwrap();
@@ -514,11 +517,14 @@ fn cli_gzip_is_detected_by_content() {
     let mut gz = GzEncoder::new(Vec::new(), Compression::fast());
     gz.write_all(&raw).unwrap();
     let gz = gz.finish().unwrap();
-    let plain = linkscan(&["find", "--mbox", "-q", "-"], &raw);
+    let plain = linkscan(&["find", "--mbox", "--no-progress", "-"], &raw);
     for name in ["sample.mbox.gz", "misnamed.mbox"] {
         let path = dir.join(name);
         std::fs::write(&path, &gz).unwrap();
-        let out = linkscan(&["find", "--mbox", "-q", path.to_str().unwrap()], b"");
+        let out = linkscan(
+            &["find", "--mbox", "--no-progress", path.to_str().unwrap()],
+            b"",
+        );
         assert!(out.status.success());
         let strip = |o: &Output| {
             jsonl(o)

@@ -24,7 +24,7 @@ def archive(shared_dir, tmp_path_factory):
 
 def cli(linkscan_bin, *args):
     out = subprocess.run(
-        [str(linkscan_bin), "find", "--format", "jsonl", "-q", *args], check=True, capture_output=True
+        [str(linkscan_bin), "find", "--format", "jsonl", "--no-progress", *args], check=True, capture_output=True
     ).stdout
     return [json.loads(line) for line in out.splitlines()]
 

@@ -589,6 +589,7 @@ pub(crate) fn run(
             inputs: &args.files,
             args: &args.mail,
             scanner,
+            quiet: false,
         },
         &pages,
         &mut sink,

@@ -21,6 +21,7 @@ use clap::ValueEnum;
 use linkscan::{checks, Link, LinkFinder};
 use rayon::prelude::*;
 
+use crate::lines::Position;
 use crate::render::{tsv_field, Name};
 use crate::{input, FindArgs, Outcome};
 
@@ -54,12 +55,25 @@ struct Renderer<'a> {
     finder: &'a LinkFinder,
     format: Format,
     count: bool,
+    /// -o: the text of each link, one per line.
+    only: bool,
+    /// -o with several inputs: each text after its file name, as grep -o.
+    several: bool,
+    /// -n and --column.
+    line: bool,
+    column: bool,
     checks: bool,
 }
 
 impl Renderer<'_> {
-    /// Scans `bytes` (at `base` in the input named `name`) into `into`.
-    fn piece(&self, name: &Name, base: u64, bytes: &[u8], into: &mut Rendered) {
+    /// Whether links are located by line or column.
+    fn positions(&self) -> bool {
+        self.line || self.column
+    }
+
+    /// Scans `bytes` (at `base` in the input named `name`, at `pos` when positions are
+    /// asked for) into `into`.
+    fn piece(&self, name: &Name, base: u64, pos: Position, bytes: &[u8], into: &mut Rendered) {
         into.out.clear();
         into.links = 0;
         if self.count {
@@ -68,11 +82,31 @@ impl Renderer<'_> {
         }
         let out = &mut into.out;
         let mut at = 0;
+        let (mut pos, mut passed) = (pos, 0);
         for link in self.finder.links_bytes(bytes) {
             into.links += 1;
+            if self.positions() {
+                pos.advance(&bytes[passed..link.start()]);
+                passed = link.start();
+            }
+            if self.only {
+                if self.several {
+                    out.extend_from_slice(name.text.as_bytes());
+                    out.push(b':');
+                }
+                if self.line {
+                    let _ = write!(out, "{}:", pos.line);
+                }
+                if self.column {
+                    let _ = write!(out, "{}:", pos.column);
+                }
+                out.extend_from_slice(&bytes[link.range()]);
+                out.push(b'\n');
+                continue;
+            }
             match self.format {
-                Format::Jsonl => self.json(out, name, base, bytes, &link),
-                Format::Tsv => self.tsv(out, name, base, bytes, &link),
+                Format::Jsonl => self.json(out, name, base, pos, bytes, &link),
+                Format::Tsv => self.tsv(out, name, base, pos, bytes, &link),
                 Format::Marked => {
                     out.extend_from_slice(&bytes[at..link.start()]);
                     out.extend_from_slice("⸠".as_bytes());
@@ -82,21 +116,35 @@ impl Renderer<'_> {
                 }
             }
         }
-        if self.format == Format::Marked {
+        if self.format == Format::Marked && !self.only {
             out.extend_from_slice(&bytes[at..]);
         }
     }
 
-    fn json(&self, out: &mut Vec<u8>, name: &Name, base: u64, bytes: &[u8], link: &Link) {
+    fn json(
+        &self,
+        out: &mut Vec<u8>,
+        name: &Name,
+        base: u64,
+        pos: Position,
+        bytes: &[u8],
+        link: &Link,
+    ) {
         out.extend_from_slice(b"{\"file\":");
         out.extend_from_slice(name.json.as_bytes());
         let _ = write!(
             out,
-            ",\"start\":{},\"end\":{},\"kind\":\"{}\",\"text\":",
+            ",\"start\":{},\"end\":{}",
             base + link.start() as u64,
             base + link.end() as u64,
-            link.kind().as_str()
         );
+        if self.line {
+            let _ = write!(out, ",\"line\":{}", pos.line);
+        }
+        if self.column {
+            let _ = write!(out, ",\"column\":{}", pos.column);
+        }
+        let _ = write!(out, ",\"kind\":\"{}\",\"text\":", link.kind().as_str());
         serde_json::to_writer(&mut *out, link_text(bytes, link))
             .expect("serializing to a Vec cannot fail");
         if self.checks {
@@ -112,15 +160,29 @@ impl Renderer<'_> {
         out.extend_from_slice(b"}\n");
     }
 
-    fn tsv(&self, out: &mut Vec<u8>, name: &Name, base: u64, bytes: &[u8], link: &Link) {
+    fn tsv(
+        &self,
+        out: &mut Vec<u8>,
+        name: &Name,
+        base: u64,
+        pos: Position,
+        bytes: &[u8],
+        link: &Link,
+    ) {
         out.extend_from_slice(name.text.as_bytes());
         let _ = write!(
             out,
-            "\t{}\t{}\t{}\t",
+            "\t{}\t{}",
             base + link.start() as u64,
             base + link.end() as u64,
-            link.kind().as_str()
         );
+        if self.line {
+            let _ = write!(out, "\t{}", pos.line);
+        }
+        if self.column {
+            let _ = write!(out, "\t{}", pos.column);
+        }
+        let _ = write!(out, "\t{}\t", link.kind().as_str());
         tsv_field(out, link_text(bytes, link).as_bytes());
         if self.checks {
             let _ = write!(out, "\t{}", checks::check_link(bytes, link));
@@ -157,13 +219,29 @@ pub(crate) fn run(
             "--checks needs --format jsonl or tsv",
         ));
     }
+    if (args.line_number || args.column) && args.format == Format::Marked && !args.only_matching {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "-n/--line-number and --column need --format jsonl or tsv, or -o",
+        ));
+    }
     let several = args.files.len() > 1;
     let renderer = Renderer {
         finder,
         format: args.format,
-        count: args.count,
+        // -q only needs to know whether there is a link.
+        count: args.count || args.quiet,
+        only: args.only_matching,
+        several,
+        line: args.line_number,
+        column: args.column,
         checks: args.checks,
     };
+    let mut found = 0usize;
+    // -n/--column: where each piece starts (filled in order before the pieces are
+    // scanned in parallel), and where the next window starts, per input.
+    let mut starts: Vec<Position> = Vec::new();
+    let mut next: (usize, Position) = (usize::MAX, Position::START);
     // Reused from window to window.
     let mut ranges = Vec::new();
     let mut rendered: Vec<Rendered> = Vec::new();
@@ -174,18 +252,41 @@ pub(crate) fn run(
         if rendered.len() < ranges.len() {
             rendered.resize_with(ranges.len(), Rendered::default);
         }
+        starts.clear();
+        if renderer.positions() {
+            if next.0 != input {
+                next = (input, Position::START);
+            }
+            for range in &ranges {
+                starts.push(next.1);
+                next.1.advance(&window[range.clone()]);
+            }
+        } else {
+            starts.resize(ranges.len(), Position::START);
+        }
         ranges
             .par_iter()
+            .zip(&starts)
             .zip(rendered.par_iter_mut())
-            .for_each(|(range, into)| {
+            .for_each(|((range, &pos), into)| {
                 renderer.piece(
                     name,
                     offset + range.start as u64,
+                    pos,
                     &window[range.clone()],
                     into,
                 );
             });
         let done = &rendered[..ranges.len()];
+        found += done.iter().map(|r| r.links).sum::<usize>();
+        if args.quiet {
+            // grep -q: the first link ends the run.
+            return if found > 0 {
+                Err(io::Error::other(Found))
+            } else {
+                Ok(())
+            };
+        }
         if args.count {
             let links: usize = done.iter().map(|r| r.links).sum();
             match &mut counted {
@@ -203,12 +304,31 @@ pub(crate) fn run(
             out.write_all(&piece.out)?;
         }
         Ok(())
-    })?;
+    });
+    let outcome = match outcome {
+        Err(e) if e.get_ref().is_some_and(|e| e.is::<Found>()) => return Ok(Outcome::Ok),
+        outcome => outcome?,
+    };
     if let Some((_, name, n)) = counted {
         print_count(out, several, &name, n)?;
     }
-    Ok(outcome)
+    Ok(match outcome {
+        Outcome::Ok if found == 0 => Outcome::NotFound,
+        outcome => outcome,
+    })
 }
+
+/// Stops the scan of `find -q` at its first link (carried as an error out of the scan).
+#[derive(Debug)]
+struct Found;
+
+impl std::fmt::Display for Found {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a link was found")
+    }
+}
+
+impl std::error::Error for Found {}
 
 fn print_count(out: &mut impl Write, several: bool, name: &str, n: usize) -> io::Result<()> {
     if several {

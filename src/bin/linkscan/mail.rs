@@ -40,13 +40,14 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use linkscan::checks;
 use linkscan::mail::splitter::{unescape, MboxSplitter, Split, CHUNK};
-use linkscan::mail::{maildir_messages, open_mbox, MailScanner, ScannedMessage};
+use linkscan::mail::{open_mbox, MailScanner, ScannedMessage};
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::find::Format;
 use crate::input::{describe, STDIN_NAME};
 use crate::render::{tsv_str, tsv_unescape, Name};
+use crate::words;
 use crate::{FindArgs, Outcome};
 
 /// Options of `find` and `linkify` for mail archives.
@@ -62,13 +63,16 @@ pub(crate) struct MailArgs {
     #[arg(long)]
     pub(crate) all_text: bool,
     /// With --mbox/--maildir: no progress bar and no summary on stderr (warnings remain).
-    #[arg(short, long)]
-    pub(crate) quiet: bool,
+    #[arg(long)]
+    pub(crate) no_progress: bool,
     /// With --mbox/--maildir: a message larger than this (bytes; K, M or G suffix) is not
     /// parsed but scanned as raw text in pieces, with a warning.
-    #[arg(long, value_name = "SIZE", default_value = "32M", value_parser = parse_size)]
-    pub(crate) max_message_size: u64,
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub(crate) max_message_size: Option<u64>,
 }
+
+/// The default of `--max-message-size`: 32 MiB.
+const DEFAULT_MAX_MESSAGE_SIZE: u64 = 32 << 20;
 
 /// `123`, `64K`, `32M`, `1G` (powers of 1024).
 fn parse_size(s: &str) -> Result<u64, String> {
@@ -97,6 +101,20 @@ impl MailArgs {
     /// Whether the inputs are archives.
     pub(crate) fn archives(&self) -> bool {
         self.mbox || self.maildir
+    }
+
+    /// Refuses the options that only mean something for archives when the inputs are not
+    /// archives, rather than ignore them.
+    pub(crate) fn check_plain(&self) -> Result<(), String> {
+        let given = [
+            (self.all_text, "--all-text"),
+            (self.no_progress, "--no-progress"),
+            (self.max_message_size.is_some(), "--max-message-size"),
+        ];
+        match given.iter().find(|(on, _)| *on) {
+            Some((_, flag)) => Err(format!("{flag} is for --mbox or --maildir inputs")),
+            None => Ok(()),
+        }
     }
 
     /// The message scanner for these options.
@@ -148,10 +166,12 @@ enum Event {
     },
     /// An input could not be opened.
     Failed { input: usize, error: String },
-    /// The current input is finished; an error if it could not be read to its end.
+    /// The current input is finished; an error if it could not be read to its end, and
+    /// the folders of a Maildir that could not be listed (`folder: error`).
     End {
         error: Option<String>,
         read_errors: usize,
+        unreadable: Vec<String>,
     },
 }
 
@@ -248,8 +268,16 @@ fn read_maildir(
     global: &mut usize,
     batcher: &mut Batcher<'_>,
 ) -> Option<Event> {
-    let files = match maildir_messages(path) {
-        Ok(files) => files,
+    let (files, unreadable) = match linkscan::mail::maildir::read_maildir(path) {
+        // A folder that cannot be listed is a read error of its own, not a message.
+        Ok(maildir) => (
+            maildir.messages,
+            maildir
+                .unreadable
+                .iter()
+                .map(|(folder, e)| format!("{}: {}", display(folder), describe(e)))
+                .collect(),
+        ),
         Err(e) => {
             let error = describe(&e);
             return Some(Event::Failed { input, error });
@@ -330,6 +358,7 @@ fn read_maildir(
     Some(Event::End {
         error: None,
         read_errors,
+        unreadable,
     })
 }
 
@@ -544,6 +573,7 @@ fn read_mbox(
     Some(Event::End {
         error: error.map(|e| read_error(&e)),
         read_errors: 0,
+        unreadable: Vec::new(),
     })
 }
 
@@ -690,6 +720,8 @@ pub(crate) struct Run<'a> {
     pub(crate) inputs: &'a [PathBuf],
     pub(crate) args: &'a MailArgs,
     pub(crate) scanner: MailScanner,
+    /// `find -q`: no progress bar and no summary either.
+    pub(crate) quiet: bool,
 }
 
 /// The name of an input or a Maildir file as printed: escaped as a TSV field (see
@@ -726,10 +758,14 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
     let (tx, rx) = mpsc::sync_channel(2);
     let owned: Vec<PathBuf> = inputs.to_vec();
     let maildir = run.args.maildir;
-    let limit = run.args.max_message_size;
+    let limit = run
+        .args
+        .max_message_size
+        .unwrap_or(DEFAULT_MAX_MESSAGE_SIZE);
     let reader = thread::spawn(move || read_inputs(owned, maildir, limit, tx));
 
-    let show_progress = !run.args.quiet && io::stderr().is_terminal();
+    let quiet = run.args.no_progress || run.quiet;
+    let show_progress = !quiet && io::stderr().is_terminal();
     let bar = progress_bar();
     let started = Instant::now();
     let mut bar_visible = false;
@@ -799,9 +835,16 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                     bar.suspend(|| eprintln!("linkscan: {name}: {error}"));
                     outcome = Outcome::InputErrors;
                 }
-                Queued::Event(Event::End { error, read_errors }) => {
-                    if read_errors > 0 {
+                Queued::Event(Event::End {
+                    error,
+                    read_errors,
+                    unreadable,
+                }) => {
+                    if read_errors > 0 || !unreadable.is_empty() {
                         outcome = Outcome::InputErrors;
+                    }
+                    for folder in &unreadable {
+                        bar.suspend(|| eprintln!("linkscan: {folder}"));
                     }
                     if let Some(error) = error {
                         bar.suspend(|| {
@@ -817,7 +860,7 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                         outcome = Outcome::InputErrors;
                     }
                     sink.end(&current, &totals)?;
-                    if !run.args.quiet {
+                    if !quiet {
                         bar.suspend(|| eprintln!("linkscan: {current}: {}", summary(&totals)));
                     }
                     all.add(&totals);
@@ -861,7 +904,7 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
     // The reader stops by itself once the channel is gone.
     let _ = reader.join();
     result?;
-    if !run.args.quiet && inputs.len() > 1 {
+    if !quiet && inputs.len() > 1 {
         eprintln!("linkscan: total: {}", summary(&all));
     }
     Ok(outcome)
@@ -869,8 +912,11 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
 
 fn summary(t: &Totals) -> String {
     format!(
-        "{} messages, {} parts scanned, {} links, {} warnings",
-        t.messages, t.parts, t.links, t.warnings
+        "{}, {} scanned, {}, {}",
+        words::count(t.messages, "message"),
+        words::count(t.parts, "part"),
+        words::count(t.links, "link"),
+        words::count(t.warnings, "warning")
     )
 }
 
@@ -897,6 +943,8 @@ struct JsonMailLink<'a> {
 struct FindRender {
     format: Format,
     count: bool,
+    /// -o: the text of each link, one per line.
+    only: bool,
     checks: bool,
 }
 
@@ -904,7 +952,11 @@ struct FindRender {
 struct FindSink<'o, W: Write> {
     out: &'o mut W,
     count: bool,
+    /// -q: print nothing.
+    quiet: bool,
     several: bool,
+    /// Links found in all inputs so far.
+    found: usize,
 }
 
 /// The `file` field of a JSON line: the name as a string, or `{"bytes":…}` when it is not
@@ -940,6 +992,11 @@ impl Render for FindRender {
         }
         for part in &m.parts {
             for link in &part.links {
+                if self.only {
+                    out.extend_from_slice(link.text.as_bytes());
+                    out.push(b'\n');
+                    continue;
+                }
                 let record = JsonMailLink {
                     file: FileField(file),
                     message: index,
@@ -996,7 +1053,8 @@ impl<W: Write> Emit<Vec<u8>> for FindSink<'_, W> {
     }
 
     fn end(&mut self, input: &str, totals: &Totals) -> io::Result<()> {
-        if self.count {
+        self.found += totals.links;
+        if self.count && !self.quiet {
             if self.several {
                 writeln!(self.out, "{input}:{}", totals.links)?;
             } else {
@@ -1019,23 +1077,41 @@ pub(crate) fn find<W: Write>(
             "--format marked is for plain text; use jsonl or tsv with --mbox/--maildir",
         ));
     }
+    if args.line_number || args.column {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "-n/--line-number and --column are for plain text; a link of a message is \
+             located by its part and its offsets in the decoded part text",
+        ));
+    }
     let render = FindRender {
         format: args.format,
-        count: args.count,
+        // -q renders nothing, as --count does.
+        count: args.count || args.quiet,
+        only: args.only_matching,
         checks: args.checks,
     };
     let mut sink = FindSink {
         out,
         count: args.count,
+        quiet: args.quiet,
         several: args.files.len() > 1,
+        found: 0,
     };
-    run(
+    let outcome = run(
         Run {
             inputs: &args.files,
             args: &args.mail,
             scanner,
+            quiet: args.quiet,
         },
         &render,
         &mut sink,
-    )
+    )?;
+    Ok(match outcome {
+        // grep -q: a link found wins over an input error.
+        _ if args.quiet && sink.found > 0 => Outcome::Ok,
+        Outcome::Ok if sink.found == 0 => Outcome::NotFound,
+        outcome => outcome,
+    })
 }

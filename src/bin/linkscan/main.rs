@@ -1,8 +1,9 @@
 //! `linkscan`: find, linkify and format links as Unicode UTS #58 specifies.
 //!
 //! Each subcommand lives in its own module; this file holds the command line (clap), the
-//! exit status convention (0: all inputs processed; 1: `conformance` found failures;
-//! 2: an input could not be read or an argument was wrong), and the handling of a closed
+//! exit status convention (0: all inputs processed; 1: `find` found no link, as grep, or
+//! `conformance` found failures; 2: an input could not be read or an argument was wrong,
+//! which wins over 1; `find -q` exits 0 once a link is found), and the handling of a closed
 //! standard output (a pipe into `head` ends the program quietly).
 
 #![forbid(unsafe_code)]
@@ -14,6 +15,7 @@ mod display;
 mod escape;
 mod find;
 mod input;
+mod lines;
 mod linkify;
 #[cfg(feature = "mail")]
 mod mail;
@@ -69,8 +71,10 @@ fails: a \"checks\" array in jsonl (empty when it passes all), a last column in 
 Detection itself is not changed: every link is still reported.
 
 Invalid UTF-8 is scanned as bytes (it never belongs to a link), not rejected.
-Exit status: 0 when every input was read, 2 when one could not be (the others are still
-processed).
+Exit status (as grep's): 0 when a link was found, 1 when none was, 2 when an input could
+not be read (the others are still processed) or an argument was wrong; 2 wins over 1.
+With -q, nothing is printed and the run stops at the first link (exit 0, whatever else).
+-o prints the text of each link alone, one per line.
 
 Mail archives (--mbox FILE..., plain or gzip; --maildir DIR...): each message is parsed,
 its transfer encodings and charsets decoded, and its Subject, text/plain parts and the
@@ -81,7 +85,7 @@ text of its text/html parts scanned (links in href attributes too, with \"source
           part text, href is the link as put in <a href>
   tsv     the same fields, in that order, separated by tabs
 Warnings (broken MIME, unknown charsets, …) and a summary go to stderr; a progress bar
-too when stderr is a terminal (not with --quiet).
+too when stderr is a terminal (not with --no-progress, which drops the summary as well).
 
 Examples:
   linkscan find notes.txt
@@ -263,6 +267,21 @@ struct FindArgs {
     /// Print only the number of links (per file when there are several, as `FILE:N`).
     #[arg(short, long)]
     count: bool,
+    /// Print nothing; exit 0 as soon as a link is found, 1 when there is none (grep -q).
+    #[arg(short, long)]
+    quiet: bool,
+    /// Print only the text of each link, one per line.
+    #[arg(short = 'o', long, conflicts_with_all = ["count", "format", "checks"])]
+    only_matching: bool,
+    /// Add the line number of each link (from 1): a "line" field in jsonl, a column after
+    /// end in tsv, `LINE:` before the text with -o. Plain text inputs only.
+    #[arg(short = 'n', long)]
+    line_number: bool,
+    /// Add the column of each link (from 1, in characters): a "column" field in jsonl, a
+    /// column after end (and line) in tsv, `COLUMN:` before the text with -o. Plain text
+    /// inputs only.
+    #[arg(long)]
+    column: bool,
     /// Add the security checks of UTS #58 section 8 that each link fails (jsonl, tsv).
     #[arg(long, conflicts_with = "count")]
     checks: bool,
@@ -370,6 +389,8 @@ pub(crate) enum Outcome {
     InputErrors,
     /// A check failed (conformance).
     Failed,
+    /// `find` read every input and found no link (grep's exit status 1).
+    NotFound,
 }
 
 fn main() -> ExitCode {
@@ -386,9 +407,8 @@ fn main() -> ExitCode {
                 args.detect.start_threads()?;
                 mail::find(args, args.mail.scanner(finder, "https://"), &mut out)
             }),
-        Command::Find(args) => args
-            .detect
-            .finder()
+        Command::Find(args) => plain_only(args.mail_args())
+            .and_then(|()| args.detect.finder())
             .map_err(usage_error)
             .and_then(|finder| {
                 args.detect.start_threads()?;
@@ -417,9 +437,8 @@ fn main() -> ExitCode {
         Command::Linkify(args) if args.out.is_some() => Err(usage_error(
             "--out is for HTML archives of --mbox or --maildir inputs".into(),
         )),
-        Command::Linkify(args) => args
-            .detect
-            .finder()
+        Command::Linkify(args) => plain_only(args.mail_args())
+            .and_then(|()| args.detect.finder())
             .map_err(usage_error)
             .and_then(|finder| {
                 args.detect.start_threads()?;
@@ -437,13 +456,46 @@ fn main() -> ExitCode {
     let result = result.and_then(|outcome| out.flush().map(|()| outcome));
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
-        Ok(Outcome::Failed) => ExitCode::from(1),
+        Ok(Outcome::Failed | Outcome::NotFound) => ExitCode::from(1),
         Ok(Outcome::InputErrors) => ExitCode::from(2),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("linkscan: {}", input::describe(&e));
             ExitCode::from(2)
         }
+    }
+}
+
+/// Refuses archive-only options on plain inputs (see `MailArgs::check_plain`).
+#[cfg(feature = "mail")]
+fn plain_only(mail: &mail::MailArgs) -> Result<(), String> {
+    mail.check_plain()
+}
+
+#[cfg(not(feature = "mail"))]
+fn plain_only(_: &()) -> Result<(), String> {
+    Ok(())
+}
+
+impl FindArgs {
+    #[cfg(feature = "mail")]
+    fn mail_args(&self) -> &mail::MailArgs {
+        &self.mail
+    }
+    #[cfg(not(feature = "mail"))]
+    fn mail_args(&self) -> &() {
+        &()
+    }
+}
+
+impl LinkifyArgs {
+    #[cfg(feature = "mail")]
+    fn mail_args(&self) -> &mail::MailArgs {
+        &self.mail
+    }
+    #[cfg(not(feature = "mail"))]
+    fn mail_args(&self) -> &() {
+        &()
     }
 }
 
