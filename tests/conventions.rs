@@ -791,3 +791,100 @@ fn find_only_matching_names_files_when_there_are_several() {
         )
     );
 }
+
+// --- Directories, walked as ripgrep walks them --------------------------------------------
+
+/// A tree with a .gitignore, a hidden folder, a binary file, and files of two types.
+fn tree(name: &str) -> PathBuf {
+    let dir = temp_dir(name);
+    for sub in ["sub", ".hidden", "ignored"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    std::fs::write(dir.join(".gitignore"), "ignored/\n*.log\n").unwrap();
+    std::fs::write(dir.join("sub/a.txt"), "see a.example.com\n").unwrap();
+    std::fs::write(dir.join("sub/b.md"), "and b.example.com\n").unwrap();
+    std::fs::write(dir.join("top.log"), "log.example.com\n").unwrap();
+    std::fs::write(dir.join(".hidden/h.txt"), "h.example.com\n").unwrap();
+    std::fs::write(dir.join("ignored/i.txt"), "i.example.com\n").unwrap();
+    std::fs::write(dir.join("sub/bin.dat"), b"\x00\x01 bin.example.com\n").unwrap();
+    dir
+}
+
+/// Runs `linkscan find -o ARGS .` in `dir`; the links found, sorted, and the output.
+fn find_in(dir: &std::path::Path, args: &[&str]) -> (Vec<String>, Output) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .current_dir(dir)
+        .args(["find", "-o"])
+        .args(args)
+        .arg(".")
+        .output()
+        .expect("linkscan runs");
+    let mut links: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+    links.sort();
+    (links, out)
+}
+
+#[test]
+fn directories_are_walked_respecting_gitignore_hidden_and_binary() {
+    let dir = tree("walk");
+    let (links, out) = find_in(&dir, &[]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        links,
+        ["./sub/a.txt:a.example.com", "./sub/b.md:b.example.com"],
+        "{out:?}"
+    );
+    // The binary file is skipped with a note, not silently.
+    assert_eq!(
+        stderr(&out),
+        "linkscan: ./sub/bin.dat: binary file skipped\n",
+        "{out:?}"
+    );
+    // --hidden adds the hidden folder; --no-ignore the ignored files.
+    let (links, _) = find_in(&dir, &["--hidden"]);
+    assert!(
+        links.contains(&"./.hidden/h.txt:h.example.com".to_string()),
+        "{links:?}"
+    );
+    assert!(
+        !links.iter().any(|l| l.contains("i.example.com")),
+        "{links:?}"
+    );
+    let (links, _) = find_in(&dir, &["--no-ignore"]);
+    assert!(
+        links.contains(&"./ignored/i.txt:i.example.com".to_string()),
+        "{links:?}"
+    );
+    assert!(
+        links.contains(&"./top.log:log.example.com".to_string()),
+        "{links:?}"
+    );
+    assert!(
+        !links.iter().any(|l| l.contains("h.example.com")),
+        "{links:?}"
+    );
+}
+
+#[test]
+fn globs_and_types_choose_files_in_directories() {
+    let dir = tree("walk-globs");
+    let (links, out) = find_in(&dir, &["-g", "*.md"]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(links, ["./sub/b.md:b.example.com"]);
+    let (links, _) = find_in(&dir, &["-g", "!*.md"]);
+    assert_eq!(links, ["./sub/a.txt:a.example.com"]);
+    let (links, _) = find_in(&dir, &["-t", "markdown"]);
+    assert_eq!(links, ["./sub/b.md:b.example.com"]);
+    let (_, out) = find_in(&dir, &["-t", "no-such-type"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    // Without a directory among the inputs, they are errors, not ignored.
+    let out = linkscan(&["find", "--hidden", "-"], b"example.com");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(stderr(&out).contains("for directories"), "{out:?}");
+    // A directory with nothing to read: no link found, and standard input is not read.
+    let empty = dir.join("sub-empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = linkscan(&["find", empty.to_str().unwrap()], b"stdin.example.com");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+}

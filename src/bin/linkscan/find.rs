@@ -208,8 +208,11 @@ fn pieces(window: &[u8], into: &mut Vec<Range<usize>>) {
     }
 }
 
+/// `find` over `files` (the inputs, directories already walked).
 pub(crate) fn run(
     args: &FindArgs,
+    files: &[std::path::PathBuf],
+    walked: bool,
     finder: &LinkFinder,
     out: &mut impl Write,
 ) -> io::Result<Outcome> {
@@ -225,7 +228,7 @@ pub(crate) fn run(
             "-n/--line-number and --column need --format jsonl or tsv, or -o",
         ));
     }
-    let several = args.files.len() > 1;
+    let several = files.len() > 1 || walked;
     let renderer = Renderer {
         finder,
         format: args.format,
@@ -247,7 +250,7 @@ pub(crate) fn run(
     let mut rendered: Vec<Rendered> = Vec::new();
     // (input index, name, links so far): printed when the next input starts, or at the end.
     let mut counted: Option<(usize, String, usize)> = None;
-    let outcome = input::for_each_window(&args.files, |input, name, offset, window| {
+    let outcome = input::for_each_window(files, |input, name, offset, window| {
         pieces(window, &mut ranges);
         if rendered.len() < ranges.len() {
             rendered.resize_with(ranges.len(), Rendered::default);

@@ -21,6 +21,7 @@ mod linkify;
 mod mail;
 mod render;
 mod shell;
+mod walk;
 mod words;
 
 use std::io::{self, Write};
@@ -76,6 +77,10 @@ not be read (the others are still processed) or an argument was wrong; 2 wins ov
 With -q, nothing is printed and the run stops at the first link (exit 0, whatever else).
 -o prints the text of each link alone, one per line.
 
+Directories are walked as ripgrep walks them: recursively, .gitignore respected, hidden
+files skipped (--hidden), binary files skipped with a note; --no-ignore, -g/--glob and
+-t/--type as in ripgrep.
+
 Mail archives (--mbox FILE..., plain or gzip; --maildir DIR...): each message is parsed,
 its transfer encodings and charsets decoded, and its Subject, text/plain parts and the
 text of its text/html parts scanned (links in href attributes too, with \"source\":\"href\").
@@ -91,6 +96,8 @@ Examples:
   linkscan find notes.txt
   linkscan find --format tsv --kind url *.txt
   linkscan find --checks --format tsv notes.txt
+  linkscan find -o -n .                        every link of a project, with its line
+  if linkscan find -q notes.txt; then echo has links; fi
   zcat archive.gz | linkscan find --count
   linkscan find --mbox -j 2 list.mbox.gz > links.jsonl
   linkscan find --maildir --count ~/Maildir")]
@@ -287,6 +294,8 @@ struct FindArgs {
     checks: bool,
     #[command(flatten)]
     detect: DetectArgs,
+    #[command(flatten)]
+    walk: walk::WalkArgs,
     #[cfg(feature = "mail")]
     #[command(flatten)]
     mail: mail::MailArgs,
@@ -400,8 +409,9 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         #[cfg(feature = "mail")]
         Command::Find(args) if args.mail.archives() => args
-            .detect
-            .finder()
+            .walk
+            .refuse("--mbox and --maildir")
+            .and_then(|()| args.detect.finder())
             .map_err(usage_error)
             .and_then(|finder| {
                 args.detect.start_threads()?;
@@ -412,7 +422,29 @@ fn main() -> ExitCode {
             .map_err(usage_error)
             .and_then(|finder| {
                 args.detect.start_threads()?;
-                find::run(args, &finder, &mut out)
+                let walk::Walked {
+                    files,
+                    any_directory,
+                    outcome: walked,
+                } = walk::expand(&args.files, &args.walk)?;
+                if files.is_empty() && !args.files.is_empty() {
+                    // Only empty or ignored directories: nothing to read (not stdin).
+                    return Ok(match walked {
+                        Outcome::Ok => Outcome::NotFound,
+                        walked => walked,
+                    });
+                }
+                Ok(
+                    match (
+                        find::run(args, &files, any_directory, &finder, &mut out)?,
+                        walked,
+                    ) {
+                        // -q: a link found wins over errors, as grep -q.
+                        (Outcome::Ok, _) if args.quiet => Outcome::Ok,
+                        (_, Outcome::InputErrors) => Outcome::InputErrors,
+                        (outcome, _) => outcome,
+                    },
+                )
             }),
         #[cfg(feature = "mail")]
         Command::Linkify(args) if args.mail.archives() && args.standalone => Err(usage_error(
