@@ -8,6 +8,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
+use crate::policy::{self, Policy};
 use crate::prefilter::Kernel;
 use crate::scanner::Scanner;
 use crate::tld::{TldPolicy, TldSet};
@@ -65,8 +66,8 @@ impl Link {
         self.kind
     }
 
-    /// Whether the text spelled a scheme: `http://`/`https://` for a URL, `mailto:` for an
-    /// email.
+    /// Whether the text spelled a scheme: `scheme://` for a URL (`http://`, `https://`, or
+    /// another such as `ftp://`), `mailto:` for an email.
     #[inline]
     pub fn has_scheme(&self) -> bool {
         self.has_scheme
@@ -115,6 +116,7 @@ pub struct LinkFinder {
     policy: TldPolicy,
     kernel: Kernel,
     max_link_len: usize,
+    report: Policy,
 }
 
 /// The default of [`LinkFinderBuilder::max_link_len`]: 64 KiB.
@@ -157,6 +159,7 @@ impl LinkFinder {
                 policy: TldPolicy::Iana,
                 kernel: Kernel::detect(),
                 max_link_len: DEFAULT_MAX_LINK_LEN,
+                report: Policy::Conformant,
             },
         }
     }
@@ -169,6 +172,11 @@ impl LinkFinder {
     /// The TLD policy in use.
     pub fn tld_policy(&self) -> &TldPolicy {
         &self.policy
+    }
+
+    /// The reporting policy in use ([`Policy::Conformant`] unless chosen).
+    pub fn policy(&self) -> Policy {
+        self.report
     }
 
     /// The links of `text`, in order, without overlap.
@@ -187,9 +195,11 @@ impl LinkFinder {
     pub fn links_bytes<'f, 't>(&'f self, text: &'t [u8]) -> Links<'f, 't> {
         Links {
             scanner: Scanner::new(text, &self.policy, self.kernel),
+            text,
             urls: self.urls,
             emails: self.emails,
             max_link_len: self.max_link_len,
+            report: self.report,
         }
     }
 }
@@ -242,6 +252,25 @@ impl LinkFinderBuilder {
         self
     }
 
+    /// Which detected links are reported, and with which bounds (default
+    /// [`Policy::Conformant`]: all of them, as UTS #58 detects them). [`Policy::Readable`]
+    /// applies the higher-level rules of spec section 8 that leave out code and file
+    /// names; every entry point that scans through this finder (`links`, `par_links`,
+    /// streaming, HTML, mail) gets the same links.
+    ///
+    /// ```
+    /// use linkscan::{LinkFinder, Policy};
+    /// let text = "Proc.new, tm.tm_year and bit.ly";
+    /// let readable = LinkFinder::builder().policy(Policy::Readable).build();
+    /// let found: Vec<&str> = readable.links(text).map(|l| l.as_str(text)).collect();
+    /// assert_eq!(found, ["bit.ly"]);
+    /// assert_eq!(LinkFinder::new().links(text).count(), 3);
+    /// ```
+    pub fn policy(mut self, policy: Policy) -> Self {
+        self.finder.report = policy;
+        self
+    }
+
     /// The prefilter kernel (default: the fastest this CPU supports, [`Kernel::detect`]).
     /// Every kernel gives the same links; this is for tests and benchmarks.
     ///
@@ -259,9 +288,11 @@ impl LinkFinderBuilder {
 /// An iterator over the links of one text; see [`LinkFinder::links`].
 pub struct Links<'f, 't> {
     scanner: Scanner<'t, 'f>,
+    text: &'t [u8],
     urls: bool,
     emails: bool,
     max_link_len: usize,
+    report: Policy,
 }
 
 impl Iterator for Links<'_, '_> {
@@ -271,6 +302,9 @@ impl Iterator for Links<'_, '_> {
     fn next(&mut self) -> Option<Link> {
         loop {
             let link = self.scanner.next_link()?;
+            let Some(link) = policy::apply(self.report, self.text, link) else {
+                continue;
+            };
             let wanted = match link.kind {
                 LinkKind::Url => self.urls,
                 LinkKind::Email => self.emails,

@@ -1,0 +1,316 @@
+//! What the finder reports beyond detection: [`Policy::Conformant`] (everything UTS #58
+//! detects, the default) or [`Policy::Readable`], the higher level that spec section 8
+//! allows, which rejects detections or moves their bounds so that what is reported is
+//! what a reader of the text would link.
+//!
+//! The readable policy is a fixed sequence of small rules over one detected link and the
+//! characters right around it; [`Policy::Readable`] lists them, and [`readable`] applies
+//! them in that order.
+//!
+//! Invariants: a rule only ever rejects a link or moves its start later or its end earlier,
+//! to a character boundary inside it; the result is still non-empty and starts and ends
+//! where a link can. A rule looks at the link and at most the two characters on either
+//! side of it, never across an ASCII space or control character (the start and the end of
+//! the text read as a space), so scanning a text piece by piece, as parallel and streaming
+//! scans do, gives the same links as scanning it whole. The conformant policy costs one
+//! predictable branch per link.
+
+use crate::finder::{Link, LinkKind};
+use crate::terminate::link_end_bytes;
+use crate::utf8;
+
+/// Which of the detected links the finder reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Policy {
+    /// Every link UTS #58 detects, with its bounds (the default).
+    #[default]
+    Conformant,
+    /// Detection refined for readers (spec section 8): code and file names without a
+    /// scheme are rejected, and hosts do not run into the ideographic text before them.
+    /// Its rules, in the order they apply:
+    ///
+    /// | rule | links | effect | example |
+    /// | --- | --- | --- | --- |
+    /// | `closing_backtick` | all URLs | a link right after a backtick ends at the next one | ``slack.com/about`，但是`` → `slack.com/about` |
+    /// | `ideographic_full_stop` | URLs without scheme | the host starts after its last `。` | `提供開始します。cache.ruby-lang.org` → `cache.ruby-lang.org`; `取消了。亚马逊` → none |
+    /// | `script_boundary` | URLs without scheme, email local parts | the host (local part) starts after its last change between ideographic or complex-context letters and others | `ウェブサイトはexample.com` → `example.com`; `冷水。AI` → none |
+    /// | `code_neighbour` | URLs without scheme, path, query or fragment | rejected when glued to code punctuation: `(`, `[` or `_` right after, `_` `/` `\` `$` `&` `#` `::` `->` right before | `Regexp.new(`, `tm.tm_year`, `lib/build.mk`, `&mss.sa` |
+    /// | `file_name` | the same | rejected when the TLD is a common file extension (and the host does not start with `www.`) | `NEWS.md`, `libc.so`, `helpers.py`, `cmd.mk` |
+    /// | `method_name` | the same | rejected when the TLD, written in lower case, is a common method name (`new` only after a capitalised class name) | `IO.select`, `File.read`, `block.call`, `Proc.new` |
+    ///
+    /// A URL with a scheme and an email with `mailto:` are left as detection found them (only
+    /// `closing_backtick` may end them earlier): the writer said they are links.
+    ///
+    /// ```
+    /// use linkscan::{LinkFinder, Policy};
+    /// let text = "See rubygems.org, NEWS.md and Regexp.new('^a'); ウェブサイトはexample.com です";
+    /// let finder = LinkFinder::builder().policy(Policy::Readable).build();
+    /// let found: Vec<&str> = finder.links(text).map(|l| l.as_str(text)).collect();
+    /// assert_eq!(found, ["rubygems.org", "example.com"]);
+    /// ```
+    Readable,
+}
+
+/// TLDs that, without a scheme, are far more often a file extension than a domain:
+/// `configure.ac`, `Makefile.am`, `configure.in`, `man.7.man`, `NEWS.md`, `lint.mk`,
+/// `l.mm` (Objective-C++), `crond.pid`, `checkpatch.pl`, `foo.ps`, `doc.py`, `lib.rs`,
+/// `test.sh`, `libc.so`, `ruby.zip`. Each is an IANA TLD (a test checks it).
+pub const FILE_EXTENSION_TLDS: [&str; 16] = [
+    "ac", "am", "in", "man", "md", "mk", "mm", "mov", "pid", "pl", "ps", "py", "rs", "sh", "so",
+    "zip",
+];
+
+/// TLDs that, written in lower case without a scheme, are far more often a method call:
+/// `block.call`, `h.map`, `Dir.open`, `File.read`, `x.report`, `IO.select`, `child.next`,
+/// `JsonT.run`, `meson.build`, `event.events`, `body.post`. Each is an IANA TLD.
+pub const METHOD_NAME_TLDS: [&str; 11] = [
+    "build", "call", "events", "map", "next", "open", "post", "read", "report", "run", "select",
+];
+
+/// The policy's view of one link: `Some` with the link as reported (possibly with new
+/// bounds), or `None` when it is rejected. Conformant: the link itself.
+#[inline]
+pub(crate) fn apply(policy: Policy, text: &[u8], link: Link) -> Option<Link> {
+    match policy {
+        Policy::Conformant => Some(link),
+        Policy::Readable => readable(text, link),
+    }
+}
+
+/// The readable rules, in the order of the table above.
+pub(crate) fn readable(text: &[u8], mut link: Link) -> Option<Link> {
+    if link.kind == LinkKind::Url {
+        closing_backtick(text, &mut link);
+    }
+    if link.has_scheme {
+        return Some(link);
+    }
+    match link.kind {
+        LinkKind::Email => {
+            let at = link.start + text[link.start..link.end].iter().position(|&b| b == b'@')?;
+            link.start = script_boundary(text, link.start, at).unwrap_or(link.start);
+            Some(link)
+        }
+        LinkKind::Url => {
+            let host_end = host_end(text, &link);
+            if let Some(start) = ideographic_full_stop(text, link.start, host_end) {
+                link.start = start;
+                has_inner_dot(text, link.start, host_end).then_some(())?;
+            }
+            if let Some(start) = script_boundary(text, link.start, host_end) {
+                if text[start] == b'-' {
+                    return None;
+                }
+                link.start = start;
+                has_inner_dot(text, link.start, host_end).then_some(())?;
+            }
+            if host_end == link.end || is_port(&text[host_end..link.end]) {
+                let host = &text[link.start..host_end];
+                if code_neighbour(text, &link) || file_name(host) || method_name(host) {
+                    return None;
+                }
+            }
+            Some(link)
+        }
+    }
+}
+
+/// Where the host of a URL without scheme ends: at the first `/`, `?`, `#` or `:`.
+fn host_end(text: &[u8], link: &Link) -> usize {
+    text[link.start..link.end]
+        .iter()
+        .position(|b| matches!(b, b'/' | b'?' | b'#' | b':'))
+        .map_or(link.end, |i| link.start + i)
+}
+
+fn is_port(rest: &[u8]) -> bool {
+    rest.len() > 1 && rest[0] == b':' && rest[1..].iter().all(u8::is_ascii_digit)
+}
+
+const IDEOGRAPHIC_FULL_STOP: &[u8] = "。".as_bytes();
+
+/// `text[start..end]` without one trailing Dot.
+fn without_trailing_dot(text: &[u8], start: usize, end: usize) -> usize {
+    if text[start..end].ends_with(b".") {
+        end - 1
+    } else if text[start..end].ends_with(IDEOGRAPHIC_FULL_STOP) {
+        end - IDEOGRAPHIC_FULL_STOP.len()
+    } else {
+        end
+    }
+}
+
+/// Whether a Dot separates two labels of `text[start..end]` (a trailing dot does not).
+fn has_inner_dot(text: &[u8], start: usize, end: usize) -> bool {
+    let end = without_trailing_dot(text, start, end);
+    let host = &text[start..end];
+    host.contains(&b'.') || host.windows(3).any(|w| w == IDEOGRAPHIC_FULL_STOP)
+}
+
+/// Rule `closing_backtick`: in Markdown and chat, `` `x.com/a` `` is code; Link_Term has
+/// the backtick Include, so detection runs on past the closing one. A link right after a
+/// backtick ends at the next backtick (and the termination algorithm runs again up to
+/// there, so a Soft character before it is dropped as usual).
+fn closing_backtick(text: &[u8], link: &mut Link) {
+    if link.start == 0 || text[link.start - 1] != b'`' {
+        return;
+    }
+    let Some(cut) = text[link.start..link.end].iter().position(|&b| b == b'`') else {
+        return;
+    };
+    let cut = link.start + cut;
+    // A backtick is no host character, so the cut is in the path, query or fragment.
+    let path = host_end(text, link);
+    link.end = if path < cut && text[path] != b':' {
+        link_end_bytes(&text[..cut], path)
+    } else {
+        cut
+    };
+}
+
+/// Rule `ideographic_full_stop`: `。` ends sentences in Chinese and Japanese, and a word
+/// after it that happens to be a TLD (`AI`, `App`, `亚马逊`) would make the sentence a
+/// host. Without a scheme, the host starts after its last `。` (a trailing one aside).
+/// Returns the new start, if it moves.
+fn ideographic_full_stop(text: &[u8], start: usize, host_end: usize) -> Option<usize> {
+    let end = without_trailing_dot(text, start, host_end);
+    let at = text[start..end]
+        .windows(3)
+        .rposition(|w| w == IDEOGRAPHIC_FULL_STOP)?;
+    Some(start + at + IDEOGRAPHIC_FULL_STOP.len())
+}
+
+/// Rule `script_boundary` (the example of spec section 8): in text without spaces, a host
+/// (or an email local part) runs back into the words before it: `ウェブサイトはexample.com`.
+/// The start moves to the last change, dots aside, between a character that is
+/// ideographic or complex-context ([`is_ideographic`]) and one that is not. So
+/// `例え。テスト` and `bücher.de` stay whole, and `最高のSONY製品.com` (which the spec names
+/// as the price of the rule) is cut. Returns the new start, if it moves.
+fn script_boundary(text: &[u8], start: usize, end: usize) -> Option<usize> {
+    let mut i = start;
+    let mut previous: Option<bool> = None;
+    let mut boundary = None;
+    while i < end {
+        let (cp, len) = utf8::decode(text, i);
+        if cp != '.' as u32 && cp != 0x3002 && cp != 0xFF0E {
+            let class = is_ideographic(cp);
+            if previous.is_some_and(|p| p != class) {
+                boundary = Some(i);
+            }
+            previous = Some(class);
+        }
+        i += len;
+    }
+    boundary
+}
+
+/// Letters that Line_Break gives the values Ideographic (ID), Conditional Japanese
+/// Starter (CJ) or Complex_Context (SA): Han, kana, Bopomofo, Yi, and the scripts written
+/// without spaces between words (Thai, Lao, Myanmar, Khmer, Tai scripts). By blocks, as
+/// `LineBreak.txt` is not among the data this crate is built from.
+pub(crate) fn is_ideographic(cp: u32) -> bool {
+    matches!(cp,
+        0x0E00..=0x0EFF        // Thai, Lao
+        | 0x1000..=0x109F      // Myanmar
+        | 0x1780..=0x17FF      // Khmer
+        | 0x1950..=0x19DF      // Tai Le, New Tai Lue
+        | 0x1A20..=0x1AAF      // Tai Tham
+        | 0x2E80..=0x2FDF      // CJK radicals, Kangxi radicals
+        | 0x3005..=0x3007      // 々 〆 〇
+        | 0x3021..=0x3029      // Hangzhou numerals
+        | 0x3031..=0x303C      // kana repeat marks, 〻 〼
+        | 0x3041..=0x30FF      // Hiragana, Katakana
+        | 0x3105..=0x312F      // Bopomofo
+        | 0x31A0..=0x31FF      // Bopomofo Extended, CJK strokes, Katakana Phonetic Extensions
+        | 0x3400..=0x4DBF      // CJK Extension A
+        | 0x4E00..=0x9FFF      // CJK Unified Ideographs
+        | 0xA000..=0xA4CF      // Yi
+        | 0xA9E0..=0xA9FF      // Myanmar Extended-B
+        | 0xAA60..=0xAADF      // Myanmar Extended-A, Tai Viet
+        | 0xF900..=0xFAFF      // CJK Compatibility Ideographs
+        | 0xFF66..=0xFF9D      // halfwidth Katakana
+        | 0x1B000..=0x1B2FF    // Kana Supplement and Extended, small kana, Nushu
+        | 0x20000..=0x3FFFD    // CJK Extensions B and later
+    )
+}
+
+/// The character before `i`, or a space at the start of the text.
+fn byte_before(text: &[u8], i: usize) -> u8 {
+    if i == 0 {
+        b' '
+    } else {
+        text[i - 1]
+    }
+}
+
+/// Rule `code_neighbour`: a name glued to code punctuation is code. After the link: a call
+/// `(`, an index `[`, or `_` (the TLD was cut from an identifier: `tm.tm_year`,
+/// `act.sa_flags`). Before it: `_` (`remove_COLOPHON.sh`), `/` or `\` (a path:
+/// `lib/build.mk`), `$`, `&`, `#`, `::`, `->`.
+fn code_neighbour(text: &[u8], link: &Link) -> bool {
+    let after = text.get(link.end).copied().unwrap_or(b' ');
+    if matches!(after, b'(' | b'[' | b'_') {
+        return true;
+    }
+    let before = byte_before(text, link.start);
+    if matches!(before, b'_' | b'/' | b'\\' | b'$' | b'&' | b'#') {
+        return true;
+    }
+    link.start >= 2 && matches!(&text[link.start - 2..link.start], b"::" | b"->")
+}
+
+/// The TLD of a host (its last label, a trailing dot aside) and the label before it.
+fn last_labels(host: &[u8]) -> (&[u8], &[u8]) {
+    let host = host.strip_suffix(b".").unwrap_or(host);
+    let host = host.strip_suffix(IDEOGRAPHIC_FULL_STOP).unwrap_or(host);
+    let split = |h: &[u8]| -> Option<usize> {
+        let dot = h.iter().rposition(|&b| b == b'.');
+        let stop = h.windows(3).rposition(|w| w == IDEOGRAPHIC_FULL_STOP);
+        match (dot, stop) {
+            (Some(d), Some(s)) if s > d => Some(s + 2),
+            (Some(d), _) => Some(d),
+            (None, Some(s)) => Some(s + 2),
+            (None, None) => None,
+        }
+    };
+    match split(host) {
+        Some(end_of_dot) => {
+            let tld = &host[end_of_dot + 1..];
+            let rest = &host[..end_of_dot + 1];
+            let rest = rest
+                .strip_suffix(b".")
+                .or_else(|| rest.strip_suffix(IDEOGRAPHIC_FULL_STOP))
+                .unwrap_or(rest);
+            let receiver = match split(rest) {
+                Some(d) => &rest[d + 1..],
+                None => rest,
+            };
+            (tld, receiver)
+        }
+        None => (host, &[]),
+    }
+}
+
+fn starts_with_www(host: &[u8]) -> bool {
+    host.len() > 4 && host[..4].eq_ignore_ascii_case(b"www.")
+}
+
+/// Rule `file_name`: the TLD is one of [`FILE_EXTENSION_TLDS`] (any case: `README.MD`).
+fn file_name(host: &[u8]) -> bool {
+    let (tld, _) = last_labels(host);
+    !starts_with_www(host)
+        && FILE_EXTENSION_TLDS
+            .iter()
+            .any(|ext| tld.eq_ignore_ascii_case(ext.as_bytes()))
+}
+
+/// Rule `method_name`: the TLD, in lower case as written, is one of [`METHOD_NAME_TLDS`],
+/// or it is `new` after a capitalised name (`Proc.new`, `Thread.new`; `doc.new` stays).
+fn method_name(host: &[u8]) -> bool {
+    let (tld, receiver) = last_labels(host);
+    if starts_with_www(host) {
+        return false;
+    }
+    METHOD_NAME_TLDS.iter().any(|m| tld == m.as_bytes())
+        || (tld == b"new" && receiver.first().is_some_and(u8::is_ascii_uppercase))
+}
