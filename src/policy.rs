@@ -32,8 +32,8 @@ pub enum Policy {
     /// | rule | links | effect | example |
     /// | --- | --- | --- | --- |
     /// | `closing_backtick` | all URLs | a link right after a backtick ends at the next one | ``slack.com/about`，但是`` → `slack.com/about` |
-    /// | `ideographic_full_stop` | URLs without scheme | the host starts after its last `。` | `提供開始します。cache.ruby-lang.org` → `cache.ruby-lang.org`; `取消了。亚马逊` → none |
-    /// | `script_boundary` | URLs without scheme, email local parts | the host (local part) starts after its last change between ideographic or complex-context letters and others | `ウェブサイトはexample.com` → `example.com`; `冷水。AI` → none |
+    /// | `ideographic_full_stop` | URLs without scheme | the host starts after its last `。` | `提供開始します。cache.ruby-lang.org` → `cache.ruby-lang.org`; `冷水。AI`, `取消了。亚马逊`, `例え。みんな` → none |
+    /// | `script_boundary` | URLs without scheme, email local parts | the host (local part) starts after its last change, inside a label, between ideographic or complex-context letters and others | `ウェブサイトはexample.com` → `example.com`; `000美元。YouTube` → none |
     /// | `code_neighbour` | URLs without scheme, path, query or fragment | rejected when glued to code punctuation: `(`, `[` or `_` right after, `_` `/` `\` `$` `&` `#` `::` `->` right before | `Regexp.new(`, `tm.tm_year`, `lib/build.mk`, `&mss.sa` |
     /// | `file_name` | the same | rejected when the TLD is a common file extension (and the host does not start with `www.`) | `NEWS.md`, `libc.so`, `helpers.py`, `cmd.mk` |
     /// | `method_name` | the same | rejected when the TLD, written in lower case, is a common method name (`new` only after a capitalised class name) | `IO.select`, `File.read`, `block.call`, `Proc.new` |
@@ -115,12 +115,18 @@ pub(crate) fn readable(text: &[u8], mut link: Link) -> Option<Link> {
     }
 }
 
-/// Where the host of a URL without scheme ends: at the first `/`, `?`, `#` or `:`.
+/// Where the host of a URL ends: at the first `/`, `?`, `#` or `:` after its scheme.
 fn host_end(text: &[u8], link: &Link) -> usize {
-    text[link.start..link.end]
+    let mut start = link.start;
+    if link.has_scheme {
+        // `scheme://`: the scanner took it, so it is there, in ASCII.
+        let slashes = text[start..link.end].windows(3).position(|w| w == b"://");
+        start += slashes.map_or(0, |i| i + 3);
+    }
+    text[start..link.end]
         .iter()
         .position(|b| matches!(b, b'/' | b'?' | b'#' | b':'))
-        .map_or(link.end, |i| link.start + i)
+        .map_or(link.end, |i| start + i)
 }
 
 fn is_port(rest: &[u8]) -> bool {
@@ -182,17 +188,20 @@ fn ideographic_full_stop(text: &[u8], start: usize, host_end: usize) -> Option<u
 
 /// Rule `script_boundary` (the example of spec section 8): in text without spaces, a host
 /// (or an email local part) runs back into the words before it: `ウェブサイトはexample.com`.
-/// The start moves to the last change, dots aside, between a character that is
-/// ideographic or complex-context ([`is_ideographic`]) and one that is not. So
-/// `例え。テスト` and `bücher.de` stay whole, and `最高のSONY製品.com` (which the spec names
-/// as the price of the rule) is cut. Returns the new start, if it moves.
+/// The start moves to the last place where, inside one label, a character that is
+/// ideographic or complex-context ([`is_ideographic`]) and one that is not stand side by
+/// side. So `例子.com`, `中国政府网.中国` and `bücher.de` stay whole, and
+/// `最高のSONY製品.com` (which the spec names as the price of the rule) becomes
+/// `製品.com`. Returns the new start, if it moves.
 fn script_boundary(text: &[u8], start: usize, end: usize) -> Option<usize> {
     let mut i = start;
     let mut previous: Option<bool> = None;
     let mut boundary = None;
     while i < end {
         let (cp, len) = utf8::decode(text, i);
-        if cp != '.' as u32 && cp != 0x3002 && cp != 0xFF0E {
+        if cp == '.' as u32 || cp == 0x3002 || cp == 0xFF0E {
+            previous = None;
+        } else {
             let class = is_ideographic(cp);
             if previous.is_some_and(|p| p != class) {
                 boundary = Some(i);
