@@ -77,7 +77,9 @@ pub(crate) fn apply(policy: Policy, text: &[u8], link: Link) -> Option<Link> {
     }
 }
 
-/// The readable rules, in the order of the table above.
+/// The readable rules, in the order of the table above. Cheap first: a link with a
+/// scheme costs one byte compare, and the two ideographic rules run only on hosts (local
+/// parts) that are not all ASCII.
 pub(crate) fn readable(text: &[u8], mut link: Link) -> Option<Link> {
     if link.kind == LinkKind::Url {
         closing_backtick(text, &mut link);
@@ -87,27 +89,38 @@ pub(crate) fn readable(text: &[u8], mut link: Link) -> Option<Link> {
     }
     match link.kind {
         LinkKind::Email => {
+            if text[link.start..link.end].is_ascii() {
+                return Some(link);
+            }
             let at = link.start + text[link.start..link.end].iter().position(|&b| b == b'@')?;
             link.start = script_boundary(text, link.start, at).unwrap_or(link.start);
             Some(link)
         }
         LinkKind::Url => {
             let host_end = host_end(text, &link);
-            if let Some(start) = ideographic_full_stop(text, link.start, host_end) {
-                link.start = start;
-                has_inner_dot(text, link.start, host_end).then_some(())?;
-            }
-            if let Some(start) = script_boundary(text, link.start, host_end) {
-                if text[start] == b'-' {
-                    return None;
+            if !text[link.start..host_end].is_ascii() {
+                if let Some(start) = ideographic_full_stop(text, link.start, host_end) {
+                    link.start = start;
+                    has_inner_dot(text, link.start, host_end).then_some(())?;
                 }
-                link.start = start;
-                has_inner_dot(text, link.start, host_end).then_some(())?;
+                if let Some(start) = script_boundary(text, link.start, host_end) {
+                    if text[start] == b'-' {
+                        return None;
+                    }
+                    link.start = start;
+                    has_inner_dot(text, link.start, host_end).then_some(())?;
+                }
             }
             if host_end == link.end || is_port(&text[host_end..link.end]) {
-                let host = &text[link.start..host_end];
-                if code_neighbour(text, &link) || file_name(host) || method_name(host) {
+                if code_neighbour(text, &link) {
                     return None;
+                }
+                let host = &text[link.start..host_end];
+                if !starts_with_www(host) {
+                    let (tld, receiver) = last_labels(host);
+                    if file_name(tld) || method_name(tld, receiver) {
+                        return None;
+                    }
                 }
             }
             Some(link)
@@ -272,54 +285,110 @@ fn code_neighbour(text: &[u8], link: &Link) -> bool {
 fn last_labels(host: &[u8]) -> (&[u8], &[u8]) {
     let host = host.strip_suffix(b".").unwrap_or(host);
     let host = host.strip_suffix(IDEOGRAPHIC_FULL_STOP).unwrap_or(host);
-    let split = |h: &[u8]| -> Option<usize> {
-        let dot = h.iter().rposition(|&b| b == b'.');
-        let stop = h.windows(3).rposition(|w| w == IDEOGRAPHIC_FULL_STOP);
-        match (dot, stop) {
-            (Some(d), Some(s)) if s > d => Some(s + 2),
-            (Some(d), _) => Some(d),
-            (None, Some(s)) => Some(s + 2),
-            (None, None) => None,
-        }
-    };
-    match split(host) {
-        Some(end_of_dot) => {
-            let tld = &host[end_of_dot + 1..];
-            let rest = &host[..end_of_dot + 1];
-            let rest = rest
-                .strip_suffix(b".")
-                .or_else(|| rest.strip_suffix(IDEOGRAPHIC_FULL_STOP))
-                .unwrap_or(rest);
-            let receiver = match split(rest) {
-                Some(d) => &rest[d + 1..],
-                None => rest,
+    match last_dot(host) {
+        Some((dot, len)) => {
+            let receiver = &host[..dot];
+            let receiver = match last_dot(receiver) {
+                Some((d, l)) => &receiver[d + l..],
+                None => receiver,
             };
-            (tld, receiver)
+            (&host[dot + len..], receiver)
         }
         None => (host, &[]),
     }
 }
 
+/// The last Dot (`.` or `。`) of `host`: its offset and length. One backward pass.
+fn last_dot(host: &[u8]) -> Option<(usize, usize)> {
+    let mut i = host.len();
+    while i > 0 {
+        i -= 1;
+        match host[i] {
+            b'.' => return Some((i, 1)),
+            0x82 if i >= 2 && host[i - 2..i] == [0xE3, 0x80] => return Some((i - 2, 3)),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Rules `file_name` and `method_name` leave hosts that start with `www.` alone.
 fn starts_with_www(host: &[u8]) -> bool {
     host.len() > 4 && host[..4].eq_ignore_ascii_case(b"www.")
 }
 
 /// Rule `file_name`: the TLD is one of [`FILE_EXTENSION_TLDS`] (any case: `README.MD`).
-fn file_name(host: &[u8]) -> bool {
-    let (tld, _) = last_labels(host);
-    !starts_with_www(host)
-        && FILE_EXTENSION_TLDS
-            .iter()
-            .any(|ext| tld.eq_ignore_ascii_case(ext.as_bytes()))
+/// A `match` on the lower-cased bytes, as every scheme-less link asks.
+fn file_name(tld: &[u8]) -> bool {
+    let mut lower = [0u8; 3];
+    if tld.len() > lower.len() {
+        return false;
+    }
+    for (l, b) in lower.iter_mut().zip(tld) {
+        *l = b.to_ascii_lowercase();
+    }
+    matches!(
+        &lower[..tld.len()],
+        b"ac"
+            | b"am"
+            | b"in"
+            | b"man"
+            | b"md"
+            | b"mk"
+            | b"mm"
+            | b"mov"
+            | b"pid"
+            | b"pl"
+            | b"ps"
+            | b"py"
+            | b"rs"
+            | b"sh"
+            | b"so"
+            | b"zip"
+    )
 }
 
 /// Rule `method_name`: the TLD, in lower case as written, is one of [`METHOD_NAME_TLDS`],
 /// or it is `new` after a capitalised name (`Proc.new`, `Thread.new`; `doc.new` stays).
-fn method_name(host: &[u8]) -> bool {
-    let (tld, receiver) = last_labels(host);
-    if starts_with_www(host) {
-        return false;
+fn method_name(tld: &[u8], receiver: &[u8]) -> bool {
+    match tld {
+        b"build" | b"call" | b"events" | b"map" | b"next" | b"open" | b"post" | b"read"
+        | b"report" | b"run" | b"select" => true,
+        b"new" => receiver.first().is_some_and(u8::is_ascii_uppercase),
+        _ => false,
     }
-    METHOD_NAME_TLDS.iter().any(|m| tld == m.as_bytes())
-        || (tld == b"new" && receiver.first().is_some_and(u8::is_ascii_uppercase))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `match`es of the two rules hold exactly the published lists.
+    #[test]
+    fn matches_hold_the_lists() {
+        for ext in FILE_EXTENSION_TLDS {
+            assert!(file_name(ext.as_bytes()), "{ext}");
+            assert!(file_name(ext.to_ascii_uppercase().as_bytes()), "{ext}");
+        }
+        for name in METHOD_NAME_TLDS {
+            assert!(method_name(name.as_bytes(), b"x"), "{name}");
+            assert!(
+                !method_name(name.to_ascii_uppercase().as_bytes(), b"x"),
+                "{name}"
+            );
+        }
+        let listed = |t: &str| FILE_EXTENSION_TLDS.contains(&t) || METHOD_NAME_TLDS.contains(&t);
+        for tld in crate::tables::TLDS {
+            if !listed(tld) && tld.is_ascii() {
+                assert!(!file_name(tld.as_bytes()), "{tld}");
+                let new_after_capital = tld == "new";
+                assert_eq!(
+                    method_name(tld.as_bytes(), b"X"),
+                    new_after_capital,
+                    "{tld}"
+                );
+                assert!(!method_name(tld.as_bytes(), b"x"), "{tld}");
+            }
+        }
+    }
 }
