@@ -32,6 +32,7 @@ pub enum Policy {
     /// | rule | links | effect | example |
     /// | --- | --- | --- | --- |
     /// | `closing_backtick` | all URLs | a link right after a backtick ends at the next one | ``slack.com/about`，但是`` → `slack.com/about` |
+    /// | `escaped_angle_bracket` | all URLs | a link ending in `&gt` or `&quot` before `;` ends before the `&` | `&lt;https://x.org/a&gt;` → `https://x.org/a` |
     /// | `ideographic_full_stop` | URLs without scheme | the host starts after its last `。` | `提供開始します。cache.ruby-lang.org` → `cache.ruby-lang.org`; `冷水。AI`, `取消了。亚马逊`, `例え。みんな` → none |
     /// | `script_boundary` | URLs without scheme, email local parts | the host (local part) starts after its last change, inside a label, between ideographic or complex-context letters and others | `ウェブサイトはexample.com` → `example.com`; `000美元。YouTube` → none |
     /// | `code_neighbour` | URLs without scheme, path, query or fragment | rejected when glued to code punctuation: `(`, `[` or `_` right after, `_` `/` `\` `$` `&` `#` `::` `->` right before | `Regexp.new(`, `tm.tm_year`, `lib/build.mk`, `&mss.sa` |
@@ -39,7 +40,8 @@ pub enum Policy {
     /// | `method_name` | the same | rejected when the TLD, written in lower case, is a common method name (`new` only after a capitalised class name) | `IO.select`, `File.read`, `block.call`, `Proc.new` |
     ///
     /// A URL with a scheme and an email with `mailto:` are left as detection found them (only
-    /// `closing_backtick` may end them earlier): the writer said they are links.
+    /// `closing_backtick` and `escaped_angle_bracket` may end them earlier): the writer
+    /// said they are links.
     ///
     /// ```
     /// use linkscan::{LinkFinder, Policy};
@@ -83,6 +85,7 @@ pub(crate) fn apply(policy: Policy, text: &[u8], link: Link) -> Option<Link> {
 pub(crate) fn readable(text: &[u8], mut link: Link) -> Option<Link> {
     if link.kind == LinkKind::Url {
         closing_backtick(text, &mut link);
+        escaped_angle_bracket(text, &mut link);
     }
     if link.has_scheme {
         return Some(link);
@@ -185,6 +188,26 @@ fn closing_backtick(text: &[u8], link: &mut Link) {
     } else {
         cut
     };
+}
+
+/// Rule `escaped_angle_bracket`: text that was HTML-escaped once too often shows
+/// `&lt;https://x.org/a&gt;`, and detection takes `&gt` into the path (`;` is Soft). A
+/// link that ends with `&gt` or `&quot` right before a `;` ends before the `&`.
+fn escaped_angle_bracket(text: &[u8], link: &mut Link) {
+    if text.get(link.end) != Some(&b';') {
+        return;
+    }
+    let body = &text[link.start..link.end];
+    for entity in [&b"&gt"[..], b"&quot"] {
+        if body.len() > entity.len() && body.ends_with(entity) {
+            let end = link.end - entity.len();
+            // Only inside a path, query or fragment: the host keeps its bytes.
+            if host_end(text, link) < end {
+                link.end = link_end_bytes(&text[..end], host_end(text, link));
+            }
+            return;
+        }
+    }
 }
 
 /// Rule `ideographic_full_stop`: `。` ends sentences in Chinese and Japanese, and a word

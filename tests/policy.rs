@@ -79,6 +79,23 @@ fn closing_backtick_ends_a_link_that_follows_a_backtick() {
     assert_eq!(found("`example.com`"), ["example.com"]);
 }
 
+// Rule `escaped_angle_bracket`.
+
+#[test]
+fn escaped_angle_brackets_end_a_link() {
+    let text = "* [&lt;URL:https://x.org/a.tar.gz&gt;][3] and &quot;https://x.org/b&quot;.";
+    assert_eq!(
+        conformant(text),
+        ["https://x.org/a.tar.gz&gt", "https://x.org/b&quot"]
+    );
+    assert_eq!(found(text), ["https://x.org/a.tar.gz", "https://x.org/b"]);
+    assert_eq!(found("&lt;x.org/a&gt;"), ["x.org/a"]);
+    // Kept: the entity inside the path, no `;` after it, a host alone.
+    assert_eq!(found("x.org/a&gt;b"), ["x.org/a&gt;b"]);
+    assert_eq!(found("x.org/a&gt"), ["x.org/a&gt"]);
+    assert_eq!(found("x.org/?q=&quot x"), ["x.org/?q=&quot"]);
+}
+
 // Rule `ideographic_full_stop`.
 
 #[test]
