@@ -69,19 +69,10 @@ pub const METHOD_NAME_TLDS: [&str; 11] = [
     "build", "call", "events", "map", "next", "open", "post", "read", "report", "run", "select",
 ];
 
-/// The policy's view of one link: `Some` with the link as reported (possibly with new
-/// bounds), or `None` when it is rejected. Conformant: the link itself.
-#[inline]
-pub(crate) fn apply(policy: Policy, text: &[u8], link: Link) -> Option<Link> {
-    match policy {
-        Policy::Conformant => Some(link),
-        Policy::Readable => readable(text, link),
-    }
-}
-
 /// The readable rules, in the order of the table above. Cheap first: a link with a
 /// scheme costs one byte compare, and the two ideographic rules run only on hosts (local
 /// parts) that are not all ASCII.
+#[inline(never)]
 pub(crate) fn readable(text: &[u8], mut link: Link) -> Option<Link> {
     if link.kind == LinkKind::Url {
         closing_backtick(text, &mut link);
