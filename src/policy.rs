@@ -91,8 +91,18 @@ pub(crate) fn readable(text: &[u8], mut link: Link) -> Option<Link> {
             Some(link)
         }
         LinkKind::Url => {
-            let host_end = host_end(text, &link);
-            if !text[link.start..host_end].is_ascii() {
+            // One pass over the host: where it ends, and whether it is all ASCII.
+            let mut host_end = link.end;
+            let mut high = 0u8;
+            for (i, &b) in text[link.start..link.end].iter().enumerate() {
+                if matches!(b, b'/' | b'?' | b'#' | b':') {
+                    host_end = link.start + i;
+                    break;
+                }
+                high |= b;
+            }
+            let ascii = high < 0x80;
+            if !ascii {
                 if let Some(start) = ideographic_full_stop(text, link.start, host_end) {
                     link.start = start;
                     has_inner_dot(text, link.start, host_end).then_some(())?;
@@ -110,15 +120,30 @@ pub(crate) fn readable(text: &[u8], mut link: Link) -> Option<Link> {
                     return None;
                 }
                 let host = &text[link.start..host_end];
-                if !starts_with_www(host) {
-                    let (tld, receiver) = last_labels(host);
-                    if file_name(tld) || method_name(tld, receiver) {
-                        return None;
-                    }
+                let tld = if ascii {
+                    ascii_tld(host)
+                } else {
+                    last_labels(host).0
+                };
+                // Every listed TLD is 2 to 6 bytes long.
+                if (2..=6).contains(&tld.len())
+                    && !starts_with_www(host)
+                    && (file_name(tld) || method_name(tld, || last_labels(host).1))
+                {
+                    return None;
                 }
             }
             Some(link)
         }
+    }
+}
+
+/// The last label of an ASCII host, a trailing dot aside.
+fn ascii_tld(host: &[u8]) -> &[u8] {
+    let host = host.strip_suffix(b".").unwrap_or(host);
+    match host.iter().rposition(|&b| b == b'.') {
+        Some(dot) => &host[dot + 1..],
+        None => host,
     }
 }
 
@@ -364,11 +389,12 @@ fn file_name(tld: &[u8]) -> bool {
 
 /// Rule `method_name`: the TLD, in lower case as written, is one of [`METHOD_NAME_TLDS`],
 /// or it is `new` after a capitalised name (`Proc.new`, `Thread.new`; `doc.new` stays).
-fn method_name(tld: &[u8], receiver: &[u8]) -> bool {
+/// (`receiver` gives the label before the TLD, asked for `new` only.)
+fn method_name<'h>(tld: &[u8], receiver: impl FnOnce() -> &'h [u8]) -> bool {
     match tld {
         b"build" | b"call" | b"events" | b"map" | b"next" | b"open" | b"post" | b"read"
         | b"report" | b"run" | b"select" => true,
-        b"new" => receiver.first().is_some_and(u8::is_ascii_uppercase),
+        b"new" => receiver().first().is_some_and(u8::is_ascii_uppercase),
         _ => false,
     }
 }
@@ -385,9 +411,9 @@ mod tests {
             assert!(file_name(ext.to_ascii_uppercase().as_bytes()), "{ext}");
         }
         for name in METHOD_NAME_TLDS {
-            assert!(method_name(name.as_bytes(), b"x"), "{name}");
+            assert!(method_name(name.as_bytes(), || &b"x"[..]), "{name}");
             assert!(
-                !method_name(name.to_ascii_uppercase().as_bytes(), b"x"),
+                !method_name(name.to_ascii_uppercase().as_bytes(), || &b"x"[..]),
                 "{name}"
             );
         }
@@ -397,11 +423,11 @@ mod tests {
                 assert!(!file_name(tld.as_bytes()), "{tld}");
                 let new_after_capital = tld == "new";
                 assert_eq!(
-                    method_name(tld.as_bytes(), b"X"),
+                    method_name(tld.as_bytes(), || &b"X"[..]),
                     new_after_capital,
                     "{tld}"
                 );
-                assert!(!method_name(tld.as_bytes(), b"x"), "{tld}");
+                assert!(!method_name(tld.as_bytes(), || &b"x"[..]), "{tld}");
             }
         }
     }
