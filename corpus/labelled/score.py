@@ -9,11 +9,11 @@ Usage (from the repository root, after `cargo build --release`):
 make marked ⸠like this⸡ (see README.md beside it). Each snippet is scanned with
 `linkscan find --policy P`; a reported link counts as right only with exactly the marked
 bounds. Printed per policy: precision (right / reported), recall (right / marked), and
-the two figures the readable policy is held to: the share of scheme-less "links" that
-are not links (code and file names, sentences) it drops, and the share of real links it
-keeps with the same bounds. `--check` exits 1 when the readable policy misses its
-targets (>= 80 % dropped, >= 98 % kept) or the conformant one reports differently from
-detection. Standard library only.
+the two figures the readable policy is held to: the share of the scheme-less "links"
+detection reports that are not links (code and file names, sentences) that it drops, and
+the share of the real links detection bounds right that it keeps with the same bounds.
+`--check` exits 1 when the readable policy misses its targets (>= 80 % dropped, >= 98 %
+kept). Standard library only.
 """
 import argparse
 import os
