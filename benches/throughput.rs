@@ -2,6 +2,7 @@
 //! of one group are what to read, since they share the machine's state):
 //!
 //! * `linkscan` — the default finder (URLs and emails, IANA TLDs), counting links;
+//! * `linkscan_readable` — the same with the readable policy (`Policy::Readable`);
 //! * `linkify` — the `linkify` crate 0.11 with scheme-less URLs (`url_must_have_scheme(false)`)
 //!   and emails, counting links;
 //! * `memchr3_floor` — only finding every `.`, `@` and `:` with `memchr3`: a floor for any
@@ -27,6 +28,12 @@ fn side_by_side(group: &mut BenchmarkGroup<'_, WallTime>, bytes: &[u8], with_lin
     group.throughput(Throughput::Bytes(bytes.len() as u64));
     group.bench_function("linkscan", |b| {
         b.iter(|| finder.links_bytes(black_box(bytes)).count())
+    });
+    let readable = linkscan::LinkFinder::builder()
+        .policy(linkscan::Policy::Readable)
+        .build();
+    group.bench_function("linkscan_readable", |b| {
+        b.iter(|| readable.links_bytes(black_box(bytes)).count())
     });
     if with_linkify {
         let text = String::from_utf8_lossy(bytes).into_owned();

@@ -8,7 +8,7 @@
 //! | check | fails when | why |
 //! |---|---|---|
 //! | [`Check::TldSyntax`] (`tld_syntax`) | the TLD is not syntactically valid ([`is_syntactic_tld`]: digits, hyphens, CONTEXTJ/CONTEXTO characters, a one-letter ASCII label, bad Punycode) | "a syntactically valid TLD is required for any domain name"; only a TLD list of the user's own (or a stale one) lets such a link through |
-//! | [`Check::IdentifierStatus`] (`identifier_status`) | a character of the host, other than the dots, is not `Identifier_Status=Allowed` (UTS #39), looking inside `xn--` labels too | symbols, compatibility and obsolete characters in a domain name are a spoofing aid (`ｇoogle.com`, `pay✓al.com`) |
+//! | [`Check::IdentifierStatus`] (`identifier_status`) | a character of the host, other than the dots, is not `Identifier_Status=Allowed` (UTS #39), looking inside `xn--` labels too | symbols, compatibility and obsolete characters in a domain name are a spoofing aid (`ｇoogle.com`, `payƿal.com`) |
 //! | [`Check::BidiControl`] (`bidi_control`) | the link holds a `Bidi_Control=Yes` character (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069) | they reorder the display of the link, so that what is shown is not where it leads |
 //!
 //! Section 8 names `Identifier_Status=Recommended`, a value UTS #39 no longer has; its
@@ -181,14 +181,12 @@ pub fn host(link_text: &str, kind: LinkKind) -> &str {
             .rfind('@')
             .map_or(link_text, |at| &link_text[at + 1..]),
         LinkKind::Url => {
-            let rest = ["https://", "http://"]
-                .iter()
-                .find(|scheme| {
-                    link_text
-                        .get(..scheme.len())
-                        .is_some_and(|p| p.eq_ignore_ascii_case(scheme))
-                })
-                .map_or(link_text, |scheme| &link_text[scheme.len()..]);
+            // A detected URL starts with its scheme when it has one: `http://`, `https://`
+            // or another `scheme://` (RFC 3986: a letter, then letters, digits, `+-.`).
+            let rest = match link_text.find("://") {
+                Some(i) if is_scheme(&link_text[..i]) => &link_text[i + 3..],
+                _ => link_text,
+            };
             let end = rest
                 .char_indices()
                 .find(|&(_, c)| !is_host_char(c))
@@ -196,6 +194,13 @@ pub fn host(link_text: &str, kind: LinkKind) -> &str {
             &rest[..end]
         }
     }
+}
+
+/// Whether `s` is an RFC 3986 scheme name: a letter, then letters, digits, `+`, `-`, `.`.
+fn is_scheme(s: &str) -> bool {
+    let mut bytes = s.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
 }
 
 /// Label separators: the two Dots of the TLD search and the fullwidth full stop, which
@@ -254,7 +259,7 @@ fn label_allowed(label: &str) -> bool {
 /// use linkscan::{checks::check, LinkKind};
 /// assert_eq!(check("example.c0m", LinkKind::Url).to_string(), "tld_syntax");
 /// assert_eq!(check("xn--80ak6aa92e.com", LinkKind::Url).to_string(), "");
-/// assert_eq!(check("pay✓al.com", LinkKind::Url).to_string(), "identifier_status");
+/// assert_eq!(check("payƿal.com", LinkKind::Url).to_string(), "identifier_status");
 /// assert_eq!(check("x\u{200E}y@example.com", LinkKind::Email).to_string(), "bidi_control");
 /// ```
 pub fn check(link_text: &str, kind: LinkKind) -> LinkCheck {
@@ -385,7 +390,7 @@ mod tests {
         // decodes to a symbol (☃ is xn--n3h).
         for bad in [
             "ｅxample.com",
-            "pay✓al.com",
+            "payƿal.com",
             "ƿ.com",
             "xn--n3h.com",
             "ⓐ.com",

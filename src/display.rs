@@ -337,6 +337,40 @@ pub fn display_link(text: &str, kind: LinkKind, options: &DisplayOptions) -> Str
     }
 }
 
+/// How a link written on its own (a command-line argument, a line of input, a string
+/// passed from another language) is read: as the finder reads it when the finder sees it
+/// as one whole link; otherwise as an email when it starts with `mailto:`, or when it has
+/// no `://` and an `@` with no `/`, `?` or `#` before it; as a URL else.
+///
+/// ```
+/// use linkscan::{display::kind_of, LinkKind};
+/// assert_eq!(kind_of("a@example.com"), LinkKind::Email);
+/// assert_eq!(kind_of("\"a b\"@x.de"), LinkKind::Email);
+/// assert_eq!(kind_of("https://user@example.com/"), LinkKind::Url);
+/// assert_eq!(kind_of("example.com?to=a@b"), LinkKind::Url);
+/// ```
+pub fn kind_of(link: &str) -> LinkKind {
+    let finder = crate::LinkFinder::new();
+    let mut found = finder.links(link);
+    if let (Some(only), None) = (found.next(), found.next()) {
+        if only.range() == (0..link.len()) {
+            return only.kind();
+        }
+    }
+    let mailto = link
+        .get(..7)
+        .is_some_and(|s| s.eq_ignore_ascii_case("mailto:"));
+    let bare_address = !link.contains("://")
+        && link
+            .rfind('@')
+            .is_some_and(|at| !link[..at].contains(['/', '?', '#']));
+    if mailto || bare_address {
+        LinkKind::Email
+    } else {
+        LinkKind::Url
+    }
+}
+
 /// Applies [`DisplayOptions::bidi`] to a display form.
 fn finish(shown: String, kind: LinkKind, options: &DisplayOptions) -> String {
     if options.bidi {

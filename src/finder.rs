@@ -8,6 +8,7 @@
 use std::sync::Arc;
 
 use crate::link::{Link, LinkKind};
+use crate::policy::{self, Policy};
 use crate::scanner::Scanner;
 use crate::tld::{TldPolicy, TldSet};
 use crate::vector::Kernel;
@@ -35,6 +36,7 @@ pub struct LinkFinder {
     policy: TldPolicy,
     kernel: Kernel,
     max_link_len: usize,
+    report: Policy,
 }
 
 /// The default of [`LinkFinderBuilder::max_link_len`]: 64 KiB.
@@ -77,6 +79,7 @@ impl LinkFinder {
                 policy: TldPolicy::Iana,
                 kernel: Kernel::detect(),
                 max_link_len: DEFAULT_MAX_LINK_LEN,
+                report: Policy::Conformant,
             },
         }
     }
@@ -89,6 +92,11 @@ impl LinkFinder {
     /// The TLD policy in use.
     pub fn tld_policy(&self) -> &TldPolicy {
         &self.policy
+    }
+
+    /// The reporting policy in use ([`Policy::Conformant`] unless chosen).
+    pub fn policy(&self) -> Policy {
+        self.report
     }
 
     /// The links of `text`, in order, without overlap.
@@ -107,9 +115,11 @@ impl LinkFinder {
     pub fn links_bytes<'f, 't>(&'f self, text: &'t [u8]) -> Links<'f, 't> {
         Links {
             scanner: Scanner::new(text, &self.policy, self.kernel),
+            text,
             urls: self.urls,
             emails: self.emails,
             max_link_len: self.max_link_len,
+            report: self.report,
         }
     }
 }
@@ -162,6 +172,25 @@ impl LinkFinderBuilder {
         self
     }
 
+    /// Which detected links are reported, and with which bounds (default
+    /// [`Policy::Conformant`]: all of them, as UTS #58 detects them). [`Policy::Readable`]
+    /// applies the higher-level rules of spec section 8 that leave out code and file
+    /// names; every entry point that scans through this finder (`links`, `par_links`,
+    /// streaming, HTML, mail) gets the same links.
+    ///
+    /// ```
+    /// use linkscan::{LinkFinder, Policy};
+    /// let text = "Proc.new, tm.tm_year and bit.ly";
+    /// let readable = LinkFinder::builder().policy(Policy::Readable).build();
+    /// let found: Vec<&str> = readable.links(text).map(|l| l.as_str(text)).collect();
+    /// assert_eq!(found, ["bit.ly"]);
+    /// assert_eq!(LinkFinder::new().links(text).count(), 3);
+    /// ```
+    pub fn policy(mut self, policy: Policy) -> Self {
+        self.finder.report = policy;
+        self
+    }
+
     /// The prefilter kernel (default: the fastest this CPU supports, [`Kernel::detect`]).
     /// Every kernel gives the same links; this is for tests and benchmarks.
     ///
@@ -181,9 +210,11 @@ impl LinkFinderBuilder {
 /// An iterator over the links of one text; see [`LinkFinder::links`].
 pub struct Links<'f, 't> {
     scanner: Scanner<'t, 'f>,
+    text: &'t [u8],
     urls: bool,
     emails: bool,
     max_link_len: usize,
+    report: Policy,
 }
 
 /// Shows the options and where the scan is, not the text.
@@ -203,7 +234,14 @@ impl Iterator for Links<'_, '_> {
     #[inline]
     fn next(&mut self) -> Option<Link> {
         loop {
-            let link = self.scanner.next_link()?;
+            let mut link = self.scanner.next_link()?;
+            if self.report != Policy::Conformant {
+                // Out of line: the conformant scan pays one predictable branch.
+                match policy::readable(self.text, link) {
+                    Some(refined) => link = refined,
+                    None => continue,
+                }
+            }
             let wanted = match link.kind {
                 LinkKind::Url => self.urls,
                 LinkKind::Email => self.emails,

@@ -10,6 +10,8 @@
 //! * Properties: [`link_term`], [`link_bracket`], [`is_link_email`].
 //! * Formatting (section 4 minimal escaping, section 5.3 email quoting): [`escape_url`],
 //!   [`escape_url_parts`], [`format_email`] and the rest of [`format`](mod@format).
+//! * A readable policy (section 8's higher level) that leaves out code and file names
+//!   and keeps hosts out of the ideographic text before them: [`Policy`].
 //! * Security checks of section 8 over detected links (TLD syntax, Identifier_Status,
 //!   Bidi_Control), an optional layer that leaves detection conformant: [`checks`].
 //! * Email archives (feature `mail`, on by default): mbox, gzip, Maildir, MIME decoding,
@@ -53,6 +55,7 @@ pub mod mail;
 #[doc(hidden)]
 pub mod oracle;
 mod parts;
+mod policy;
 mod props;
 // The Python classes are shown to Python through their `__repr__`, and are not part of
 // the Rust API (the module is private).
@@ -75,6 +78,7 @@ pub use format::{
     UrlParts,
 };
 pub use link::{Link, LinkKind};
+pub use policy::{Policy, FILE_EXTENSION_TLDS, METHOD_NAME_TLDS};
 pub use props::{
     is_bidi_control, is_dot, is_host_char, is_identifier_allowed, is_link_email, link_bracket,
     link_term, LinkTerm,

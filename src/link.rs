@@ -59,8 +59,8 @@ impl Link {
         self.kind
     }
 
-    /// Whether the text spelled a scheme: `http://`/`https://` for a URL, `mailto:` for an
-    /// email.
+    /// Whether the text spelled a scheme: `scheme://` for a URL (`http://`, `https://`, or
+    /// another such as `ftp://`), `mailto:` for an email.
     #[inline]
     pub fn has_scheme(&self) -> bool {
         self.has_scheme

@@ -8,7 +8,7 @@
 //! |------|---------|
 //! | 0–2  | Link_Term: 0 Include, 1 Hard, 2 Soft, 3 Open, 4 Close |
 //! | 3    | Link_Email=Yes |
-//! | 4    | HostChar (`initiation.md`: IDNA `valid`/`mapped` outside ASCII, `[-a-zA-Z0-9]`, and the three dots) |
+//! | 4    | HostChar (`initiation.md`: outside ASCII, IDNA `valid`/`deviation` without NV8/XV8 and `mapped` to `[a-z0-9.-]` only; ASCII `[-a-zA-Z0-9]`; the three dots) |
 //! | 5    | IDNA2008-valid (UTS #46 `valid` without NV8/XV8), used by the syntactic TLD check |
 //! | 6    | Identifier_Status=Allowed (UTS #39) |
 //! | 7    | Bidi_Control=Yes |

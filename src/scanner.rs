@@ -24,8 +24,11 @@
 //!    a bad first character. The walk records the last bad pair it saw, so checking the
 //!    labels of `text[start..end]` is O(1).
 //! 6. **Email**, when `@` precedes the host: a backward walk over Link_Email characters;
-//!    the floor moves past the domain afterwards, so this too is linear.
-//! 7. **Scheme** (`http://`, `https://`, any case) and 8. **termination**
+//!    the floor moves past the domain afterwards, so this too is linear. A local part
+//!    after `scheme://` or `scheme://user:` is userinfo, not an email (a second walk over
+//!    the user, bounded by the same floor).
+//! 7. **Scheme** (`http://`, `https://`, any case; any other RFC 3986 `scheme://` is
+//!    taken too, except the script schemes, whose domain is not linked) and 8. **termination**
 //!    ([`crate::terminate`]).
 //!
 //! Invariants: positions are byte offsets on character boundaries of the valid parts of
@@ -106,6 +109,45 @@ static EMAIL_ASCII: [bool; 256] = {
     }
     table
 };
+
+/// A `scheme://` other than `http://` and `https://` right before a host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OtherScheme {
+    /// The link starts at this offset, with its scheme.
+    Scheme(usize),
+    /// `javascript://`, `vbscript://` or `data://`: a link there would run script or
+    /// inline content when followed, so the domain is not linked at all.
+    Script,
+}
+
+/// Schemes whose links are never reported (see [`OtherScheme::Script`]).
+const SCRIPT_SCHEMES: [&[u8]; 3] = [b"javascript", b"vbscript", b"data"];
+
+/// Whether a `scheme://` (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`) stands
+/// right before the host at `start`, not before `floor`. The scheme is the longest run of
+/// scheme characters before `://` from its first letter on (so `8ftp://` gives `ftp://`).
+/// The walk is bounded by `floor`, which moves past the host afterwards: linear.
+fn other_scheme_start(text: &[u8], start: usize, floor: usize) -> Option<OtherScheme> {
+    if start < floor + 4 || &text[start - 3..start] != b"://" {
+        return None;
+    }
+    let colon = start - 3;
+    let mut i = colon;
+    while i > floor
+        && matches!(text[i - 1], b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'+' | b'-' | b'.')
+    {
+        i -= 1;
+    }
+    let at = i + text[i..colon].iter().position(u8::is_ascii_alphabetic)?;
+    let scheme = &text[at..colon];
+    if SCRIPT_SCHEMES
+        .iter()
+        .any(|s| scheme.eq_ignore_ascii_case(s))
+    {
+        return Some(OtherScheme::Script);
+    }
+    Some(OtherScheme::Scheme(at))
+}
 
 /// The scanning state over one text.
 pub(crate) struct Scanner<'t, 'p> {
@@ -345,7 +387,8 @@ impl<'t, 'p> Scanner<'t, 'p> {
             };
         }
 
-        // 7. Scheme.
+        // 7. Scheme: `https://`, `http://`, else any other `scheme://` (a script scheme
+        //    skips the whole domain, as an invalid email does).
         let mut link_start = start;
         let mut has_scheme = false;
         for scheme in [&b"https://"[..], &b"http://"[..]] {
@@ -355,6 +398,20 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 link_start = start - scheme.len();
                 has_scheme = true;
                 break;
+            }
+        }
+        if !has_scheme {
+            match other_scheme_start(text, start, self.floor) {
+                Some(OtherScheme::Scheme(at)) => {
+                    link_start = at;
+                    has_scheme = true;
+                }
+                Some(OtherScheme::Script) => {
+                    self.floor = end;
+                    self.run = None;
+                    return Err(end);
+                }
+                None => {}
             }
         }
 
@@ -489,6 +546,30 @@ impl<'t, 'p> Scanner<'t, 'p> {
         (start, bad, after_doomed)
     }
 
+    /// The start of the run of EmailChar (Link_Email or `.`) that ends at `end`, never
+    /// before `floor`. Scalar: only a `:` right before a local part asks for it.
+    fn email_run_start(&self, end: usize, floor: usize) -> usize {
+        let text = self.text;
+        let mut i = end;
+        while i > floor {
+            let b = text[i - 1];
+            if b < 0x80 {
+                if !(EMAIL_ASCII[b as usize] || b == b'.') {
+                    break;
+                }
+                i -= 1;
+            } else {
+                // Invalid UTF-8 reads as a code point without LINK_EMAIL.
+                let (cp, len) = utf8::decode_before(text, i);
+                if host_props(cp) & LINK_EMAIL == 0 {
+                    break;
+                }
+                i -= len;
+            }
+        }
+        i
+    }
+
     /// The email local part before the `@` at `at` (section 5.2 and `initiation.md` step 6):
     /// `Some((start, has_mailto))`, or `None` when it is invalid.
     fn local_part_start(&self, at: usize, floor: usize) -> Option<(usize, bool)> {
@@ -535,6 +616,13 @@ impl<'t, 'p> Scanner<'t, 'p> {
         }
         if text[i..at].starts_with(b"//") && i > 0 && text[i - 1] == b':' {
             return None; // scheme://userinfo@host
+        }
+        if i > floor && text[i - 1] == b':' {
+            // scheme://user:password@host: the password is no local part.
+            let user = self.email_run_start(i - 1, floor);
+            if text[user..i - 1].starts_with(b"//") && user > 0 && text[user - 1] == b':' {
+                return None;
+            }
         }
         const MAILTO: &[u8] = b"mailto:";
         if i >= floor + MAILTO.len() && text[i - MAILTO.len()..i].eq_ignore_ascii_case(MAILTO) {

@@ -10,7 +10,7 @@ use linkscan::{LinkFinder, LinkKind, TldPolicy, TldSet};
 
 /// One link per check, one that passes, and one that fails two.
 const SAMPLE: &str = "a ｅxample.com b example.com/\u{202E}fdp.exe c x@example.com \
-                      d ✓.example.org/\u{2066} e example.c0m";
+                      d ƿ.example.org/\u{2066} e example.c0m";
 
 /// The `checks` arrays of the links of [`SAMPLE`] in the JSON output, in order.
 fn sample_checks() -> [serde_json::Value; 4] {
@@ -42,7 +42,7 @@ fn each_check_flags_its_links_and_only_those() {
         ("ｅxample.com", "identifier_status"),
         ("example.com/\u{202E}fdp.exe", "bidi_control"),
         ("x@example.com", ""),
-        ("✓.example.org/\u{2066}", "identifier_status,bidi_control"),
+        ("ƿ.example.org/\u{2066}", "identifier_status,bidi_control"),
         ("example.c0m", "tld_syntax"),
     ];
     let expected: Vec<(String, String)> = expected
@@ -112,7 +112,7 @@ fn checks_match_a_direct_reading_of_the_data() {
 
 #[test]
 fn a_link_check_lists_names_in_a_fixed_order() {
-    let result = checks::check("✓.c0m/\u{200F}", LinkKind::Url);
+    let result = checks::check("ƿ.c0m/\u{200F}", LinkKind::Url);
     assert_eq!(
         result.iter().collect::<Vec<_>>(),
         [

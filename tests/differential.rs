@@ -102,6 +102,15 @@ const SCRIPTS: &[&str] = &[
     "\u{200E}",
     "\u{200D}",
     "\u{AD}",
+    "straße",
+    "ς",
+    "\u{200C}",
+    "，",
+    "：",
+    "（",
+    "／",
+    "、",
+    "\u{2005}",
 ];
 const DOTS: &[&str] = &[".", ".", ".", "。", "．", "..", ".。"];
 const FIXED_TLDS: &[&str] = &[
@@ -130,7 +139,23 @@ const FIXED_TLDS: &[&str] = &[
     "😎",
 ];
 const SCHEMES: &[&str] = &[
-    "http://", "https://", "HTTPS://", "Http://", "mailto:", "MAILTO:", "ftp://", "http:/", "//",
+    "http://",
+    "https://",
+    "HTTPS://",
+    "Http://",
+    "mailto:",
+    "MAILTO:",
+    "ftp://",
+    "http:/",
+    "//",
+    "git+ssh://",
+    "javascript://",
+    "Data://",
+    "9x.y-z://",
+    "1://",
+    "https://user:",
+    "ftp://a.b:",
+    "://",
 ];
 const NUMBERS: &[&str] = &[
     "0", "8", "80", "443", "8080", "65535", "65536", "99999", "123456", "00080",

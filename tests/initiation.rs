@@ -146,6 +146,59 @@ fn host_walks_back_over_host_chars() {
     assert_eq!(found("example．com"), Vec::<&str>::new());
 }
 
+// HostChar (initiation.md, 2026-11): IDNA valid and deviation without NV8/XV8, mapped
+// only when the mapping holds no ASCII outside [a-z0-9.-].
+
+#[test]
+fn fullwidth_punctuation_mapped_to_ascii_punctuation_ends_a_host() {
+    // `，` maps to ',' and `：` to ':': no longer part of the host before them.
+    assert_eq!(found("上面，think.ing"), ["think.ing"]);
+    assert_eq!(found("文档：doc.new"), ["doc.new"]);
+    // `（` `）` map to '(' ')': the email inside them is found, the `）` no longer glued
+    // to its TLD.
+    assert_eq!(
+        detailed("联系（yifeng.ruan@gmail.com）"),
+        [("yifeng.ruan@gmail.com", LinkKind::Email, false)]
+    );
+    assert_eq!(found("见（example.com）。"), ["example.com"]);
+    // `／` maps to '/': a host stops there (termination starts only at an ASCII '/').
+    assert_eq!(found("路径／example.com"), ["example.com"]);
+}
+
+#[test]
+fn characters_mapped_to_a_space_end_a_host() {
+    for space in ['\u{00A0}', '\u{2000}', '\u{2005}', '\u{200A}', '\u{3000}'] {
+        let text = format!("Visit{space}example.com");
+        assert_eq!(found(&text), ["example.com"], "{:?}", text);
+    }
+}
+
+#[test]
+fn fullwidth_letters_mapped_to_ascii_letters_stay_host_chars() {
+    assert_eq!(found("ｅxample.com"), ["ｅxample.com"]);
+    assert_eq!(found("ｅｘａｍｐｌｅ.com"), ["ｅｘａｍｐｌｅ.com"]);
+    assert!(linkscan::is_host_char('ｅ'));
+    assert!(!linkscan::is_host_char('，'));
+    assert!(!linkscan::is_host_char('\u{00A0}'));
+}
+
+#[test]
+fn nv8_characters_separate_hosts() {
+    // `、` U+3001 is UTS #46 valid but NV8 (not IDNA2008): a list separator, not a label.
+    assert_eq!(found("TinyURL、t.co、bit.ly"), ["t.co", "bit.ly"]);
+    assert!(!linkscan::is_host_char('、'));
+}
+
+#[test]
+fn deviation_characters_are_host_chars() {
+    // Nontransitional UTS #46 processing keeps ß, ς, ZWJ and ZWNJ.
+    assert_eq!(found("www.straße.de"), ["www.straße.de"]);
+    assert_eq!(found("faß.de"), ["faß.de"]);
+    assert_eq!(found("see ς.gr"), ["ς.gr"]);
+    assert_eq!(found("a\u{200C}b.com"), ["a\u{200C}b.com"]);
+    assert_eq!(found("a\u{200D}b.com"), ["a\u{200D}b.com"]);
+}
+
 #[test]
 fn ideographic_full_stop_separates_labels() {
     assert_eq!(found("普遍适用测试。我爱你"), ["普遍适用测试。我爱你"]);
@@ -318,6 +371,24 @@ fn userinfo_is_not_an_email() {
 }
 
 #[test]
+fn password_of_userinfo_is_not_an_email() {
+    // The password would otherwise become a `mailto:` link.
+    assert_eq!(
+        found("https://user:secret@example.com/x"),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        found("ftp://anonymous:me@ftp.example.org"),
+        Vec::<&str>::new()
+    );
+    assert_eq!(found("http://u.s-er:p~w@example.com and b.org"), ["b.org"]);
+    // Only `scheme://user:` before the local part rejects it: an ordinary colon does not.
+    assert_eq!(found("mail me:secret@example.com"), ["secret@example.com"]);
+    assert_eq!(found("//user:secret@example.com"), ["secret@example.com"]);
+    assert_eq!(found("x:user:secret@example.com"), ["secret@example.com"]);
+}
+
+#[test]
 fn two_at_signs() {
     assert_eq!(
         detailed("a@b@example.com"),
@@ -330,7 +401,7 @@ fn two_at_signs() {
 // Step 7: the scheme.
 
 #[test]
-fn only_http_and_https_schemes_are_included() {
+fn http_and_https_schemes_are_included() {
     assert_eq!(
         detailed("see https://example.com/"),
         [("https://example.com/", LinkKind::Url, true)]
@@ -340,12 +411,67 @@ fn only_http_and_https_schemes_are_included() {
         [("http://example.com", LinkKind::Url, true)]
     );
     assert_eq!(
-        detailed("see ftp://example.com"),
-        [("example.com", LinkKind::Url, false)]
-    );
-    assert_eq!(
         detailed("see http:/example.com"),
         [("example.com", LinkKind::Url, false)]
+    );
+    // `https://` wins over a longer run of scheme characters before it.
+    assert_eq!(
+        detailed("A8https://example.com"),
+        [("https://example.com", LinkKind::Url, true)]
+    );
+}
+
+#[test]
+fn other_schemes_are_included_with_the_link() {
+    assert_eq!(
+        detailed("get ftp://ftp.example.org/pub/f.txt now"),
+        [("ftp://ftp.example.org/pub/f.txt", LinkKind::Url, true)]
+    );
+    assert_eq!(
+        detailed("git+ssh://git.example.org/repo.git"),
+        [("git+ssh://git.example.org/repo.git", LinkKind::Url, true)]
+    );
+    assert_eq!(
+        detailed("(RSYNC://mirror.example.net/x)"),
+        [("RSYNC://mirror.example.net/x", LinkKind::Url, true)]
+    );
+    // A scheme starts with a letter: digits before it are not part of it.
+    assert_eq!(
+        detailed("8ftp://example.org"),
+        [("ftp://example.org", LinkKind::Url, true)]
+    );
+    // No letter, no scheme.
+    assert_eq!(
+        detailed("1-2://example.org"),
+        [("example.org", LinkKind::Url, false)]
+    );
+    // Not before the floor: the previous link ends the scheme.
+    assert_eq!(
+        found("a.com/x.b,ftp://example.org"),
+        ["a.com/x.b,ftp://example.org"]
+    );
+    assert_eq!(
+        found("a.com ftp://example.org"),
+        ["a.com", "ftp://example.org"]
+    );
+}
+
+#[test]
+fn script_schemes_skip_the_domain() {
+    // Followed, these would run script: the domain is not linked at all, and the scan
+    // goes on after it.
+    for text in [
+        "javascript://example.com/%0Aalert(1)",
+        "JavaScript://example.com",
+        "vbscript://example.com",
+        "data://example.com/x",
+    ] {
+        assert_eq!(found(text), Vec::<&str>::new(), "{text}");
+    }
+    assert_eq!(found("javascript://example.com b.org"), ["b.org"]);
+    assert_eq!(
+        detailed("xjavascript://example.com"),
+        [("xjavascript://example.com", LinkKind::Url, true)]
     );
 }
 

@@ -113,7 +113,21 @@ fn every_code_point_matches_the_data_files() {
         "IdnaMappingTable.txt",
         &read("IdnaMappingTable.txt"),
         false,
-        |f| Some(matches!(f.first()?.as_str(), "valid" | "mapped")),
+        |f| {
+            // initiation.md: valid or deviation unless NV8/XV8; mapped only to letters,
+            // digits, `.` and `-` (spec section 1.4: no forbidden domain code point).
+            let status = f.first()?.as_str();
+            let idna2008 = !f.iter().any(|x| x == "NV8" || x == "XV8");
+            Some(match status {
+                "valid" | "deviation" => idna2008,
+                "mapped" => f.get(1)?.split_whitespace().all(|hex| {
+                    u32::from_str_radix(hex, 16).is_ok_and(|c| {
+                        c >= 0x80 || matches!(c as u8, b'a'..=b'z' | b'0'..=b'9' | b'.' | b'-')
+                    })
+                }),
+                _ => false,
+            })
+        },
     );
     host_char[..0x80].fill(false);
     for cp in ('a'..='z')

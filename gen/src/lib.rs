@@ -43,8 +43,9 @@ pub mod bits {
     pub const CLOSE: u8 = 4;
     /// Link_Email=Yes.
     pub const LINK_EMAIL: u8 = 1 << 3;
-    /// HostChar as `initiation.md` defines it (IDNA valid or mapped, ASCII `[-a-zA-Z0-9.]`,
-    /// U+FF0E, U+3002).
+    /// HostChar as `initiation.md` defines it: UTS #46 `valid` or `deviation` without the
+    /// NV8/XV8 marker, `mapped` to nothing but `[a-z0-9.-]` among ASCII, ASCII
+    /// `[-a-zA-Z0-9.]`, U+FF0E and U+3002.
     pub const HOST_CHAR: u8 = 1 << 4;
     /// IDNA2008-valid: UTS #46 status `valid` without the NV8 or XV8 marker.
     pub const IDNA2008_VALID: u8 = 1 << 5;
@@ -189,6 +190,25 @@ fn parse_hex(s: &str) -> Option<u32> {
     u32::from_str_radix(s.trim(), 16).ok()
 }
 
+/// Whether a `mapped` entry's mapping (space-separated hex code points) holds no ASCII
+/// character outside `[a-z0-9.-]`: spec section 1.4, a host must not contain a forbidden
+/// domain code point, so characters that map to a space (NBSP, U+3000) or to ASCII
+/// punctuation (`，` `：` `（` `）` `／`) are not HostChar, while fullwidth letters are.
+fn maps_to_host_ascii(mapping: &str, cp: u32) -> Result<bool> {
+    for hex in mapping.split_whitespace() {
+        let c = parse_hex(hex).ok_or_else(|| {
+            GenError(format!(
+                "IdnaMappingTable.txt: bad mapping {mapping:?} of U+{cp:04X}"
+            ))
+        })?;
+        let allowed = c >= 0x80 || matches!(c as u8, b'a'..=b'z' | b'0'..=b'9' | b'.' | b'-');
+        if !allowed {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// Reads every input and builds the per-code-point data.
 pub fn load(inputs: &Inputs) -> Result<Data> {
     let mut props = vec![bits::HARD; CODE_POINTS];
@@ -240,7 +260,7 @@ pub fn load(inputs: &Inputs) -> Result<Data> {
     }
     brackets.sort_unstable();
 
-    // HostChar from the IDNA mapping table, and IDNA2008 validity.
+    // HostChar from the IDNA mapping table (`initiation.md`), and IDNA2008 validity.
     let text = read(&inputs.idna_table)?;
     sources.push((file_name(&inputs.idna_table), date_line(&text)));
     for line in parse_lines(&text, "IdnaMappingTable.txt")? {
@@ -250,10 +270,13 @@ pub fn load(inputs: &Inputs) -> Result<Data> {
             .iter()
             .skip(1)
             .any(|f| *f == "NV8" || *f == "XV8");
+        let mapping = line.fields.get(1).copied().unwrap_or("");
         let (host, strict) = match status {
-            "valid" => (true, !idna2008_marker),
-            "mapped" => (true, false),
-            "disallowed" | "ignored" | "deviation" => (false, false),
+            "valid" => (!idna2008_marker, !idna2008_marker),
+            // Nontransitional processing (the UTS #46 default) keeps ß, ς, ZWJ and ZWNJ.
+            "deviation" => (!idna2008_marker, false),
+            "mapped" => (maps_to_host_ascii(mapping, line.lo)?, false),
+            "disallowed" | "ignored" => (false, false),
             other => {
                 return Err(GenError(format!(
                     "IdnaMappingTable.txt: unknown status {other:?}"

@@ -251,3 +251,39 @@ fn check_mode_exit_status() {
         describe(&out)
     );
 }
+
+/// HostChar as `initiation.md` defines it since 2026-11, in the committed 17.0 tables.
+#[test]
+fn host_char_follows_the_idna2008_and_forbidden_code_point_rules() {
+    let (_, v17) = read_rendered(&committed_tables());
+    // `mapped` to a space or to ASCII punctuation: out (spec section 1.4).
+    for cp in [
+        0x00A0, 0x2000, 0x200A, 0x3000, 0xFF0C, 0xFF1A, 0xFF08, 0xFF09, 0xFF0F,
+    ] {
+        assert!(
+            !host_char(&v17, cp),
+            "U+{cp:04X} is mapped to a forbidden code point"
+        );
+    }
+    // `mapped` to letters, digits or a dot: in.
+    for cp in [0xFF45, 0xFF10, 0x00C0, 0x3002, 0xFF0E, 0x2160] {
+        assert!(host_char(&v17, cp), "U+{cp:04X} maps to host characters");
+    }
+    // `valid` with NV8 or XV8: out; plain `valid`: in.
+    assert!(!host_char(&v17, 0x3001), "IDEOGRAPHIC COMMA is NV8");
+    assert!(!host_char(&v17, 0x00A7), "SECTION SIGN is NV8");
+    assert!(host_char(&v17, 0x4E2D));
+    assert!(host_char(&v17, 0x00FC));
+    // `deviation` (nontransitional processing keeps them): in.
+    for cp in [0x00DF, 0x03C2, 0x200C, 0x200D] {
+        assert!(host_char(&v17, cp), "U+{cp:04X} is a deviation character");
+    }
+    // `disallowed` and `ignored`: out.
+    assert!(!host_char(&v17, 0x2028));
+    assert!(!host_char(&v17, 0x00AD), "SOFT HYPHEN is ignored");
+    // ASCII: `[-a-zA-Z0-9.]` only.
+    for b in 0u8..0x80 {
+        let expected = b.is_ascii_alphanumeric() || b == b'-' || b == b'.';
+        assert_eq!(host_char(&v17, u32::from(b)), expected, "{:?}", b as char);
+    }
+}

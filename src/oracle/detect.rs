@@ -143,12 +143,33 @@ pub fn find_links(text: &[u8], policy: &TldPolicy) -> Vec<Link> {
             continue;
         }
 
-        // 7. Scheme.
+        // 7. Scheme: `https://`, `http://`, else any other RFC 3986 `scheme://`; after a
+        //    script scheme the whole domain is skipped.
         let mut link_start = start;
         for scheme in ["https://", "http://"] {
             if start >= floor + scheme.len() && matches_at(&cp, start - scheme.len(), scheme) {
                 link_start = start - scheme.len();
                 break;
+            }
+        }
+        if link_start == start && start >= floor + 3 && matches_at(&cp, start - 3, "://") {
+            let is_scheme_char = |c: u32| {
+                char::from_u32(c)
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+            };
+            let mut run = start - 3;
+            while run > floor && is_scheme_char(cp[run - 1]) {
+                run -= 1;
+            }
+            let first_letter = (run..start - 3)
+                .find(|&i| char::from_u32(cp[i]).is_some_and(|c| c.is_ascii_alphabetic()));
+            if let Some(at) = first_letter {
+                let scheme = to_string(&cp[at..start - 3]).to_ascii_lowercase();
+                if ["javascript", "vbscript", "data"].contains(&scheme.as_str()) {
+                    floor = end;
+                    continue;
+                }
+                link_start = at;
             }
         }
 
@@ -200,6 +221,17 @@ fn email_local_part_start(cp: &[u32], n: usize, floor: usize) -> Option<(usize, 
     // scheme://userinfo@host is deprecated userinfo, not an email.
     if matches_at(cp, start, "//") && start > 0 && cp[start - 1] == ':' as u32 {
         return None;
+    }
+    // scheme://user:password@host: the password is no local part either.
+    if start > floor && cp[start - 1] == ':' as u32 {
+        let colon = start - 1;
+        let mut user = colon;
+        while user > floor && is_email_char(cp[user - 1]) {
+            user -= 1;
+        }
+        if matches_at(cp, user, "//") && user < colon && user > 0 && cp[user - 1] == ':' as u32 {
+            return None;
+        }
     }
     // If "mailto:" is immediately before start, include it.
     if start >= floor + 7 && matches_at(cp, start - 7, "mailto:") {

@@ -19,8 +19,9 @@ use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use super::offsets::CodePoints;
+use crate::display::{display_link, kind_of, DisplayOptions};
 use crate::html::Linkifier;
-use crate::{Link, LinkFinder, TldPolicy, TldSet, DEFAULT_MAX_LINK_LEN};
+use crate::{Link, LinkFinder, LinkKind, Policy, TldPolicy, TldSet, DEFAULT_MAX_LINK_LEN};
 
 /// The scheme before a URL written without one, in `href` and `linkify` (the default of
 /// [`Linkifier`]).
@@ -196,23 +197,35 @@ impl PyLinkFinder {
 
 #[pymethods]
 impl PyLinkFinder {
-    /// LinkFinder(*, urls=True, emails=True, tld_policy="iana", max_link_len=65536)
+    /// LinkFinder(*, urls=True, emails=True, tld_policy="iana", max_link_len=65536, policy="conformant")
     ///
     /// urls, emails: which kinds to report (the scan is the same either way).
     /// tld_policy: "iana" (the IANA root zone list built in), "syntactic" (any label that
     ///     could be a TLD) or an iterable of TLDs such as ["com", "рф", "xn--p1ai"].
     /// max_link_len: links longer than this many UTF-8 bytes are not reported; None for no
     ///     limit, exactly as the standard.
+    /// policy: "conformant" (every link UTS #58 detects) or "readable" (the rules of
+    ///     section 8 that leave out code and file names such as `NEWS.md` or `Proc.new`).
     #[new]
-    #[pyo3(signature = (*, urls = true, emails = true, tld_policy = None, max_link_len = Some(DEFAULT_MAX_LINK_LEN)))]
+    #[pyo3(signature = (*, urls = true, emails = true, tld_policy = None, max_link_len = Some(DEFAULT_MAX_LINK_LEN), policy = "conformant"))]
     fn new(
         urls: bool,
         emails: bool,
         tld_policy: Option<&Bound<'_, PyAny>>,
         max_link_len: Option<usize>,
+        policy: &str,
     ) -> PyResult<PyLinkFinder> {
+        let report = match policy {
+            "conformant" => Policy::Conformant,
+            "readable" => Policy::Readable,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "policy must be \"conformant\" or \"readable\", not {other:?}"
+                )))
+            }
+        };
         let description = format!(
-            "LinkFinder(urls={}, emails={}, tld_policy={}, max_link_len={})",
+            "LinkFinder(urls={}, emails={}, tld_policy={}, max_link_len={}, policy='{policy}')",
             if urls { "True" } else { "False" },
             if emails { "True" } else { "False" },
             match tld_policy {
@@ -226,6 +239,7 @@ impl PyLinkFinder {
             .emails(emails)
             .tld_policy(self::tld_policy(tld_policy)?)
             .max_link_len(max_link_len)
+            .policy(report)
             .build();
         Ok(PyLinkFinder::from_finder(finder, description))
     }
@@ -323,4 +337,32 @@ impl PyLinkFinder {
 pub fn escape_url(py: Python<'_>, url: &Bound<'_, PyString>) -> PyResult<String> {
     let url = url.to_str()?;
     Ok(py.detach(|| crate::escape_url(url)))
+}
+
+/// display(link: str | Link, *, bidi=False) -> str
+///
+/// The form of a link to show people (UTS #58 section 4 and section 8): minimally escaped,
+/// the host in Unicode unless it is spoofable (then in Punycode), Bidi_Control characters
+/// percent-escaped. With bidi=True, the link is wrapped in LRI…PDI and each of its fields
+/// in LRMs, so that it reads left to right in a right-to-left paragraph. A `str` is read as
+/// an email or a URL as the finder would read it alone; a `Link` keeps its kind.
+#[pyfunction]
+#[pyo3(signature = (link, *, bidi = false))]
+pub fn display(py: Python<'_>, link: &Bound<'_, PyAny>, bidi: bool) -> PyResult<String> {
+    let options = DisplayOptions::default().with_bidi(bidi);
+    if let Ok(found) = link.cast::<PyLink>() {
+        let found = found.get();
+        let kind = if found.kind == "email" {
+            LinkKind::Email
+        } else {
+            LinkKind::Url
+        };
+        let text = found.text.bind(py).to_str()?.to_owned();
+        return Ok(py.detach(|| display_link(&text, kind, &options)));
+    }
+    let text = link
+        .cast::<PyString>()
+        .map_err(|_| PyTypeError::new_err("display() takes a str or a linkscan.Link"))?;
+    let text = text.to_str()?;
+    Ok(py.detach(|| display_link(text, kind_of(text), &options)))
 }

@@ -15,6 +15,9 @@
 //!   detected as exactly one link covering exactly the escaped form.
 //! * [`escaped_url_decodes_to_parts`]: formatting loses nothing; decoding the escaped form
 //!   gives back the parts.
+//! * [`split_scans_agree`]: parallel and streaming scans equal a sequential one under both
+//!   reporting policies, and [`readable_refines_conformant`]: the readable policy only
+//!   drops or narrows links.
 //! * [`no_panic`]: every public entry point accepts any input.
 #![allow(dead_code)]
 
@@ -22,7 +25,7 @@ use std::sync::Arc;
 
 use linkscan::format::{escape_url_parts_with, format_host, FormatOptions, UrlParts};
 use linkscan::internals::Kernel;
-use linkscan::{checks, html, oracle, Link, LinkFinder, LinkKind, TldPolicy, TldSet};
+use linkscan::{checks, html, oracle, Link, LinkFinder, LinkKind, Policy, TldPolicy, TldSet};
 
 /// The three TLD policies: the IANA list, syntactic, and a small list of the user's own
 /// that holds a TLD the syntactic rule rejects.
@@ -221,13 +224,46 @@ pub fn streamed_links(
 
 /// Parallel scans (merged, and piece by piece) and streaming scans of a text long enough
 /// to be cut into pieces (`data` repeated past 2 MiB) give the links of a sequential
-/// scan.
+/// scan, under both reporting policies; and the readable policy refines the conformant
+/// one ([`readable_refines_conformant`]).
 pub fn split_scans_agree(data: &[u8]) -> Result<(), String> {
     if data.is_empty() {
         return Ok(());
     }
     let big = data.repeat((2 << 20) / data.len() + 1);
-    let finder = LinkFinder::new();
+    for policy in [Policy::Conformant, Policy::Readable] {
+        split_scans_agree_under(&big, LinkFinder::builder().policy(policy).build())?;
+    }
+    readable_refines_conformant(data)
+}
+
+/// The readable policy only rejects links or narrows them: each of its links lies inside
+/// a conformant link of the same kind, is not empty, and starts and ends on character
+/// boundaries.
+pub fn readable_refines_conformant(data: &[u8]) -> Result<(), String> {
+    let conformant: Vec<Link> = LinkFinder::new().links_bytes(data).collect();
+    let readable = LinkFinder::builder().policy(Policy::Readable).build();
+    for link in readable.links_bytes(data) {
+        let inside = conformant
+            .iter()
+            .any(|c| c.kind() == link.kind() && c.start() <= link.start() && link.end() <= c.end());
+        if !inside || link.range().is_empty() {
+            return Err(format!(
+                "readable link {link:?} is not inside a conformant one: {conformant:?}"
+            ));
+        }
+        if let Ok(text) = std::str::from_utf8(data) {
+            if !text.is_char_boundary(link.start()) || !text.is_char_boundary(link.end()) {
+                return Err(format!("readable link {link:?} cuts a character"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// [`split_scans_agree`] for one finder.
+fn split_scans_agree_under(big: &[u8], finder: LinkFinder) -> Result<(), String> {
+    let big = big.to_vec();
     let links: Vec<Link> = finder.links_bytes(&big).collect();
     check(
         "par_links, cut into pieces",

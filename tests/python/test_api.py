@@ -75,14 +75,45 @@ def test_find_bytes_gives_byte_offsets_and_takes_invalid_utf8():
 def test_linkify_escapes_and_links():
     html = linkscan.linkify('a <b> "x.com" & me@x.com')
     assert html == (
-        'a &lt;b&gt; &quot;<a href="https://x.com">x.com</a>&quot; &amp; '
-        '<a href="mailto:me@x.com">me@x.com</a>'
+        'a &lt;b&gt; &quot;<bdi dir="ltr"><a href="https://x.com">x.com</a></bdi>&quot; &amp; '
+        '<bdi dir="ltr"><a href="mailto:me@x.com">me@x.com</a></bdi>'
     )
 
 
 def test_escape_url_escapes_only_what_would_break_detection():
     assert linkscan.escape_url("https://example.com/a b") == "https://example.com/a%20b"
     assert linkscan.escape_url("https://example.com/αβγ") == "https://example.com/αβγ"
+
+
+def test_display_shows_links_as_people_should_see_them():
+    assert linkscan.display("https://xn--bcher-kva.de/b%C3%BCcher") == "https://bücher.de/bücher"
+    # A spoofable host (Cyrillic letters passing for "apple") stays in Punycode.
+    assert linkscan.display("https://\u0430\u0440\u0440\u04cf\u0435.com/") == (
+        "https://xn--80ak6aa92e.com/"
+    )
+    # Bidi_Control characters never reach the reader raw.
+    assert linkscan.display("example.com/\u202efdp.exe") == "example.com/%E2%80%AEfdp.exe"
+    isolated = linkscan.display("https://example.com/a", bidi=True)
+    assert isolated.startswith("\u2066") and isolated.endswith("\u2069")
+    assert isolated.replace("\u200e", "")[1:-1] == "https://example.com/a"
+    # A Link keeps the kind it was found with; a str is read as the finder reads it alone.
+    (email,) = linkscan.find("write to zoë@exemple.fr")
+    assert linkscan.display(email) == "zoë@exemple.fr"
+    assert linkscan.display("mailto:a@example.com").endswith("a@example.com")
+    with pytest.raises(TypeError):
+        linkscan.display(42)
+
+
+def test_readable_policy_leaves_out_code_and_file_names():
+    text = "See NEWS.md, Proc.new and tm.tm_year at rubygems.org or bit.ly"
+    assert [l.text for l in linkscan.find(text)] == [
+        "NEWS.md", "Proc.new", "tm.tm", "rubygems.org", "bit.ly",
+    ]
+    readable = LinkFinder(policy="readable")
+    assert [l.text for l in readable.find(text)] == ["rubygems.org", "bit.ly"]
+    assert "policy='readable'" in repr(readable)
+    with pytest.raises(ValueError):
+        LinkFinder(policy="strict")
 
 
 def test_kind_options():
@@ -114,7 +145,8 @@ def test_max_link_len():
 
 def test_repr_of_finder_names_its_options():
     assert repr(LinkFinder(emails=False, tld_policy="syntactic", max_link_len=None)) == (
-        "LinkFinder(urls=True, emails=False, tld_policy='syntactic', max_link_len=None)"
+        "LinkFinder(urls=True, emails=False, tld_policy='syntactic', max_link_len=None, "
+        "policy='conformant')"
     )
 
 

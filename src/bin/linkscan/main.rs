@@ -205,6 +205,19 @@ struct DetectArgs {
     /// the same for every value.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_JOBS))]
     jobs: Option<u16>,
+    /// Which detected links to report: `conformant` (all that UTS #58 detects) or
+    /// `readable` (without code and file names such as `NEWS.md` or `Proc.new`, and with
+    /// hosts kept out of the ideographic text before them).
+    #[arg(long, value_enum, default_value_t = PolicyChoice::Conformant)]
+    policy: PolicyChoice,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum PolicyChoice {
+    /// Every link UTS #58 detects.
+    Conformant,
+    /// Leave out what a reader would not link (spec section 8).
+    Readable,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -247,6 +260,10 @@ impl DetectArgs {
             .emails(self.kind != Kind::Url)
             .tld_policy(policy)
             .max_link_len(max_len)
+            .policy(match self.policy {
+                PolicyChoice::Conformant => linkscan::Policy::Conformant,
+                PolicyChoice::Readable => linkscan::Policy::Readable,
+            })
             .build())
     }
 

@@ -22,6 +22,7 @@ from ._linkscan import (
     TLD_LIST_VERSION,
     Link,
     LinkFinder,
+    display,
     escape_url,
 )
 
@@ -34,6 +35,7 @@ __all__ = [
     "Link",
     "LinkFinder",
     "count",
+    "display",
     "escape_url",
     "find",
     "find_arrow",

@@ -36,7 +36,8 @@ class LinkFinder:
 
     ``tld_policy``: ``"iana"`` (the built-in IANA list), ``"syntactic"`` (any label that
     could be a TLD) or an iterable of TLDs. ``max_link_len``: the longest link reported, in
-    UTF-8 bytes; ``None`` for no limit.
+    UTF-8 bytes; ``None`` for no limit. ``policy``: ``"conformant"`` (every link the
+    standard detects) or ``"readable"`` (section 8 rules that leave out code and file names).
     """
 
     def __init__(
@@ -46,6 +47,7 @@ class LinkFinder:
         emails: bool = True,
         tld_policy: Literal["iana", "syntactic"] | Iterable[str] = "iana",
         max_link_len: int | None = 65536,
+        policy: Literal["conformant", "readable"] = "conformant",
     ) -> None: ...
     def find(self, text: str) -> list[Link]: ...
     def finditer(self, text: str) -> Iterator[Link]: ...
@@ -92,6 +94,10 @@ class MboxScan(Iterator[Message]):
 
 def escape_url(url: str) -> str:
     """``url`` with the minimal percent-escaping of UTS #58 section 4."""
+
+def display(link: str | Link, *, bidi: bool = False) -> str:
+    """The form of ``link`` to show people: minimally escaped, the host in Unicode unless
+    spoofable, Bidi_Control characters escaped; ``bidi=True`` isolates it left to right."""
 
 def scan_mbox(
     source: str | os.PathLike[str] | bytes | bytearray, finder: LinkFinder | None = None
