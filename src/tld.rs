@@ -54,15 +54,49 @@ pub struct TldSet {
     first_non_ascii: Box<[u64; 64]>,
 }
 
-/// Why a TLD list was rejected.
+/// Why a TLD list was rejected: an entry that is not a TLD (with its line), or a file that
+/// could not be read (the I/O error is its [`source`](std::error::Error::source), not
+/// flattened into text).
+///
+/// ```
+/// use std::error::Error;
+/// let e = linkscan::TldSet::from_file("no/such/list.txt").unwrap_err();
+/// assert_eq!(e.to_string(), "cannot read TLD list no/such/list.txt");
+/// let io = e.source().unwrap().downcast_ref::<std::io::Error>().unwrap();
+/// assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
+/// assert_eq!(e.io_error().map(|e| e.kind()), Some(std::io::ErrorKind::NotFound));
+///
+/// let e = linkscan::TldSet::from_list_text("com\nnot a tld\n").unwrap_err();
+/// assert_eq!(e.line(), Some(2));
+/// assert!(e.source().is_none());
+/// ```
 #[derive(Debug)]
 pub struct TldListError {
     line: usize,
     message: String,
+    /// The file, when the list was read from one.
+    path: Option<std::path::PathBuf>,
+    /// Why the file could not be read.
+    io: Option<std::io::Error>,
+}
+
+impl TldListError {
+    /// The line (from 1) of the entry that is not a TLD; `None` for a read error.
+    pub fn line(&self) -> Option<usize> {
+        (self.line > 0).then_some(self.line)
+    }
+
+    /// The error reading the list file, if that is what went wrong.
+    pub fn io_error(&self) -> Option<&std::io::Error> {
+        self.io.as_ref()
+    }
 }
 
 impl fmt::Display for TldListError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let (Some(path), None) = (&self.path, &self.io) {
+            write!(f, "{}: ", path.display())?;
+        }
         if self.line > 0 {
             write!(f, "TLD list line {}: {}", self.line, self.message)
         } else {
@@ -71,7 +105,11 @@ impl fmt::Display for TldListError {
     }
 }
 
-impl std::error::Error for TldListError {}
+impl std::error::Error for TldListError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.io.as_ref().map(|e| e as _)
+    }
+}
 
 impl fmt::Debug for TldSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -161,6 +199,8 @@ impl TldSet {
             let err = |message: String| TldListError {
                 line: i + 1,
                 message,
+                path: None,
+                io: None,
             };
             if entry.is_empty() {
                 return Err(err("empty entry".into()));
@@ -202,11 +242,13 @@ impl TldSet {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path).map_err(|e| TldListError {
             line: 0,
-            message: format!("cannot read TLD list {}: {e}", path.display()),
+            message: format!("cannot read TLD list {}", path.display()),
+            path: Some(path.to_path_buf()),
+            io: Some(e),
         })?;
         TldSet::from_list_text(&text).map_err(|e| TldListError {
-            line: 0,
-            message: format!("{}: {e}", path.display()),
+            path: Some(path.to_path_buf()),
+            ..e
         })
     }
 

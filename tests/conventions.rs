@@ -888,3 +888,15 @@ fn globs_and_types_choose_files_in_directories() {
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(out.stdout.is_empty(), "{out:?}");
 }
+
+/// The TLD list's read error keeps its cause (the library's `source()`), printed in the
+/// style of the other read errors.
+#[test]
+fn tld_list_read_errors_say_why() {
+    let out = linkscan(&["find", "--tld-list", "/no/such/tlds.txt"], b"x.com");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(
+        stderr(&out),
+        "linkscan: cannot read TLD list /no/such/tlds.txt: No such file or directory\n"
+    );
+}

@@ -246,7 +246,11 @@ impl DetectArgs {
             (TldChoice::Iana, None) => TldPolicy::Iana,
             (TldChoice::Syntactic, None) => TldPolicy::Syntactic,
             (TldChoice::List | TldChoice::Iana, Some(path)) => {
-                let set = TldSet::from_file(path).map_err(|e| e.to_string())?;
+                let set = TldSet::from_file(path).map_err(|e| match e.io_error() {
+                    // The reason, in the style of the other read errors.
+                    Some(io) => format!("{e}: {}", input::describe(io)),
+                    None => e.to_string(),
+                })?;
                 TldPolicy::List(set.into())
             }
             (TldChoice::List, None) => return Err("--tld-policy list needs --tld-list FILE".into()),
