@@ -3,11 +3,17 @@
 //!
 //! Invariant: `start <= end`, both byte offsets of the scanned text (or of a piece of it,
 //! until [`Link::shifted`] moves the link into the whole text's coordinates).
+//!
+//! With the `serde` feature, both are `Serialize`/`Deserialize`: a kind as `"url"` or
+//! `"email"`, a link as `{"start","end","kind","has_scheme"}`; deserializing refuses
+//! `start > end`, so a deserialized link keeps the invariant.
 
 use std::ops::Range;
 
 /// What a detected link is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum LinkKind {
     /// A URL (with or without a written scheme).
     Url,
@@ -26,7 +32,23 @@ impl LinkKind {
 }
 
 /// A detected link: a byte range of the scanned text.
+///
+/// With the `serde` feature:
+///
+/// ```
+/// # #[cfg(feature = "serde")] {
+/// use linkscan::{Link, LinkFinder};
+/// let link = LinkFinder::new().links("see example.com").next().unwrap();
+/// let json = serde_json::to_string(&link).unwrap();
+/// assert_eq!(json, r#"{"start":4,"end":15,"kind":"url","has_scheme":false}"#);
+/// assert_eq!(serde_json::from_str::<Link>(&json).unwrap(), link);
+/// let reversed = r#"{"start":15,"end":4,"kind":"url","has_scheme":false}"#;
+/// assert!(serde_json::from_str::<Link>(reversed).is_err());
+/// # }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "LinkFields"))]
 pub struct Link {
     pub(crate) start: usize,
     pub(crate) end: usize,
@@ -84,5 +106,35 @@ impl Link {
     #[inline]
     pub fn as_str<'t>(&self, text: &'t str) -> &'t str {
         &text[self.range()]
+    }
+}
+
+/// A link as deserialized, before its invariant is checked.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct LinkFields {
+    start: usize,
+    end: usize,
+    kind: LinkKind,
+    has_scheme: bool,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<LinkFields> for Link {
+    type Error = String;
+
+    fn try_from(f: LinkFields) -> Result<Link, String> {
+        if f.start > f.end {
+            return Err(format!(
+                "a link's start ({}) is after its end ({})",
+                f.start, f.end
+            ));
+        }
+        Ok(Link {
+            start: f.start,
+            end: f.end,
+            kind: f.kind,
+            has_scheme: f.has_scheme,
+        })
     }
 }

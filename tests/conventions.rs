@@ -900,3 +900,29 @@ fn tld_list_read_errors_say_why() {
         "linkscan: cannot read TLD list /no/such/tlds.txt: No such file or directory\n"
     );
 }
+
+/// `Link` and `LinkKind` through serde (the `serde` feature, on for the tests).
+#[test]
+fn links_serialize_and_deserialize() {
+    let text = "mail x@example.org or see https://example.com/a";
+    let links: Vec<linkscan::Link> = linkscan::LinkFinder::new().links(text).collect();
+    let json = serde_json::to_string(&links).unwrap();
+    assert_eq!(
+        json,
+        r#"[{"start":5,"end":18,"kind":"email","has_scheme":false},{"start":26,"end":47,"kind":"url","has_scheme":true}]"#
+    );
+    let back: Vec<linkscan::Link> = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, links);
+    assert_eq!(
+        serde_json::from_str::<linkscan::LinkKind>("\"email\"").unwrap(),
+        linkscan::LinkKind::Email
+    );
+    let err = serde_json::from_str::<linkscan::Link>(
+        r#"{"start":9,"end":2,"kind":"url","has_scheme":false}"#,
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("start (9) is after its end (2)"),
+        "{err}"
+    );
+}
