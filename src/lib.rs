@@ -63,6 +63,7 @@ mod props;
 #[allow(missing_debug_implementations)]
 mod python;
 mod scanner;
+mod spans;
 mod split;
 #[rustfmt::skip]
 #[allow(missing_docs, dead_code)]
@@ -83,6 +84,7 @@ pub use props::{
     is_bidi_control, is_dot, is_host_char, is_identifier_allowed, is_link_email, link_bracket,
     link_term, LinkTerm,
 };
+pub use spans::{Span, Spans};
 pub use split::piece_end;
 pub use terminate::{link_end, link_end_bytes, BRACKET_LIMIT};
 pub use tld::{is_syntactic_tld, TldListError, TldPolicy, TldSet};

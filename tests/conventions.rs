@@ -926,3 +926,40 @@ fn links_serialize_and_deserialize() {
         "{err}"
     );
 }
+
+/// `spans()` cuts every text into non-empty pieces that concatenate to it, links where
+/// `links()` finds them and never two text pieces in a row; `link_spans()` are the links.
+#[test]
+fn spans_cover_the_text_and_agree_with_links() {
+    let finder = linkscan::LinkFinder::new();
+    let texts = [
+        "",
+        "no links at all",
+        "example.com",
+        "example.com x@example.org",
+        "(https://en.wikipedia.org/wiki/A_(b)). Voir σωκράτης@example.om!",
+        "a.com,b.com;c.com\nd.com",
+        "日本語のテキスト https://例え.jp/パス。終わり",
+    ];
+    for text in texts {
+        let spans: Vec<linkscan::Span> = finder.spans(text).collect();
+        let joined: String = spans.iter().map(|s| s.as_str()).collect();
+        assert_eq!(joined, text);
+        let mut at = 0;
+        for (i, span) in spans.iter().enumerate() {
+            assert!(!span.as_str().is_empty(), "{text:?}");
+            assert_eq!(span.start(), at, "{text:?}");
+            assert_eq!(&text[span.range()], span.as_str());
+            at = span.end();
+            if i > 0 {
+                assert!(span.is_link() || spans[i - 1].is_link(), "{text:?}");
+            }
+        }
+        let from_spans: Vec<linkscan::Link> = spans.iter().filter_map(|s| s.link()).collect();
+        let links: Vec<linkscan::Link> = finder.links(text).collect();
+        assert_eq!(from_spans, links, "{text:?}");
+        let bound: Vec<&str> = finder.link_spans(text).map(|s| s.as_str()).collect();
+        let texts: Vec<&str> = links.iter().map(|l| l.as_str(text)).collect();
+        assert_eq!(bound, texts, "{text:?}");
+    }
+}
