@@ -66,6 +66,7 @@ pub const SECURE_FORMAT: FormatOptions = FormatOptions {
 
 /// One security check of section 8.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Check {
     /// The TLD is not syntactically valid.
     TldSyntax,

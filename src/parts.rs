@@ -23,6 +23,7 @@
 /// assert_eq!(UrlPart::FragmentDirective.initiator(), ":~:");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum UrlPart {
     /// The path, `/` and the segments joined by `/`.
     Path,

@@ -21,6 +21,7 @@ use crate::utf8;
 
 /// Which of the detected links the finder reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Policy {
     /// Every link UTS #58 detects, with its bounds (the default).
     #[default]

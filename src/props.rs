@@ -20,6 +20,7 @@ use crate::tables::{BLOCK_LEN, LINK_BRACKETS, PROPS_BLOCKS, PROPS_INDEX};
 
 /// The Link_Term property value of a character (UTS #58 section 3.4.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum LinkTerm {
     /// Included in the link.
     Include,

@@ -421,6 +421,7 @@ fn validate_label(label: &str) -> Result<(), String> {
 
 /// How the finder decides whether the label after a dot is a top-level domain.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub enum TldPolicy {
     /// The IANA root zone list embedded at build time (the default).
     #[default]

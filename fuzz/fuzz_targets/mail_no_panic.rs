@@ -73,6 +73,7 @@ fn consistent(scanned: &ScannedMessage) -> Result<(), String> {
             let ok = match link.source {
                 LinkSource::Text => inside == Some(link.text.as_str()),
                 LinkSource::Href => inside.is_some() && !link.text.is_empty(),
+                other => return Err(format!("unknown link source {other:?}")),
             };
             if !ok {
                 return Err(format!("{link:?} is not text of part {}", part.path));

@@ -83,10 +83,11 @@ use interior::Interior;
 /// ```
 /// use linkscan::format::{escape_url_parts_with, FormatOptions, UrlParts};
 /// let url = UrlParts::new("example.com").with_segment("a\u{202E}b");
-/// let options = FormatOptions { escape_bidi_controls: true, ..FormatOptions::default() };
+/// let options = FormatOptions::default().with_escape_bidi_controls(true);
 /// assert_eq!(escape_url_parts_with(&url, &options), "example.com/a%E2%80%AEb");
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct FormatOptions {
     /// Also percent-escape every Bidi_Control character (U+061C, U+200E, U+200F,
     /// U+202A..U+202E, U+2066..U+2069), which can reorder the display of a URL (UTS #58
@@ -94,6 +95,15 @@ pub struct FormatOptions {
     /// allows higher-level implementations to escape more; this is that higher level.
     /// It applies to every component, the host included. Off by default.
     pub escape_bidi_controls: bool,
+}
+
+impl FormatOptions {
+    /// Sets [`FormatOptions::escape_bidi_controls`] (the options are `#[non_exhaustive]`,
+    /// so they are built from `default()` and these setters).
+    pub fn with_escape_bidi_controls(mut self, yes: bool) -> Self {
+        self.escape_bidi_controls = yes;
+        self
+    }
 }
 
 /// A URL given by its parts, each holding *decoded* text (a path segment `β/γ` is one

@@ -109,6 +109,7 @@ const LIMITS: nesting::Limits = nesting::Limits {
 
 /// Where in a part a link was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum LinkSource {
     /// In the (decoded) text.
     Text,

@@ -655,6 +655,9 @@ pub fn mail_no_panic(data: &[u8]) -> Result<usize, String> {
                 let ok = match link.source {
                     LinkSource::Text => inside == Some(link.text.as_str()),
                     LinkSource::Href => inside.is_some() && !link.text.is_empty(),
+                    other => {
+                        return Err(format!("a link source this test does not know: {other:?}"))
+                    }
                 };
                 if !ok {
                     return Err(format!("{link:?} is not text of its part {:?}", part.text));
