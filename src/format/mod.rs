@@ -246,7 +246,7 @@ pub fn escape_url_parts(parts: &UrlParts) -> String {
 /// ```
 /// use linkscan::format::{escape_url_parts_with, FormatOptions, UrlParts};
 /// let url = UrlParts::new("example.com").with_segment("\u{202E}abc");
-/// let options = FormatOptions { escape_bidi_controls: true };
+/// let options = FormatOptions::default().with_escape_bidi_controls(true);
 /// assert_eq!(escape_url_parts_with(&url, &options), "example.com/%E2%80%AEabc");
 /// ```
 pub fn escape_url_parts_with(parts: &UrlParts, options: &FormatOptions) -> String {

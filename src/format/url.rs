@@ -64,7 +64,7 @@ pub fn escape_url(url: &str) -> String {
 ///
 /// ```
 /// use linkscan::format::{escape_url_with, FormatOptions};
-/// let options = FormatOptions { escape_bidi_controls: true };
+/// let options = FormatOptions::default().with_escape_bidi_controls(true);
 /// assert_eq!(
 ///     escape_url_with("https://example.com/%E2%80%AEfdp.exe", &options),
 ///     "https://example.com/%E2%80%AEfdp.exe"
