@@ -91,6 +91,6 @@ report "find --format jsonl (text.txt)" "$dir/text.txt" find --format jsonl
 report "find --count (archive.mbox)" "$dir/archive.mbox" find --count
 report "find --format jsonl (archive.mbox)" "$dir/archive.mbox" find --format jsonl
 plain_jsonl=$last_one
-report "find --mbox -q --count" "$dir/archive.mbox" find --mbox -q --count
-report "find --mbox -q --format jsonl" "$dir/archive.mbox" find --mbox -q --format jsonl
+report "find --mbox --no-progress --count" "$dir/archive.mbox" find --mbox --no-progress --count
+report "find --mbox --no-progress --format jsonl" "$dir/archive.mbox" find --mbox --no-progress --format jsonl
 echo "mail mode / plain text mode, jsonl at -j 1 on archive.mbox: $(ratio "$plain_jsonl" "$last_one")"

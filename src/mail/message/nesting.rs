@@ -111,10 +111,15 @@ impl Count {
         // transfer-encoding header.
         let mut message_part = false;
         let mut transfer_encoding = false;
+        // One pass of each vector search over the whole buffer: the line ends, and the
+        // only bytes a line's count depends on (`/` and `)`, which a subtype may follow;
+        // `-`, of boundary delimiters and of `transfer-encoding`). A line without any of
+        // them costs only the blank-line test.
+        let mut newlines = memchr::memchr_iter(b'\n', buf);
+        let mut marks = memchr::memchr3_iter(b'/', b')', b'-', buf).peekable();
         let mut line_start = 0;
         while line_start < buf.len() {
-            let line_end =
-                memchr::memchr(b'\n', &buf[line_start..]).map_or(buf.len(), |i| line_start + i + 1);
+            let line_end = newlines.next().map_or(buf.len(), |i| i + 1);
             let line = &buf[line_start..line_end];
             if ends_header_block(line) {
                 if message_part && transfer_encoding && encoded_levels > 0 {
@@ -123,20 +128,30 @@ impl Count {
                 message_part = false;
                 transfer_encoding = false;
             } else {
-                for message in subtype_tokens(line) {
-                    self.total += 1;
-                    self.parts += 1;
-                    self.encoded += usize::from(decoded);
-                    message_part |= message;
+                // Dashes before this offset belong to a run already counted.
+                let mut counted_to = line_start;
+                while let Some(at) = marks.next_if(|&at| at < line_end) {
+                    let at = at - line_start;
+                    if line[at] != b'-' {
+                        if let Some(message) = subtype_at(line, at) {
+                            self.total += 1;
+                            self.parts += 1;
+                            self.encoded += usize::from(decoded);
+                            message_part |= message;
+                        }
+                    } else if line_start + at >= counted_to {
+                        let run = line[at..].iter().take_while(|&&b| b == b'-').count();
+                        self.parts += boundary_matches(run);
+                        counted_to = line_start + at + run;
+                        transfer_encoding |= run == 1 && names_transfer_encoding(line, at);
+                    }
                 }
-                self.parts += boundary_matches(line);
                 if self.total > self.limits.nesting
                     || self.encoded > self.limits.encoded
                     || self.parts > self.limits.parts
                 {
                     return None;
                 }
-                transfer_encoding |= names_transfer_encoding(line);
             }
             line_start = line_end;
         }
@@ -165,52 +180,41 @@ fn ends_header_block(line: &[u8]) -> bool {
             .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0C'))
 }
 
-/// The occurrences in `line` of the subtypes that make a nested message: for each,
-/// whether it is `rfc822`/`global` (a message part) rather than `digest`.
-fn subtype_tokens(line: &[u8]) -> impl Iterator<Item = bool> + '_ {
-    memchr::memchr2_iter(b'/', b')', line).filter_map(move |at| {
-        let skipped = line[at + 1..]
-            .iter()
-            .take_while(|&&b| matches!(b, b' ' | b'\t' | b'\r' | b'"' | b'\\'))
-            .count();
-        let word = line.get(at + 1 + skipped..at + 7 + skipped)?;
-        if word.eq_ignore_ascii_case(b"rfc822") || word.eq_ignore_ascii_case(b"global") {
-            Some(true)
-        } else {
-            word.eq_ignore_ascii_case(b"digest").then_some(false)
-        }
-    })
-}
-
-/// The most boundary delimiters the parser may match that start in `line`. It looks for
-/// `--` followed by the boundary anywhere (not only at a line start), and a match takes
-/// at least 3 bytes (`--` and a boundary of at least one byte, which may itself be
-/// dashes): a run of `n` dashes holds at most `(n - 1) / 3` rounded up.
-fn boundary_matches(line: &[u8]) -> usize {
-    let mut matches = 0;
-    let mut run = 0;
-    for &b in line.iter().chain(std::iter::once(&b'\n')) {
-        if b == b'-' {
-            run += 1;
-        } else {
-            if run >= 2 {
-                matches += (run - 1usize).div_ceil(3);
-            }
-            run = 0;
-        }
+/// Whether the `/` or `)` at `line[at]` is followed by a subtype that makes a nested
+/// message (past the bytes the parser skips there): `Some(true)` for `rfc822`/`global`
+/// (a message part), `Some(false)` for `digest`.
+fn subtype_at(line: &[u8], at: usize) -> Option<bool> {
+    let skipped = line[at + 1..]
+        .iter()
+        .take_while(|&&b| matches!(b, b' ' | b'\t' | b'\r' | b'"' | b'\\'))
+        .count();
+    let word = line.get(at + 1 + skipped..at + 7 + skipped)?;
+    if word.eq_ignore_ascii_case(b"rfc822") || word.eq_ignore_ascii_case(b"global") {
+        Some(true)
+    } else {
+        word.eq_ignore_ascii_case(b"digest").then_some(false)
     }
-    matches
 }
 
-/// Whether `line` holds `transfer-encoding` in any case.
-fn names_transfer_encoding(line: &[u8]) -> bool {
-    memchr::memchr_iter(b'-', line).any(|at| {
-        at >= 8
-            && line[at - 8..at].eq_ignore_ascii_case(b"transfer")
-            && line
-                .get(at + 1..at + 9)
-                .is_some_and(|w| w.eq_ignore_ascii_case(b"encoding"))
-    })
+/// The most boundary delimiters the parser may match in a run of `run` dashes. It looks
+/// for `--` followed by the boundary anywhere (not only at a line start), and a match
+/// takes at least 3 bytes (`--` and a boundary of at least one byte, which may itself be
+/// dashes): a run of `n` dashes holds at most `(n - 1) / 3` rounded up.
+fn boundary_matches(run: usize) -> usize {
+    if run >= 2 {
+        (run - 1).div_ceil(3)
+    } else {
+        0
+    }
+}
+
+/// Whether the `-` at `line[at]` is the one of `transfer-encoding`, in any case.
+fn names_transfer_encoding(line: &[u8], at: usize) -> bool {
+    at >= 8
+        && line[at - 8..at].eq_ignore_ascii_case(b"transfer")
+        && line
+            .get(at + 1..at + 9)
+            .is_some_and(|w| w.eq_ignore_ascii_case(b"encoding"))
 }
 
 /// Quoted-printable decoding that keeps whatever it does not understand: `=XX` becomes the
@@ -263,9 +267,19 @@ mod tests {
 
     #[test]
     fn bounds_the_parts() {
-        assert_eq!(boundary_matches(b"--a"), 1);
-        assert_eq!(boundary_matches(b"------=_Part_1"), 2);
-        assert_eq!(boundary_matches(b"- - -- ---- x--"), 3);
+        // Runs of dashes: `--a` holds one delimiter, `------=_Part_1` two.
+        for (run, most) in [
+            (0, 0),
+            (1, 0),
+            (2, 1),
+            (4, 1),
+            (5, 2),
+            (6, 2),
+            (7, 2),
+            (8, 3),
+        ] {
+            assert_eq!(boundary_matches(run), most, "{run} dashes");
+        }
         let limits = Limits {
             nesting: 100,
             encoded: 4,
@@ -273,6 +287,12 @@ mod tests {
         };
         let parts = |raw: &[u8]| nesting_bound(raw, limits).map(|b| b.parts);
         assert_eq!(parts(b"Subject: x\n\nbody"), Some(1));
+        // Runs of 1, 1, 2, 4 and 2 dashes in one line: 3 delimiters at most.
+        assert_eq!(parts(b"- - -- ---- x--\n"), Some(4));
+        assert_eq!(
+            parts(b"Content-Transfer-Encoding: 7bit\n\n------=_Part_1\n"),
+            Some(3)
+        );
         let multipart = b"Content-Type: multipart/mixed; boundary=b\n\n--b\n\nx\n--b\n\ny\n--b--\n";
         assert_eq!(parts(multipart), Some(5));
         assert_eq!(parts(&b"--b\n".repeat(9)), Some(10));
