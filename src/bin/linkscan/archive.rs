@@ -57,7 +57,7 @@ table.index{width:100%;table-layout:fixed}\
 table.index td,table.index th{text-align:left;padding:.1em .6em;vertical-align:top;\
 overflow-wrap:anywhere}\
 .warnings{color:#8a4b00}h2{font-size:1em;color:#555}.date{white-space:nowrap}\
-nav a{margin-right:1em}td.reply{padding-left:2em}tbody.thread{border-top:1px solid #ddd}\
+nav a,nav span{margin-right:1em}nav span{color:#999}td.reply{padding-left:2em}tbody.thread{border-top:1px solid #ddd}\
 h2.month{font-size:1.2em;color:inherit;margin-top:1.5em}";
 
 /// Writes `<!DOCTYPE html>…<body>` with `title`.
