@@ -61,7 +61,7 @@ struct HostRun {
 
 /// Classes of ASCII bytes for the backward host walk: not a host character, a host
 /// character, a dot, a hyphen; and the marker for bytes >= 0x80, decoded on a slower path.
-use crate::ascii::{C_DOT, C_HOST, C_HYPHEN, C_NON_ASCII, C_STOP};
+use crate::ascii::{self, C_DOT, C_HOST, C_HYPHEN, C_NON_ASCII, C_STOP};
 
 static HOST_CLASS: [u8; 256] = {
     let mut table = [C_NON_ASCII; 256];
@@ -85,17 +85,6 @@ static BAD_PAIR: [bool; 16] = {
     table[((C_DOT << 2) | C_DOT) as usize] = true;
     table[((C_DOT << 2) | C_HYPHEN) as usize] = true;
     table[((C_HYPHEN << 2) | C_DOT) as usize] = true;
-    table
-};
-
-/// ASCII HostCharNoDot: `[A-Za-z0-9-]`.
-static HOST_NO_DOT_ASCII: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 128 {
-        table[b] = b != b'.' as usize && PROPS_BLOCKS[b] & HOST_CHAR != 0;
-        b += 1;
-    }
     table
 };
 
@@ -246,7 +235,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
             while end < limit {
                 let b = text[end];
                 if b < 0x80 {
-                    if !HOST_NO_DOT_ASCII[b as usize] {
+                    if !ascii::HOST_NO_DOT[b as usize] {
                         break;
                     }
                     end += 1;
@@ -452,7 +441,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
             return NONE;
         };
         if b < 0x80 {
-            return if HOST_NO_DOT_ASCII[b as usize] {
+            return if ascii::HOST_NO_DOT[b as usize] {
                 (dot_len, (0, 0))
             } else {
                 NONE

@@ -53,7 +53,7 @@ pub(crate) trait Lookup: Vector {
 
 /// Lanes of `v` whose byte is ASCII HostCharNoDot, `[A-Za-z0-9-]`, by range compares
 /// (signed compares suffice: bytes >= 0x80 are negative and fall outside every range, and
-/// `b | 0x20` keeps them negative). `ascii::HOST_NO_DOT` is the same set.
+/// `b | 0x20` keeps them negative). `ascii::HOST_NO_DOT` is the same set, and the scanner reads it.
 #[inline(always)]
 pub(crate) unsafe fn host_no_dot<V: Vector>(v: V) -> V {
     // SAFETY: the caller's CPU has the instruction set of `V` (the trait's contract).
