@@ -59,8 +59,17 @@ fn fast_header_parse_equals_the_general_one_on_every_corpus_message() {
             m.index
         );
     }
-    // The comparison is not vacuous: the corpus has its links.
+    // The comparison is not vacuous: the corpus has its links, and both paths are taken.
     assert!(links > 20_000, "{links} links");
+    let single = messages
+        .iter()
+        .filter(|m| fast.takes_single_part_path(&m.bytes))
+        .count();
+    assert!(
+        (3000..messages.len() - 2000).contains(&single),
+        "{single} of {} messages took the single-part path",
+        messages.len()
+    );
 }
 
 /// The multilingual corpus cut into documents of about 4 KB at line breaks.
@@ -193,6 +202,13 @@ fn fast_header_parse_equals_the_general_one_on_the_multilingual_corpus_as_messag
         let raw = wrap(i, doc);
         links += fast.scan(&raw).link_count();
         assert_same_scan(&fast, &general, &raw, &format!("document {i}"));
+        // Five of the six wrappings are one text part (8bit, quoted-printable, base64,
+        // Latin-1, HTML); the sixth is a multipart.
+        assert_eq!(
+            fast.takes_single_part_path(&raw),
+            i % 6 != 5,
+            "document {i}: the path taken"
+        );
     }
     assert!(links > 10_000, "{links} links");
 }

@@ -8,14 +8,15 @@
 //! and archives carry a dozen such fields per message. The scan reads only the MIME
 //! fields (`Content-Type`, `Content-Transfer-Encoding`, `Content-Disposition`, and the
 //! other `Content-*` fields the parser needs to split bodies), `Subject`, `Message-ID`,
-//! and — for the HTML archive's index — `From` and `Date`. [`header_parser`] configures
+//! and — for the HTML archive's index, unless [`MailScanner::index_fields`] turns them off
+//! — `From`, `Date`, `In-Reply-To` and `References`. [`header_parser`] configures
 //! the parser so: those fields get the same parser as the default configuration gives
 //! them, and every other field is skipped (`parse_and_ignore`, which stops where every
 //! field parser stops: at a line break not followed by white space).
 //!
 //! # Invariants
 //!
-//! The parse tree of every message is the same as with the default configuration, apart
+//! With the index fields, the parse tree of every message is the same as with the default configuration, apart
 //! from the values of the skipped fields, which the scan never reads: the same parts, the
 //! same offsets, the same decoded bodies and fields. `tests/pipeline.rs` checks the scan
 //! results of every message of both corpora against the default configuration, and a
@@ -24,25 +25,63 @@
 use mail_parser::{HeaderName, MessageParser};
 
 /// The parser of [`MailScanner`](super::MailScanner): the fields the scan reads, parsed as
-/// the default configuration parses them; every other field skipped.
-pub(crate) fn header_parser() -> MessageParser {
-    MessageParser::new()
+/// the default configuration parses them; every other field skipped. `index_fields` adds
+/// the fields only an index of the messages shows (From, Date, In-Reply-To, References).
+pub(crate) fn header_parser(index_fields: bool) -> MessageParser {
+    let parser = MessageParser::new()
         .with_mime_headers()
         .header_text(HeaderName::Subject)
-        .header_id(HeaderName::MessageId)
-        .header_id(HeaderName::InReplyTo)
-        .header_id(HeaderName::References)
-        .header_address(HeaderName::From)
-        .header_date(HeaderName::Date)
-        .default_header_ignore()
+        .header_id(HeaderName::MessageId);
+    let parser = if index_fields {
+        parser
+            .header_id(HeaderName::InReplyTo)
+            .header_id(HeaderName::References)
+            .header_address(HeaderName::From)
+            .header_date(HeaderName::Date)
+    } else {
+        parser
+    };
+    parser.default_header_ignore()
 }
 
 impl super::MailScanner {
     /// This scanner with `mail-parser`'s default configuration, which parses every header
-    /// field: the reference the fast path is tested against (same results, slower).
+    /// field, and with every message parsed by `mail-parser`'s general parse (no fast path
+    /// for single-part messages): the reference the fast paths are tested against (same
+    /// results, slower).
     #[doc(hidden)]
     pub fn parse_all_headers(mut self) -> Self {
         self.parser = MessageParser::default();
+        self.general_path_only = true;
+        self
+    }
+
+    /// Whether `raw` is a message of one text part that [`scan`](Self::scan) reads without
+    /// the general MIME parse (for tests that both paths are exercised).
+    #[doc(hidden)]
+    pub fn takes_single_part_path(&self, raw: &[u8]) -> bool {
+        !self.general_path_only && super::message::single::parse(&self.parser, raw).is_some()
+    }
+
+    /// Whether to read the fields only an index of the messages shows: From, Date,
+    /// In-Reply-To and References (default: yes). Without them the parse skips those
+    /// fields like any other the scan does not read, and
+    /// [`ScannedMessage`](super::ScannedMessage)'s `from`, `date`, `in_reply_to` and
+    /// `references` stay empty; the links and warnings are the same.
+    ///
+    /// ```
+    /// use linkscan::mail::MailScanner;
+    /// let raw = b"From: A <a@example.com>\r\nSubject: hi\r\n\r\nsee example.com\r\n";
+    /// let full = MailScanner::new().scan(raw);
+    /// let lean = MailScanner::new().index_fields(false).scan(raw);
+    /// assert_eq!(full.from.as_deref(), Some("A <a@example.com>"));
+    /// assert_eq!(lean.from, None);
+    /// assert_eq!(lean.parts, full.parts);
+    /// ```
+    pub fn index_fields(mut self, yes: bool) -> Self {
+        if !self.general_path_only {
+            self.parser = header_parser(yes);
+        }
         self
     }
 }

@@ -62,6 +62,7 @@
 
 mod base64;
 mod nesting;
+pub(crate) mod single;
 mod warning;
 
 pub use warning::MailWarning;
@@ -212,6 +213,8 @@ pub struct MailScanner {
     pub(crate) linkifier: Linkifier,
     pub(crate) finder: LinkFinder,
     pub(crate) parser: MessageParser,
+    /// Whether every message takes the general path (the reference of the tests).
+    pub(crate) general_path_only: bool,
     other_text: bool,
 }
 
@@ -227,7 +230,8 @@ impl MailScanner {
         MailScanner {
             linkifier: Linkifier::new(),
             finder: LinkFinder::new(),
-            parser: super::fast::header_parser(),
+            parser: super::fast::header_parser(true),
+            general_path_only: false,
             other_text: false,
         }
     }
@@ -266,14 +270,23 @@ impl MailScanner {
             return out;
         }
         let raw = trimmed;
-        if nesting::nesting_bound(raw, LIMITS).is_none() {
+        // One text part: parsed without the general parser's loop, and without the nesting
+        // bound, which only a MIME tree needs. A panic there sends it the general way.
+        let single = if self.general_path_only {
+            None
+        } else {
+            panic::catch_unwind(AssertUnwindSafe(|| single::parse(&self.parser, raw)))
+                .ok()
+                .flatten()
+        };
+        if single.is_none() && !nesting::within_limits(raw, LIMITS) {
             out.warnings.push(MailWarning::TooManyParts);
             self.push_raw(raw, &mut out);
             return out;
         }
         let parsed = panic::catch_unwind(AssertUnwindSafe(|| {
             let mut scanned = ScannedMessage::default();
-            match self.parser.parse(raw) {
+            match single.or_else(|| self.parser.parse(raw)) {
                 Some(message) => {
                     self.walk_message(&message, "", 0, &mut scanned);
                     free_iteratively(message);

@@ -118,15 +118,19 @@ impl MailArgs {
     }
 
     /// The message scanner for these options.
+    /// `index_fields`: whether the messages' From, Date and thread fields are read (only the
+    /// HTML archive shows them).
     pub(crate) fn scanner(
         &self,
         finder: linkscan::LinkFinder,
         default_scheme: &str,
+        index_fields: bool,
     ) -> MailScanner {
         MailScanner::new()
             .finder(finder)
             .default_scheme(default_scheme)
             .other_text(self.all_text)
+            .index_fields(index_fields)
     }
 }
 

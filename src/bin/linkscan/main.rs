@@ -436,7 +436,7 @@ fn main() -> ExitCode {
             .map_err(usage_error)
             .and_then(|finder| {
                 args.detect.start_threads()?;
-                mail::find(args, args.mail.scanner(finder, "https://"), &mut out)
+                mail::find(args, args.mail.scanner(finder, "https://", false), &mut out)
             }),
         Command::Find(args) => plain_only(args.mail_args())
             .and_then(|()| args.detect.finder())
@@ -484,7 +484,7 @@ fn main() -> ExitCode {
                     .finder(finder.clone())
                     .default_scheme(args.default_scheme.clone())
                     .checks(args.checks);
-                let scanner = args.mail.scanner(finder, &args.default_scheme);
+                let scanner = args.mail.scanner(finder, &args.default_scheme, true);
                 archive::run(args, scanner, linkifier)
             }),
         Command::Linkify(args) if args.out.is_some() => Err(usage_error(

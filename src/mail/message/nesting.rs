@@ -72,6 +72,22 @@ pub(crate) fn nesting_bound(raw: &[u8], limits: Limits) -> Option<Bound> {
     })
 }
 
+/// Whether [`nesting_bound`] of `raw` is within `limits`, found without its pass where a
+/// cheaper test shows it: when no `/` or `)` of `raw` is followed by a message subtype,
+/// nothing is nested or decoded and every boundary match takes two dashes of its own, so
+/// the parts are at most `1 + raw.len() / 2`. Mail without nested messages (nearly all
+/// of it) costs one search for `/` and `)`.
+pub(crate) fn within_limits(raw: &[u8], limits: Limits) -> bool {
+    plainly_within(raw, limits) || nesting_bound(raw, limits).is_some()
+}
+
+/// The cheaper test of [`within_limits`]: `true` only if [`nesting_bound`] is within
+/// `limits`, with at most `1 + raw.len() / 2` parts.
+fn plainly_within(raw: &[u8], limits: Limits) -> bool {
+    1 + raw.len() / 2 <= limits.parts
+        && !memchr::memchr2_iter(b'/', b')', raw).any(|at| subtype_at(raw, at).is_some())
+}
+
 /// The limits [`nesting_bound`] checks.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Limits {
@@ -263,6 +279,62 @@ mod tests {
             parts: 1000,
         };
         nesting_bound(raw.as_bytes(), limits).map(|b| b.nesting)
+    }
+
+    #[test]
+    fn the_cheaper_test_passes_only_what_the_bound_passes() {
+        let limits = Limits {
+            nesting: 0,
+            encoded: 0,
+            parts: 30,
+        };
+        let check = |raw: &[u8]| {
+            let plain = plainly_within(raw, limits);
+            let exact = nesting_bound(raw, limits);
+            if plain {
+                let exact = exact.unwrap_or_else(|| panic!("{:?}", String::from_utf8_lossy(raw)));
+                assert!(exact.parts <= 1 + raw.len() / 2);
+            }
+            assert_eq!(within_limits(raw, limits), exact.is_some());
+            plain
+        };
+        assert!(check(b"Subject: x\n\nbody"));
+        assert!(check(b"------------------------------------"));
+        assert!(!check(b"Content-Type: message/ \"RFC822\"\n\n"));
+        assert!(!check(b"(c)digest"));
+        assert!(!check(&b"-".repeat(80)));
+        // Random texts of the pieces the bound looks at.
+        let pieces: [&[u8]; 15] = [
+            b"-", b"--", b"/", b")", b" ", b"\"", b"\\", b"rfc822", b"GLOBAL", b"digest", b"x",
+            b"\n", b"\t", b"\r", b"message",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut passed, mut refused) = (0, 0);
+        for _ in 0..20_000 {
+            let count = next() % 24;
+            let raw: Vec<u8> = (0..count)
+                .flat_map(|_| {
+                    pieces[(next() % pieces.len() as u64) as usize]
+                        .iter()
+                        .copied()
+                })
+                .collect();
+            if check(&raw) {
+                passed += 1;
+            } else {
+                refused += 1;
+            }
+        }
+        assert!(
+            passed > 1000 && refused > 10,
+            "{passed} passed, {refused} refused"
+        );
     }
 
     #[test]
