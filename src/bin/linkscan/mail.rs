@@ -990,10 +990,12 @@ impl Render for FindRender {
     type Rendered = Vec<u8>;
 
     fn render(&self, file: &str, index: usize, _global: usize, m: &ScannedMessage) -> Vec<u8> {
-        let mut out = Vec::new();
         if self.count {
-            return out;
+            return Vec::new();
         }
+        // A JSON line is a few hundred bytes: sized once, rather than grown by doubling
+        // (each doubling copies what was rendered).
+        let mut out = Vec::with_capacity(m.link_count() * 320);
         for part in &m.parts {
             for link in &part.links {
                 if self.only {
