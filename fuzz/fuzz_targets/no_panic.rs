@@ -1,7 +1,7 @@
 //! No public entry point panics or hangs on any input: the finder under every TLD policy,
 //! the security checks, termination, formatting from a string, from parts and of one
-//! part, email quoting, host display, HTML linkification, TLD list parsing and the
-//! conformance file parsers. Run with `-timeout` so that a hang is reported.
+//! part, email quoting, host display, the display module (bidi isolation, fields,
+//! spoofing), HTML linkification, TLD list parsing and the conformance file parsers. Run with `-timeout` so that a hang is reported.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -25,7 +25,9 @@ use std::sync::Arc;
 
 use linkscan::format::{escape_url_parts_with, format_host, FormatOptions, UrlParts};
 use linkscan::internals::Kernel;
-use linkscan::{checks, html, oracle, Link, LinkFinder, LinkKind, Policy, TldPolicy, TldSet};
+use linkscan::{
+    checks, display, html, oracle, Link, LinkFinder, LinkKind, Policy, TldPolicy, TldSet,
+};
 
 /// The three TLD policies: the IANA list, syntactic, and a small list of the user's own
 /// that holds a TLD the syntactic rule rejects.
@@ -631,9 +633,46 @@ pub fn no_panic(data: &[u8]) -> usize {
         .expect("writing to a Vec");
     produced += html_out.len();
     produced += html::escape(&lossy).len();
+    produced += display_no_panic(&lossy);
     produced += TldSet::from_list_text(&lossy).map_or(0, |s| s.len());
     produced += linkscan::conformance::parse_detection_tests(&lossy).len();
     produced += linkscan::conformance::parse_formatting_tests(&lossy).map_or(0, |c| c.len());
+    produced
+}
+
+/// The display functions on `text` as a whole and on each link found in it (what a user
+/// hands them), with and without bidi isolation; the ranges of [`display::fields`] are
+/// checked to lie on character boundaries of what they cut.
+fn display_no_panic(text: &str) -> usize {
+    let mut produced = 0;
+    let finder = LinkFinder::builder().policy(Policy::Readable).build();
+    let links = finder
+        .links(text)
+        .map(|l| (text[l.range()].to_string(), l.kind()));
+    let whole = [(text.to_string(), display::kind_of(text))];
+    for (link, kind) in whole.into_iter().chain(links) {
+        for bidi in [false, true] {
+            let options = display::DisplayOptions::default().with_bidi(bidi);
+            produced += display::display_url(&link, &options).len();
+            produced += display::display_email(&link, &options).len();
+            let shown = display::display_link(&link, kind, &options);
+            produced += shown.len();
+            if !bidi {
+                for field in display::fields(&shown, kind) {
+                    assert!(
+                        shown.get(field.range.clone()).is_some(),
+                        "{shown:?}: {field:?}"
+                    );
+                    produced += 1;
+                }
+            }
+            produced += display::isolate(&shown, kind).len();
+        }
+        produced += display::display_host(&link).len();
+        produced += display::host_spoof(&link).map_or(0, |s| s.name().len());
+        produced += display::ascii_form(&link).len();
+        produced += display::escape_bidi_controls(&link).len();
+    }
     produced
 }
 
