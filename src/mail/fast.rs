@@ -47,7 +47,7 @@ pub(crate) fn header_parser(index_fields: bool) -> MessageParser {
 impl super::MailScanner {
     /// This scanner with `mail-parser`'s default configuration, which parses every header
     /// field, and with every message parsed by `mail-parser`'s general parse (no fast path
-    /// for single-part messages): the reference the fast paths are tested against (same
+    /// for flat messages): the reference the fast paths are tested against (same
     /// results, slower).
     #[doc(hidden)]
     pub fn parse_all_headers(mut self) -> Self {
@@ -56,11 +56,12 @@ impl super::MailScanner {
         self
     }
 
-    /// Whether `raw` is a message of one text part that [`scan`](Self::scan) reads without
-    /// the general MIME parse (for tests that both paths are exercised).
+    /// Whether `raw` is a flat message (one text part, or one multipart of parts that are
+    /// neither multiparts nor messages) that [`scan`](Self::scan) reads without the
+    /// general MIME parse (for tests that both paths are exercised).
     #[doc(hidden)]
-    pub fn takes_single_part_path(&self, raw: &[u8]) -> bool {
-        !self.general_path_only && super::message::single::parse(&self.parser, raw).is_some()
+    pub fn takes_flat_path(&self, raw: &[u8]) -> bool {
+        !self.general_path_only && super::message::flat::parse(&self.parser, raw).is_some()
     }
 
     /// Whether to read the fields only an index of the messages shows: From, Date,

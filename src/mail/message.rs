@@ -61,8 +61,8 @@
 //! text links of the same part).
 
 mod base64;
+pub(crate) mod flat;
 mod nesting;
-pub(crate) mod single;
 mod warning;
 
 pub use warning::MailWarning;
@@ -270,23 +270,24 @@ impl MailScanner {
             return out;
         }
         let raw = trimmed;
-        // One text part: parsed without the general parser's loop, and without the nesting
-        // bound, which only a MIME tree needs. A panic there sends it the general way.
-        let single = if self.general_path_only {
+        // A flat message (one text part, or one multipart of leaf parts): parsed without
+        // the general parser's loop, and without the nesting bound, which only nested
+        // parts need. A panic there sends it the general way.
+        let flat = if self.general_path_only {
             None
         } else {
-            panic::catch_unwind(AssertUnwindSafe(|| single::parse(&self.parser, raw)))
+            panic::catch_unwind(AssertUnwindSafe(|| flat::parse(&self.parser, raw)))
                 .ok()
                 .flatten()
         };
-        if single.is_none() && !nesting::within_limits(raw, LIMITS) {
+        if flat.is_none() && !nesting::within_limits(raw, LIMITS) {
             out.warnings.push(MailWarning::TooManyParts);
             self.push_raw(raw, &mut out);
             return out;
         }
         let parsed = panic::catch_unwind(AssertUnwindSafe(|| {
             let mut scanned = ScannedMessage::default();
-            match single.or_else(|| self.parser.parse(raw)) {
+            match flat.or_else(|| self.parser.parse(raw)) {
                 Some(message) => {
                     self.walk_message(&message, "", 0, &mut scanned);
                     free_iteratively(message);
