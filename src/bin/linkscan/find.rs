@@ -22,7 +22,7 @@ use linkscan::{checks, Link, LinkFinder};
 use rayon::prelude::*;
 
 use crate::lines::Position;
-use crate::render::{tsv_field, Name};
+use crate::render::{decimal, json_str, tsv_field, Name};
 use crate::{input, FindArgs, Outcome};
 
 /// The output formats of `find`.
@@ -132,21 +132,22 @@ impl Renderer<'_> {
     ) {
         out.extend_from_slice(b"{\"file\":");
         out.extend_from_slice(name.json.as_bytes());
-        let _ = write!(
-            out,
-            ",\"start\":{},\"end\":{}",
-            base + link.start() as u64,
-            base + link.end() as u64,
-        );
+        out.extend_from_slice(b",\"start\":");
+        decimal(out, base + link.start() as u64);
+        out.extend_from_slice(b",\"end\":");
+        decimal(out, base + link.end() as u64);
         if self.line {
-            let _ = write!(out, ",\"line\":{}", pos.line);
+            out.extend_from_slice(b",\"line\":");
+            decimal(out, pos.line);
         }
         if self.column {
-            let _ = write!(out, ",\"column\":{}", pos.column);
+            out.extend_from_slice(b",\"column\":");
+            decimal(out, pos.column);
         }
-        let _ = write!(out, ",\"kind\":\"{}\",\"text\":", link.kind().as_str());
-        serde_json::to_writer(&mut *out, link_text(bytes, link))
-            .expect("serializing to a Vec cannot fail");
+        out.extend_from_slice(b",\"kind\":\"");
+        out.extend_from_slice(link.kind().as_str().as_bytes());
+        out.extend_from_slice(b"\",\"text\":");
+        json_str(out, link_text(bytes, link));
         if self.checks {
             out.extend_from_slice(b",\"checks\":[");
             for (i, check) in checks::check_link(bytes, link).names().enumerate() {
@@ -170,19 +171,21 @@ impl Renderer<'_> {
         link: &Link,
     ) {
         out.extend_from_slice(name.text.as_bytes());
-        let _ = write!(
-            out,
-            "\t{}\t{}",
-            base + link.start() as u64,
-            base + link.end() as u64,
-        );
+        out.push(b'\t');
+        decimal(out, base + link.start() as u64);
+        out.push(b'\t');
+        decimal(out, base + link.end() as u64);
         if self.line {
-            let _ = write!(out, "\t{}", pos.line);
+            out.push(b'\t');
+            decimal(out, pos.line);
         }
         if self.column {
-            let _ = write!(out, "\t{}", pos.column);
+            out.push(b'\t');
+            decimal(out, pos.column);
         }
-        let _ = write!(out, "\t{}\t", link.kind().as_str());
+        out.push(b'\t');
+        out.extend_from_slice(link.kind().as_str().as_bytes());
+        out.push(b'\t');
         tsv_field(out, link_text(bytes, link).as_bytes());
         if self.checks {
             let _ = write!(out, "\t{}", checks::check_link(bytes, link));

@@ -9,6 +9,13 @@
 //! gives back the original bytes exactly (the `\` of the escapes is itself escaped, so no
 //! escape is ambiguous).
 //!
+//! # JSON strings and numbers
+//!
+//! [`json_str`] writes a string as `serde_json` does, and takes `serde_json`'s escaping
+//! only for a string that needs it (a `"`, a `\` or a control character): a link's text
+//! never has a control character and seldom a quote, so it is copied as it is.
+//! [`decimal`] writes a number with `itoa`, as `serde_json` does.
+//!
 //! # File names in JSON
 //!
 //! A file name that is valid UTF-8 is a JSON string, as any text. One that is not (Unix
@@ -44,6 +51,27 @@ impl Name {
         let text = String::from_utf8(text).expect("escaped fields are ASCII or valid UTF-8");
         Name { json, text }
     }
+}
+
+/// Appends `text` to `out` as a JSON string, exactly as `serde_json` writes it.
+///
+/// ```text
+/// a.example/x"y  ->  "a.example/x\"y"
+/// ```
+pub(crate) fn json_str(out: &mut Vec<u8>, text: &str) {
+    if text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        serde_json::to_writer(&mut *out, text).expect("serializing to a Vec cannot fail");
+    } else {
+        out.reserve(text.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(text.as_bytes());
+        out.push(b'"');
+    }
+}
+
+/// Appends `n` in decimal.
+pub(crate) fn decimal(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// The bytes of an OS string (on Unix, exactly its bytes; elsewhere, its UTF-8 form
@@ -153,6 +181,28 @@ fn base64(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_strings_and_numbers_are_written_as_serde_json_writes_them() {
+        for text in [
+            "",
+            "example.com",
+            "https://a.example/x\"y",
+            "a\\b",
+            "tab\there",
+            "\u{1}\u{1F}\u{7F}",
+            "中文.example/é?q=\u{2028}",
+        ] {
+            let mut out = Vec::new();
+            json_str(&mut out, text);
+            assert_eq!(out, serde_json::to_vec(text).unwrap(), "{text:?}");
+        }
+        for n in [0, 7, 10, 1234567890, u64::MAX] {
+            let mut out = Vec::new();
+            decimal(&mut out, n);
+            assert_eq!(out, serde_json::to_vec(&n).unwrap());
+        }
+    }
 
     #[test]
     fn tsv_fields_escape_and_round_trip() {
