@@ -73,7 +73,7 @@ use mail_parser::{Address, Message, MessageParser, MessagePart, MimeHeaders, Par
 
 use super::html_text::{html_text, HtmlText};
 use crate::html::Linkifier;
-use crate::{Link, LinkFinder, LinkKind};
+use crate::{LinkFinder, LinkKind, Match};
 
 /// How deep multiparts and nested messages are followed; a deeper part's raw bytes are
 /// scanned as text, with a warning.
@@ -328,26 +328,19 @@ impl MailScanner {
     fn text_links(&self, text: &str) -> Vec<MailLink> {
         self.finder
             .links(text)
-            .map(|link| self.mail_link(&link, text, link.start(), link.end(), LinkSource::Text))
+            .map(|link| self.mail_link(link, link.start(), link.end(), LinkSource::Text))
             .collect()
     }
 
-    fn mail_link(
-        &self,
-        link: &Link,
-        in_text: &str,
-        start: usize,
-        end: usize,
-        source: LinkSource,
-    ) -> MailLink {
-        let text = link.as_str(in_text);
+    fn mail_link(&self, link: Match<'_>, start: usize, end: usize, source: LinkSource) -> MailLink {
+        let text = link.as_str();
         MailLink {
             start,
             end,
             kind: link.kind(),
             source,
             text: text.to_string(),
-            href: self.linkifier.href(link, text),
+            href: self.linkifier.href(&link.link(), text),
         }
     }
 
@@ -679,13 +672,7 @@ impl MailScanner {
         let mut links = self.text_links(&text);
         for anchor in &anchors {
             for link in self.finder.links(&anchor.href) {
-                links.push(self.mail_link(
-                    &link,
-                    &anchor.href,
-                    anchor.start,
-                    anchor.end,
-                    LinkSource::Href,
-                ));
+                links.push(self.mail_link(link, anchor.start, anchor.end, LinkSource::Href));
             }
         }
         TextPart {
