@@ -422,11 +422,11 @@ fn archive_pages_link_previous_and_next() {
 fn scanned_messages_carry_their_thread_headers() {
     let raw = b"Message-ID: <c@x>\nIn-Reply-To: <b@x> <a@x>\nReferences: <a@x>\n <b@x>\n\nhi\n";
     let m = linkscan::mail::MailScanner::new().scan(raw);
-    assert_eq!(m.message_id.as_deref(), Some("c@x"));
-    assert_eq!(m.in_reply_to.as_deref(), Some("b@x"));
-    assert_eq!(m.references, ["a@x", "b@x"]);
+    assert_eq!(m.message_id(), Some("c@x"));
+    assert_eq!(m.in_reply_to(), Some("b@x"));
+    assert_eq!(m.references(), ["a@x", "b@x"]);
     let m = linkscan::mail::MailScanner::new().scan(b"Subject: alone\n\nhi\n");
-    assert_eq!((m.in_reply_to, m.references.len()), (None, 0));
+    assert_eq!((m.in_reply_to(), m.references().len()), (None, 0));
 }
 
 /// Every public type can be shown with `{:?}` (the crate also denies a missing `Debug`

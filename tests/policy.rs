@@ -298,9 +298,9 @@ fn mail_scans_get_the_policy() {
         b"Subject: see NEWS.md\r\nContent-Type: text/plain\r\n\r\nProc.new at rubygems.org\r\n";
     let message = MailScanner::new().finder(readable()).scan(raw);
     let texts: Vec<&str> = message
-        .parts
+        .parts()
         .iter()
-        .flat_map(|p| p.links.iter().map(|l| l.text.as_str()))
+        .flat_map(|p| p.links().iter().map(|l| l.text()))
         .collect();
     assert_eq!(texts, ["rubygems.org"]);
     assert_eq!(MailScanner::new().scan(raw).link_count(), 3);

@@ -26,8 +26,8 @@
 //! let scanner = MailScanner::new();
 //! for message in MboxReader::new(open_mbox(&archive[..]).unwrap()) {
 //!     let message = message.unwrap();
-//!     let scanned = scanner.scan(&message.bytes);
-//!     assert_eq!(scanned.parts[1].links[0].text, "https://example.com/äöü");
+//!     let scanned = scanner.scan(message.bytes());
+//!     assert_eq!(scanned.parts()[1].links()[0].text(), "https://example.com/äöü");
 //! }
 //! ```
 
@@ -43,7 +43,7 @@ use std::io::{self, BufRead, BufReader, Read};
 
 pub use html_text::{html_text, Anchor, HtmlText};
 pub use maildir::maildir_messages;
-pub use mbox::{MboxMessage, MboxReader};
+pub use mbox::{MboxMessage, MboxReader, MboxWarning};
 pub use message::{LinkSource, MailLink, MailScanner, MailWarning, ScannedMessage, TextPart};
 
 /// Buffer size for reading archives.

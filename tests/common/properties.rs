@@ -671,18 +671,21 @@ pub fn mail_no_panic(data: &[u8]) -> Result<usize, String> {
     };
 
     fn consistent(scanned: &ScannedMessage) -> Result<usize, String> {
-        for part in &scanned.parts {
-            for link in &part.links {
-                let inside = part.text.get(link.start..link.end);
-                let ok = match link.source {
-                    LinkSource::Text => inside == Some(link.text.as_str()),
-                    LinkSource::Href => inside.is_some() && !link.text.is_empty(),
+        for part in scanned.parts() {
+            for link in part.links() {
+                let inside = part.text().get(link.start()..link.end());
+                let ok = match link.source() {
+                    LinkSource::Text => inside == Some(link.text()),
+                    LinkSource::Href => inside.is_some() && !link.text().is_empty(),
                     other => {
                         return Err(format!("a link source this test does not know: {other:?}"))
                     }
                 };
                 if !ok {
-                    return Err(format!("{link:?} is not text of its part {:?}", part.text));
+                    return Err(format!(
+                        "{link:?} is not text of its part {:?}",
+                        part.text()
+                    ));
                 }
             }
         }
@@ -694,7 +697,7 @@ pub fn mail_no_panic(data: &[u8]) -> Result<usize, String> {
     if let Ok(reader) = open_mbox(data) {
         for message in MboxReader::new(reader).take(256) {
             match message {
-                Ok(message) => produced += consistent(&scanner.scan(&message.bytes))?,
+                Ok(message) => produced += consistent(&scanner.scan(message.bytes()))?,
                 Err(_) => break,
             }
         }

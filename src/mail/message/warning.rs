@@ -18,11 +18,11 @@ use super::{MAX_ENCODED_NESTED_MESSAGES, MAX_NESTED_MESSAGES, MAX_PARTS};
 /// let raw = b"Content-Type: text/plain; charset=x-klingon\n\nsee example.com\n";
 /// let scanned = MailScanner::new().scan(raw);
 /// assert_eq!(
-///     scanned.warnings,
+///     scanned.warnings(),
 ///     [MailWarning::UnknownCharset { part: "1".into(), label: "x-klingon".into() }]
 /// );
 /// assert_eq!(
-///     scanned.warnings[0].to_string(),
+///     scanned.warnings()[0].to_string(),
 ///     "part 1: unknown charset \"x-klingon\"; read as UTF-8"
 /// );
 /// ```
