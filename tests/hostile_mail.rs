@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use linkscan::mail::message::{MAX_DEPTH, MAX_ENCODED_NESTED_MESSAGES, MAX_NESTED_MESSAGES};
-use linkscan::mail::{MailScanner, ScannedMessage};
+use linkscan::mail::{Base64Problem, MailScanner, MailWarning, ScannedMessage};
 
 /// A fresh folder under the system's temporary folder.
 fn temp_dir(name: &str) -> PathBuf {
@@ -348,6 +348,14 @@ fn base64_with_a_list_footer_keeps_every_link() {
         ]
     );
     assert_eq!(m.warnings().len(), 1, "{:?}", m.warnings());
+    assert_eq!(
+        m.warnings()[0],
+        MailWarning::InvalidBase64 {
+            part: "1".into(),
+            content_type: "text/plain".into(),
+            problems: vec![Base64Problem::TextAfterData { lines: 2 }],
+        }
+    );
     assert!(
         !has_warning(&m, "outside the base64 alphabet")
             && has_warning(
@@ -379,6 +387,15 @@ fn base64_with_a_stray_character_is_decoded_exactly() {
                 &m,
                 "1 character(s) outside the base64 alphabet were ignored"
             ),
+            "{:?}",
+            m.warnings()
+        );
+        assert!(
+            m.warnings().iter().any(|w| matches!(
+                w,
+                MailWarning::InvalidBase64 { problems, .. }
+                    if problems.contains(&Base64Problem::IgnoredCharacters { count: 1 })
+            )),
             "{:?}",
             m.warnings()
         );

@@ -64,7 +64,7 @@ mod base64;
 mod nesting;
 mod warning;
 
-pub use warning::MailWarning;
+pub use warning::{Base64Problem, BodyProblem, MailWarning};
 
 use std::ops::Range;
 use std::panic::{self, AssertUnwindSafe};
@@ -654,12 +654,10 @@ impl MailScanner {
         .then(|| self.recover_base64(message, part, path, &format!("{ctype}/{subtype}"), out));
         if part.is_encoding_problem && recovered.is_none() {
             let what = match cte.as_deref() {
-                Some("base64") => "the base64 body is invalid or truncated".to_string(),
-                Some("quoted-printable") => {
-                    "the quoted-printable body is invalid or truncated".to_string()
-                }
-                _ if ctype == "message" => "the nested message could not be parsed".to_string(),
-                _ => "the body could not be decoded".to_string(),
+                Some("base64") => BodyProblem::Base64,
+                Some("quoted-printable") => BodyProblem::QuotedPrintable,
+                _ if ctype == "message" => BodyProblem::NestedMessage,
+                _ => BodyProblem::Other,
             };
             out.warnings.push(MailWarning::UndecodableBody {
                 part: path.to_string(),
@@ -793,23 +791,21 @@ impl MailScanner {
         };
         let mut what = Vec::new();
         if decoded.bytes.is_empty() && trailer_lines > 0 {
-            what.push("it holds no base64 data, read as text".to_string());
+            what.push(Base64Problem::NoData);
         } else {
             if decoded.ignored > 0 {
-                what.push(format!(
-                    "{} character(s) outside the base64 alphabet were ignored \
-                     (RFC 2045 section 6.8)",
-                    decoded.ignored
-                ));
+                what.push(Base64Problem::IgnoredCharacters {
+                    count: decoded.ignored,
+                });
             }
             if trailer_lines > 0 {
-                what.push(format!(
-                    "{trailer_lines} line(s) of text after the base64 data were scanned as text"
-                ));
+                what.push(Base64Problem::TextAfterData {
+                    lines: trailer_lines,
+                });
             }
         }
         if what.is_empty() {
-            what.push("it is truncated; decoded as far as it goes".to_string());
+            what.push(Base64Problem::Truncated);
         }
         out.warnings.push(MailWarning::InvalidBase64 {
             part: path.to_string(),

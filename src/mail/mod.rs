@@ -44,7 +44,10 @@ use std::io::{self, BufRead, BufReader, Read};
 pub use html_text::{html_text, Anchor, HtmlText};
 pub use maildir::maildir_messages;
 pub use mbox::{MboxMessage, MboxReader, MboxWarning};
-pub use message::{LinkSource, MailLink, MailScanner, MailWarning, ScannedMessage, TextPart};
+pub use message::{
+    Base64Problem, BodyProblem, LinkSource, MailLink, MailScanner, MailWarning, ScannedMessage,
+    TextPart,
+};
 
 /// Buffer size for reading archives.
 const BUFFER: usize = 256 * 1024;
