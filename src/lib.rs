@@ -23,8 +23,8 @@
 //!
 //! The default features also build the `linkscan` command-line tool (feature `cli`); a
 //! library user who does not want its dependencies writes `default-features = false`
-//! and names the features above. Without any, the library depends on `memchr` and `idna`
-//! alone.
+//! and names the features above. Without any, the library depends on `memchr`, `idna`
+//! and `unicode-security` alone.
 //!
 //! ```
 //! let text = "See ⸠example.com/αβγ⸡ and (https://en.wikipedia.org/wiki/The_Lovemakers_(film)).";

@@ -73,6 +73,10 @@ pub struct MessageChunk {
 }
 
 /// What [`MboxSplitter::split`] hands out.
+///
+/// Exhaustive on purpose (unlike the crate's other enums): every byte consumed is in a
+/// message or in a chunk, and a caller that must not lose any handles both; a third kind
+/// would be a breaking change that such a caller has to see at compile time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Split {
     /// A whole message.
