@@ -60,6 +60,20 @@ fn linkscan_count((finder, text): (linkscan::LinkFinder, Vec<u8>)) -> usize {
     black_box(finder.links_bytes(black_box(&text)).count())
 }
 
+// The same scan through the `&str` entry point (`LinkFinder::links`), which must cost what
+// the bytes scan costs.
+#[library_benchmark]
+#[bench::email_en(ready_str(corpus_slice("email-en.mbox")))]
+#[bench::email_intl(ready_str(corpus_slice("email-intl.txt")))]
+fn linkscan_count_str((finder, text): (linkscan::LinkFinder, String)) -> usize {
+    black_box(finder.links(black_box(&text)).count())
+}
+
+fn ready_str(text: Vec<u8>) -> (linkscan::LinkFinder, String) {
+    let (finder, text) = ready(text);
+    (finder, String::from_utf8_lossy(&text).into_owned())
+}
+
 #[library_benchmark]
 #[bench::email_en(corpus_slice("email-en.mbox"))]
 #[bench::email_intl(corpus_slice("email-intl.txt"))]
@@ -72,5 +86,5 @@ fn linkify_count(text: Vec<u8>) -> usize {
     black_box(finder.links(black_box(&text)).count())
 }
 
-library_benchmark_group!(name = scan; benchmarks = linkscan_count, linkify_count);
+library_benchmark_group!(name = scan; benchmarks = linkscan_count, linkscan_count_str, linkify_count);
 main!(library_benchmark_groups = scan);

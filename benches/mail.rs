@@ -37,8 +37,9 @@ fn scan(archive: &[u8], pool: &rayon::ThreadPool, scanner: &MailScanner) -> usiz
     };
     for message in reader {
         let message = message.expect("in-memory reads cannot fail");
-        bytes += message.bytes.len();
-        batch.push(message.bytes);
+        let message = message.into_bytes();
+        bytes += message.len();
+        batch.push(message);
         if bytes >= 1 << 20 {
             links += run(&mut batch);
             bytes = 0;

@@ -462,7 +462,10 @@ mod tests {
         let links: Vec<Link> = checked_links(&finder, text.as_bytes())
             .map(|(l, _)| l)
             .collect();
-        assert_eq!(links, finder.links(text).collect::<Vec<_>>());
+        assert_eq!(
+            links,
+            finder.links(text).map(Link::from).collect::<Vec<_>>()
+        );
         let results: Vec<String> = checked_links(&finder, text.as_bytes())
             .map(|(_, c)| c.to_string())
             .collect();

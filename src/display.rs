@@ -326,7 +326,7 @@ pub fn display_email(address: &str, options: &DisplayOptions) -> String {
 /// let text = "راجع https://ar.wikipedia.org/wiki/%D9%85%D8%B5%D8%B1 أو ali@مثال.مصر";
 /// let shown: Vec<String> = linkscan::LinkFinder::new()
 ///     .links(text)
-///     .map(|l| display_link(l.as_str(text), l.kind(), &DisplayOptions::default()))
+///     .map(|l| display_link(l.as_str(), l.kind(), &DisplayOptions::default()))
 ///     .collect();
 /// assert_eq!(shown, ["https://ar.wikipedia.org/wiki/مصر", "ali@مثال.مصر"]);
 /// ```

@@ -2,12 +2,14 @@
 //!
 //! A finder is immutable configuration (which kinds to report, the TLD policy); each call
 //! to [`LinkFinder::links`] or [`LinkFinder::links_bytes`] starts an independent scan, so
-//! one finder can serve many threads. Turning a kind off only filters the output: the
+//! one finder can serve many threads. [`LinkFinder::links`] is the bytes scan with each
+//! [`Link`] paired with its `&str` ([`Matches`]): the same scan, the same links. Turning a kind off only filters the output: the
 //! scan, and so every reported link, is the same as with both kinds on.
 
 use std::sync::Arc;
 
 use crate::link::{Link, LinkKind};
+use crate::matches::Matches;
 use crate::policy::{self, Policy};
 use crate::scanner::Scanner;
 use crate::tld::{TldPolicy, TldSet};
@@ -22,7 +24,7 @@ use crate::vector::Kernel;
 ///             mail x.abcd@example.com. (See example.com/wiki/Ракь_(планета).)";
 /// let finder = LinkFinder::new();
 /// let found: Vec<(&str, LinkKind)> =
-///     finder.links(text).map(|l| (l.as_str(text), l.kind())).collect();
+///     finder.links(text).map(|l| (l.as_str(), l.kind())).collect();
 /// assert_eq!(found, [
 ///     ("https://ja.wikipedia.org/wiki/アルベルト・アインシュタイン", LinkKind::Url),
 ///     ("x.abcd@example.com", LinkKind::Email),
@@ -68,7 +70,7 @@ impl LinkFinder {
     ///     .tld_policy(TldPolicy::Syntactic)
     ///     .build();
     /// let text = "see example.invalid or x@example.com";
-    /// let urls: Vec<&str> = finder.links(text).map(|l| l.as_str(text)).collect();
+    /// let urls: Vec<&str> = finder.links(text).map(|l| l.as_str()).collect();
     /// assert_eq!(urls, ["example.invalid"]);
     /// ```
     pub fn builder() -> LinkFinderBuilder {
@@ -99,9 +101,21 @@ impl LinkFinder {
         self.report
     }
 
-    /// The links of `text`, in order, without overlap.
-    pub fn links<'f, 't>(&'f self, text: &'t str) -> Links<'f, 't> {
-        self.links_bytes(text.as_bytes())
+    /// The links of `text`, in order, without overlap, each bound to `text`: a
+    /// [`Match`](crate::Match) whose [`as_str`](crate::Match::as_str) is the link's text.
+    /// The links are those of [`links_bytes`](Self::links_bytes) on `text.as_bytes()`;
+    /// [`Match::link`](crate::Match::link) gives each one's offset-only [`Link`].
+    ///
+    /// ```
+    /// use linkscan::{LinkFinder, LinkKind};
+    /// let text = "mail x@example.org or see https://example.com";
+    /// let found: Vec<(&str, LinkKind)> =
+    ///     LinkFinder::new().links(text).map(|m| (m.as_str(), m.kind())).collect();
+    /// assert_eq!(found, [("x@example.org", LinkKind::Email), ("https://example.com", LinkKind::Url)]);
+    /// ```
+    #[inline]
+    pub fn links<'f, 't>(&'f self, text: &'t str) -> Matches<'f, 't> {
+        Matches::new(self.links_bytes(text.as_bytes()), text)
     }
 
     /// The links of `text`, which need not be valid UTF-8: every invalid sequence counts as
@@ -112,6 +126,7 @@ impl LinkFinder {
     /// let links: Vec<_> = linkscan::LinkFinder::new().links_bytes(text).map(|l| l.range()).collect();
     /// assert_eq!(links, [5..16]);
     /// ```
+    #[inline]
     pub fn links_bytes<'f, 't>(&'f self, text: &'t [u8]) -> Links<'f, 't> {
         Links {
             scanner: Scanner::new(text, &self.policy, self.kernel),
@@ -163,7 +178,7 @@ impl LinkFinderBuilder {
     /// use linkscan::LinkFinder;
     /// let text = format!("x.com/{} y.com", "a".repeat(100));
     /// let short = LinkFinder::builder().max_link_len(Some(50)).build();
-    /// let found: Vec<&str> = short.links(&text).map(|l| l.as_str(&text)).collect();
+    /// let found: Vec<&str> = short.links(&text).map(|l| l.as_str()).collect();
     /// assert_eq!(found, ["y.com"]);
     /// assert_eq!(LinkFinder::builder().max_link_len(None).build().links(&text).count(), 2);
     /// ```
@@ -182,7 +197,7 @@ impl LinkFinderBuilder {
     /// use linkscan::{LinkFinder, Policy};
     /// let text = "Proc.new, tm.tm_year and bit.ly";
     /// let readable = LinkFinder::builder().policy(Policy::Readable).build();
-    /// let found: Vec<&str> = readable.links(text).map(|l| l.as_str(text)).collect();
+    /// let found: Vec<&str> = readable.links(text).map(|l| l.as_str()).collect();
     /// assert_eq!(found, ["bit.ly"]);
     /// assert_eq!(LinkFinder::new().links(text).count(), 3);
     /// ```
@@ -207,7 +222,7 @@ impl LinkFinderBuilder {
     }
 }
 
-/// An iterator over the links of one text; see [`LinkFinder::links`].
+/// An iterator over the offset-only links of one text; see [`LinkFinder::links_bytes`].
 pub struct Links<'f, 't> {
     scanner: Scanner<'t, 'f>,
     text: &'t [u8],

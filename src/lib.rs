@@ -5,7 +5,9 @@
 //! percent-escaping.
 //!
 //! * Detection: [`LinkFinder`] (URLs and emails; IANA, user-supplied or syntactic TLDs),
-//!   over `&str` or over bytes that may be invalid UTF-8.
+//!   over `&str` (each link a [`Match`] bound to its text) or over bytes that may be
+//!   invalid UTF-8 (each an offset-only [`Link`]); [`LinkFinder::spans`] cuts a text into
+//!   links and the text between them.
 //! * Termination alone (section 3.5.1, for the migration path of section 10): [`link_end`].
 //! * Properties: [`link_term`], [`link_bracket`], [`is_link_email`].
 //! * Formatting (section 4 minimal escaping, section 5.3 email quoting): [`escape_url`],
@@ -21,15 +23,15 @@
 //!
 //! The default features also build the `linkscan` command-line tool (feature `cli`); a
 //! library user who does not want its dependencies writes `default-features = false`
-//! and names the features above. Without any, the library depends on `memchr` and `idna`
-//! alone.
+//! and names the features above. Without any, the library depends on `memchr`, `idna`
+//! and `unicode-security` alone.
 //!
 //! ```
 //! let text = "See ⸠example.com/αβγ⸡ and (https://en.wikipedia.org/wiki/The_Lovemakers_(film)).";
 //! let text = text.replace(['⸠', '⸡'], "");
 //! let links: Vec<&str> = linkscan::LinkFinder::new()
 //!     .links(&text)
-//!     .map(|link| link.as_str(&text))
+//!     .map(|link| link.as_str())
 //!     .collect();
 //! assert_eq!(links, ["example.com/αβγ", "https://en.wikipedia.org/wiki/The_Lovemakers_(film)"]);
 //! ```
@@ -51,6 +53,7 @@ pub mod html;
 mod link;
 #[cfg(feature = "mail")]
 pub mod mail;
+mod matches;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod oracle;
@@ -79,6 +82,7 @@ pub use format::{
     UrlParts,
 };
 pub use link::{Link, LinkKind};
+pub use matches::{Match, Matches};
 pub use policy::{Policy, FILE_EXTENSION_TLDS, METHOD_NAME_TLDS};
 pub use props::{
     is_bidi_control, is_dot, is_host_char, is_identifier_allowed, is_link_email, link_bracket,

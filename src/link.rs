@@ -1,5 +1,6 @@
-//! A detected link ([`Link`]) and its kind ([`LinkKind`]): the value the scanner produces
-//! and every API hands out.
+//! A detected link ([`Link`]) and its kind ([`LinkKind`]): the value the scanner produces,
+//! offset-only, so that it fits bytes and can be stored. [`LinkFinder::links_bytes`]
+//! yields it; [`LinkFinder::links`] pairs it with its `&str` (a [`Match`]).
 //!
 //! Invariant: `start <= end`, both byte offsets of the scanned text (or of a piece of it,
 //! until [`Link::shifted`] moves the link into the whole text's coordinates).
@@ -9,6 +10,9 @@
 //! `start > end`, so a deserialized link keeps the invariant.
 
 use std::ops::Range;
+
+#[cfg(doc)]
+use crate::{LinkFinder, Match};
 
 /// What a detected link is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -32,14 +36,15 @@ impl LinkKind {
     }
 }
 
-/// A detected link: a byte range of the scanned text.
+/// A detected link: a byte range of the scanned text, without the text (see [`Match`] for
+/// a link bound to its `&str`).
 ///
 /// With the `serde` feature:
 ///
 /// ```
 /// # #[cfg(feature = "serde")] {
 /// use linkscan::{Link, LinkFinder};
-/// let link = LinkFinder::new().links("see example.com").next().unwrap();
+/// let link = LinkFinder::new().links("see example.com").next().unwrap().link();
 /// let json = serde_json::to_string(&link).unwrap();
 /// assert_eq!(json, r#"{"start":4,"end":15,"kind":"url","has_scheme":false}"#);
 /// assert_eq!(serde_json::from_str::<Link>(&json).unwrap(), link);

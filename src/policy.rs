@@ -48,7 +48,7 @@ pub enum Policy {
     /// use linkscan::{LinkFinder, Policy};
     /// let text = "See rubygems.org, NEWS.md and Regexp.new('^a'); ウェブサイトはexample.com です";
     /// let finder = LinkFinder::builder().policy(Policy::Readable).build();
-    /// let found: Vec<&str> = finder.links(text).map(|l| l.as_str(text)).collect();
+    /// let found: Vec<&str> = finder.links(text).map(|l| l.as_str()).collect();
     /// assert_eq!(found, ["rubygems.org", "example.com"]);
     /// ```
     Readable,

@@ -1,13 +1,12 @@
-//! A text cut into links and the text between them ([`LinkFinder::spans`]), and links
-//! bound to their text ([`LinkFinder::link_spans`]): what every linkifier needs, without
-//! the bookkeeping of offsets.
+//! A text cut into links and the text between them ([`LinkFinder::spans`]): what every
+//! linkifier needs, without the bookkeeping of offsets. (The links alone, each bound to its
+//! text, are [`LinkFinder::links`].)
 //!
-//! Algorithm: one pass of [`LinkFinder::links`]; between the end of the last span and the
+//! Algorithm: one pass of [`LinkFinder::links_bytes`]; between the end of the last span and the
 //! start of the next link, a non-link span is yielded first. Invariants: the spans of
 //! [`LinkFinder::spans`] are non-empty, in order, and their texts concatenated are the
 //! whole text; two non-link spans never follow each other. A [`Span`] holds its text
-//! (`&'t str`), so its [`Span::as_str`] cannot be taken from the wrong text, while
-//! [`Link`] stays the offset-only form (for bytes, and for storing).
+//! (`&'t str`), so its [`Span::as_str`] cannot be taken from the wrong text.
 
 use std::ops::Range;
 
@@ -65,8 +64,6 @@ pub struct Spans<'f, 't> {
     text: &'t str,
     at: usize,
     next: Option<Link>,
-    /// Only the links ([`LinkFinder::link_spans`]).
-    links_only: bool,
 }
 
 impl<'t> Iterator for Spans<'_, 't> {
@@ -78,7 +75,7 @@ impl<'t> Iterator for Spans<'_, 't> {
                 Some(link) => link,
                 None => match self.links.next() {
                     Some(link) => link,
-                    None if self.at < self.text.len() && !self.links_only => {
+                    None if self.at < self.text.len() => {
                         let start = std::mem::replace(&mut self.at, self.text.len());
                         return Some(Span {
                             text: &self.text[start..],
@@ -89,7 +86,7 @@ impl<'t> Iterator for Spans<'_, 't> {
                     None => return None,
                 },
             };
-            if link.start() > self.at && !self.links_only {
+            if link.start() > self.at {
                 let start = std::mem::replace(&mut self.at, link.start());
                 self.next = Some(link);
                 return Some(Span {
@@ -138,29 +135,10 @@ impl LinkFinder {
     /// ```
     pub fn spans<'f, 't>(&'f self, text: &'t str) -> Spans<'f, 't> {
         Spans {
-            links: self.links(text),
+            links: self.links_bytes(text.as_bytes()),
             text,
             at: 0,
             next: None,
-            links_only: false,
-        }
-    }
-
-    /// The links of `text`, each bound to its text: [`Span::as_str`] is the link's text,
-    /// and [`Span::link`] its offset-only [`Link`].
-    ///
-    /// ```
-    /// let text = "mail x@example.org or see https://example.com";
-    /// let found: Vec<&str> = linkscan::LinkFinder::new()
-    ///     .link_spans(text)
-    ///     .map(|link| link.as_str())
-    ///     .collect();
-    /// assert_eq!(found, ["x@example.org", "https://example.com"]);
-    /// ```
-    pub fn link_spans<'f, 't>(&'f self, text: &'t str) -> Spans<'f, 't> {
-        Spans {
-            links_only: true,
-            ..self.spans(text)
         }
     }
 }

@@ -6,7 +6,7 @@ mod common;
 use common::linkscan;
 
 use linkscan::checks::{self, Check, LinkCheck};
-use linkscan::{LinkFinder, LinkKind, TldPolicy, TldSet};
+use linkscan::{Link, LinkFinder, LinkKind, TldPolicy, TldSet};
 
 /// One link per check, one that passes, and one that fails two.
 const SAMPLE: &str = "a ｅxample.com b example.com/\u{202E}fdp.exe c x@example.com \
@@ -57,7 +57,7 @@ fn each_check_flags_its_links_and_only_those() {
 #[test]
 fn checks_never_change_what_is_detected() {
     let finder = finder_with_bad_tld();
-    let plain: Vec<_> = finder.links(SAMPLE).collect();
+    let plain: Vec<_> = finder.links(SAMPLE).map(Link::from).collect();
     let checked: Vec<_> = checks::checked_links(&finder, SAMPLE.as_bytes())
         .map(|(link, _)| link)
         .collect();

@@ -422,11 +422,11 @@ fn archive_pages_link_previous_and_next() {
 fn scanned_messages_carry_their_thread_headers() {
     let raw = b"Message-ID: <c@x>\nIn-Reply-To: <b@x> <a@x>\nReferences: <a@x>\n <b@x>\n\nhi\n";
     let m = linkscan::mail::MailScanner::new().scan(raw);
-    assert_eq!(m.message_id.as_deref(), Some("c@x"));
-    assert_eq!(m.in_reply_to.as_deref(), Some("b@x"));
-    assert_eq!(m.references, ["a@x", "b@x"]);
+    assert_eq!(m.message_id(), Some("c@x"));
+    assert_eq!(m.in_reply_to(), Some("b@x"));
+    assert_eq!(m.references(), ["a@x", "b@x"]);
     let m = linkscan::mail::MailScanner::new().scan(b"Subject: alone\n\nhi\n");
-    assert_eq!((m.in_reply_to, m.references.len()), (None, 0));
+    assert_eq!((m.in_reply_to(), m.references().len()), (None, 0));
 }
 
 /// Every public type can be shown with `{:?}` (the crate also denies a missing `Debug`
@@ -435,13 +435,26 @@ fn scanned_messages_carry_their_thread_headers() {
 fn public_iterators_and_readers_implement_debug() {
     let finder = linkscan::LinkFinder::new();
     let text = "see example.com and more text";
-    let links = finder.links(text);
+    let links = finder.links_bytes(text.as_bytes());
     let shown = format!("{links:?}");
     assert!(
         shown.starts_with("Links {") && shown.contains("urls: true"),
         "{shown}"
     );
     assert!(!shown.contains("example"), "{shown}");
+    let mut matches = finder.links(text);
+    let shown = format!("{matches:?}");
+    assert!(
+        shown.starts_with("Matches {") && shown.contains("urls: true"),
+        "{shown}"
+    );
+    assert!(!shown.contains("example"), "{shown}");
+    // A match shows its link and the link's text, not the whole text.
+    let shown = format!("{:?}", matches.next().unwrap());
+    assert_eq!(
+        shown,
+        r#"Match { start: 4, end: 15, kind: Url, has_scheme: false, text: "example.com" }"#
+    );
     let checked = linkscan::checks::checked_links(&finder, text.as_bytes());
     let shown = format!("{checked:?}");
     assert!(shown.contains("text_len: 29"), "{shown}");
@@ -905,7 +918,10 @@ fn tld_list_read_errors_say_why() {
 #[test]
 fn links_serialize_and_deserialize() {
     let text = "mail x@example.org or see https://example.com/a";
-    let links: Vec<linkscan::Link> = linkscan::LinkFinder::new().links(text).collect();
+    let links: Vec<linkscan::Link> = linkscan::LinkFinder::new()
+        .links(text)
+        .map(linkscan::Link::from)
+        .collect();
     let json = serde_json::to_string(&links).unwrap();
     assert_eq!(
         json,
@@ -928,7 +944,7 @@ fn links_serialize_and_deserialize() {
 }
 
 /// `spans()` cuts every text into non-empty pieces that concatenate to it, links where
-/// `links()` finds them and never two text pieces in a row; `link_spans()` are the links.
+/// `links()` finds them and never two text pieces in a row; its links are those of `links()`.
 #[test]
 fn spans_cover_the_text_and_agree_with_links() {
     let finder = linkscan::LinkFinder::new();
@@ -956,10 +972,16 @@ fn spans_cover_the_text_and_agree_with_links() {
             }
         }
         let from_spans: Vec<linkscan::Link> = spans.iter().filter_map(|s| s.link()).collect();
-        let links: Vec<linkscan::Link> = finder.links(text).collect();
+        let links: Vec<linkscan::Link> = finder.links(text).map(linkscan::Link::from).collect();
         assert_eq!(from_spans, links, "{text:?}");
-        let bound: Vec<&str> = finder.link_spans(text).map(|s| s.as_str()).collect();
+        let bound: Vec<&str> = finder.links(text).map(|m| m.as_str()).collect();
         let texts: Vec<&str> = links.iter().map(|l| l.as_str(text)).collect();
         assert_eq!(bound, texts, "{text:?}");
+        let link_spans: Vec<&str> = spans
+            .iter()
+            .filter(|s| s.is_link())
+            .map(|s| s.as_str())
+            .collect();
+        assert_eq!(link_spans, texts, "{text:?}");
     }
 }

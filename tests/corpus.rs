@@ -2,7 +2,8 @@
 //!
 //! A link never contains a Hard character, so a text can be cut at newlines and each
 //! piece scanned alone; the test checks that too (whole-file scan == piecewise scan) and
-//! compares each piece with the oracle, which keeps the oracle's memory small.
+//! compares each piece with the oracle, which keeps the oracle's memory small. The `&str`
+//! entry point gives the same links on the corpus as text, each bound to it.
 
 mod common;
 
@@ -60,6 +61,26 @@ fn check_corpus(name: &str) {
         whole, piecewise,
         "{name}: whole-file scan differs from piecewise scan"
     );
+    matches_are_bound_to_the_text(name, &String::from_utf8_lossy(&bytes));
+}
+
+/// `links(&str)` on the whole corpus: the links of `links_bytes`, and each match's
+/// `as_str()` is `&text[range()]`.
+fn matches_are_bound_to_the_text(name: &str, text: &str) {
+    let finder = LinkFinder::new();
+    let mut links = finder.links_bytes(text.as_bytes());
+    let mut count = 0;
+    for m in finder.links(text) {
+        assert_eq!(
+            Some(m.link()),
+            links.next(),
+            "{name}: match {count} differs"
+        );
+        assert_eq!(m.as_str(), &text[m.range()], "{name}: match {count}");
+        count += 1;
+    }
+    assert_eq!(links.next(), None, "{name}: links_bytes found more");
+    assert!(count > 1000, "{name}: only {count} matches");
 }
 
 #[test]

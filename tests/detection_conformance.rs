@@ -4,7 +4,7 @@
 mod common;
 
 use linkscan::conformance::{mark, parse_detection_tests, run_detection, DetectionCase};
-use linkscan::{oracle, LinkFinder, TldPolicy};
+use linkscan::{oracle, Link, LinkFinder, TldPolicy};
 
 fn cases(version: &str) -> Vec<DetectionCase> {
     let text = common::read(common::unicode(version).join("LinkDetectionTest.txt"));
@@ -30,7 +30,9 @@ fn finder_passes_every_line_17() {
     let cases = cases("17.0.0");
     assert_eq!(cases.len(), 344);
     let finder = LinkFinder::new();
-    assert_all_pass("finder", &cases, |s| mark(s, finder.links(s)));
+    assert_all_pass("finder", &cases, |s| {
+        mark(s, finder.links(s).map(Link::from))
+    });
 }
 
 #[test]
@@ -45,7 +47,9 @@ fn oracle_passes_every_line_17() {
 fn finder_passes_every_line_18_draft() {
     let cases = cases("18.0.0-draft");
     let finder = LinkFinder::new();
-    assert_all_pass("finder", &cases, |s| mark(s, finder.links(s)));
+    assert_all_pass("finder", &cases, |s| {
+        mark(s, finder.links(s).map(Link::from))
+    });
 }
 
 #[test]
@@ -55,4 +59,32 @@ fn bytes_entry_point_passes_every_line() {
     assert_all_pass("links_bytes", &cases, |s| {
         mark(s, finder.links_bytes(s.as_bytes()))
     });
+}
+
+/// `links(&str)` yields matches bound to the line: marking each line with the matches'
+/// own `as_str()` (not with offsets into the line) gives the official marks, and each
+/// `as_str()` is `&line[range()]`.
+#[test]
+fn text_bound_matches_pass_every_line() {
+    let finder = LinkFinder::new();
+    for version in ["17.0.0", "18.0.0-draft"] {
+        let cases = cases(version);
+        let mut matches = 0;
+        assert_all_pass(version, &cases, |s| {
+            let mut out = String::new();
+            let mut at = 0;
+            for m in finder.links(s) {
+                assert_eq!(m.as_str(), &s[m.range()], "{s:?}");
+                out.push_str(&s[at..m.start()]);
+                out.push('⸠');
+                out.push_str(m.as_str());
+                out.push('⸡');
+                at = m.end();
+                matches += 1;
+            }
+            out.push_str(&s[at..]);
+            out
+        });
+        assert!(matches > 300, "{version}: only {matches} links");
+    }
 }

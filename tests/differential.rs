@@ -486,7 +486,7 @@ impl Policies {
                 ));
             }
             if let Ok(s) = std::str::from_utf8(text) {
-                let from_str: Vec<Link> = finder.links(s).collect();
+                let from_str: Vec<Link> = finder.links(s).map(Link::from).collect();
                 if from_str != fast {
                     return Some(format!(
                         "policy {name}: links(&str) and links_bytes differ\n  links:       {}\n  links_bytes: {}",
@@ -605,7 +605,7 @@ fn shortest_tld_of_a_list_counts() {
         let finder = LinkFinder::builder().tld_policy(policy.clone()).build();
         let mut found = Vec::new();
         for text in texts {
-            let links: Vec<Link> = finder.links(text).collect();
+            let links: Vec<Link> = finder.links(text).map(Link::from).collect();
             assert_eq!(
                 links,
                 oracle::find_links(text.as_bytes(), &policy),

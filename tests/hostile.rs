@@ -217,20 +217,20 @@ fn mime_parser_panic_is_contained() {
     properties::mail_no_panic(raw).unwrap();
     let scanned = MailScanner::new().scan(raw);
     let links: Vec<&str> = scanned
-        .parts
+        .parts()
         .iter()
-        .flat_map(|part| part.links.iter().map(|link| link.text.as_str()))
+        .flat_map(|part| part.links().iter().map(|link| link.text()))
         .collect();
     assert!(links.contains(&"https://orig.example.com"), "{links:?}");
     if cfg!(debug_assertions) {
         // Scanned as raw text: the header lines are text too.
         assert!(
             scanned
-                .warnings
+                .warnings()
                 .iter()
                 .any(|w| matches!(w, MailWarning::ParserFailed { .. })),
             "{:?}",
-            scanned.warnings
+            scanned.warnings()
         );
         assert!(links.contains(&"orig@example.com"), "{links:?}");
     }
@@ -250,17 +250,17 @@ fn repeated_mime_parts_are_read_once() {
     let mut warnings = Vec::new();
     let mut messages = 0;
     for message in MboxReader::new(open_mbox(raw).expect("an archive")) {
-        let scanned = scanner.scan(&message.expect("readable").bytes);
+        let scanned = scanner.scan(message.expect("readable").bytes());
         messages += 1;
         // Nothing was read twice: no two parts share a path, and far fewer parts than
         // the input has lines.
-        let mut paths: Vec<&str> = scanned.parts.iter().map(|p| p.path.as_str()).collect();
+        let mut paths: Vec<&str> = scanned.parts().iter().map(|p| p.path()).collect();
         let count = paths.len();
         paths.sort_unstable();
         paths.dedup();
         assert_eq!(paths.len(), count, "a path read twice");
         assert!(count < 200, "{count} parts read");
-        warnings.extend(scanned.warnings);
+        warnings.extend(scanned.warnings().iter().cloned());
     }
     assert!(messages > 0);
     if !cfg!(debug_assertions) {

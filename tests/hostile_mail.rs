@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use linkscan::mail::message::{MAX_DEPTH, MAX_ENCODED_NESTED_MESSAGES, MAX_NESTED_MESSAGES};
-use linkscan::mail::{MailScanner, ScannedMessage};
+use linkscan::mail::{Base64Problem, MailScanner, MailWarning, ScannedMessage};
 
 /// A fresh folder under the system's temporary folder.
 fn temp_dir(name: &str) -> PathBuf {
@@ -36,9 +36,13 @@ fn scan_on_worker_stack(raw: Vec<u8>) -> ScannedMessage {
 
 /// `(part, link)` of every link of a scanned message.
 fn links(m: &ScannedMessage) -> Vec<(String, String)> {
-    m.parts
+    m.parts()
         .iter()
-        .flat_map(|p| p.links.iter().map(|l| (p.path.clone(), l.text.clone())))
+        .flat_map(|p| {
+            p.links()
+                .iter()
+                .map(|l| (p.path().to_string(), l.text().to_string()))
+        })
         .collect()
 }
 
@@ -47,7 +51,7 @@ fn has_link(m: &ScannedMessage, link: &str) -> bool {
 }
 
 fn has_warning(m: &ScannedMessage, words: &str) -> bool {
-    m.warnings.iter().any(|w| w.to_string().contains(words))
+    m.warnings().iter().any(|w| w.to_string().contains(words))
 }
 
 /// A message holding `depth` messages nested as `message/rfc822` parts, one inside the
@@ -142,7 +146,7 @@ fn nested_rfc822_200000_deep_is_scanned_as_raw_text_with_a_warning() {
     assert!(
         has_warning(&m, &format!("{MAX_NESTED_MESSAGES} message parts")),
         "{:?}",
-        m.warnings
+        m.warnings()
     );
     assert_eq!(
         links(&m),
@@ -154,7 +158,7 @@ fn nested_rfc822_200000_deep_is_scanned_as_raw_text_with_a_warning() {
             )
         ]
     );
-    assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
+    assert_eq!(m.warnings().len(), 1, "{:?}", m.warnings());
 }
 
 /// Just under the limit the message is parsed (built and freed on a worker's stack): the
@@ -162,11 +166,15 @@ fn nested_rfc822_200000_deep_is_scanned_as_raw_text_with_a_warning() {
 #[test]
 fn nesting_just_under_the_limit_is_parsed_and_walked_to_its_depth() {
     let m = scan_on_worker_stack(nested_rfc822(MAX_NESTED_MESSAGES - 1));
-    assert!(!has_warning(&m, "nested message parts"), "{:?}", m.warnings);
+    assert!(
+        !has_warning(&m, "nested message parts"),
+        "{:?}",
+        m.warnings()
+    );
     assert!(
         has_warning(&m, &format!("nested deeper than {MAX_DEPTH} levels")),
         "{:?}",
-        m.warnings
+        m.warnings()
     );
     assert!(
         has_link(&m, "https://deep.example.com/innermost"),
@@ -174,7 +182,7 @@ fn nesting_just_under_the_limit_is_parsed_and_walked_to_its_depth() {
         links(&m)
     );
     // The first subject is the top-level one; the deep part is one text.
-    assert_eq!(m.subject.as_deref(), Some("deep"));
+    assert_eq!(m.subject(), Some("deep"));
 }
 
 /// A base64 `message/rfc822` part (which RFC 2046 forbids and the parser decodes anyway)
@@ -194,7 +202,7 @@ fn nesting_inside_a_base64_message_part_is_bounded_too() {
     assert!(
         !has_warning(&under, "nested message parts"),
         "{:?}",
-        under.warnings
+        under.warnings()
     );
     assert!(
         has_link(&under, "https://deep.example.com/innermost"),
@@ -205,7 +213,7 @@ fn nesting_inside_a_base64_message_part_is_bounded_too() {
     assert!(
         has_warning(&over, "nested message parts"),
         "{:?}",
-        over.warnings
+        over.warnings()
     );
 }
 
@@ -226,7 +234,7 @@ fn a_digest_of_300_messages_is_parsed_normally() {
     }
     raw.extend_from_slice(b"--d--\n");
     let m = scan_on_worker_stack(raw);
-    assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    assert!(m.warnings().is_empty(), "{:?}", m.warnings());
     let found = links(&m);
     assert_eq!(found.len(), 300);
     assert_eq!(
@@ -257,7 +265,7 @@ fn multiparts_deeper_than_the_walk_limit_keep_their_links() {
     assert!(
         has_warning(&m, &format!("nested deeper than {MAX_DEPTH} levels")),
         "{:?}",
-        m.warnings
+        m.warnings()
     );
     assert_eq!(
         links(&m)
@@ -339,7 +347,15 @@ fn base64_with_a_list_footer_keeps_every_link() {
             "https://list.example.org/info"
         ]
     );
-    assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
+    assert_eq!(m.warnings().len(), 1, "{:?}", m.warnings());
+    assert_eq!(
+        m.warnings()[0],
+        MailWarning::InvalidBase64 {
+            part: "1".into(),
+            content_type: "text/plain".into(),
+            problems: vec![Base64Problem::TextAfterData { lines: 2 }],
+        }
+    );
     assert!(
         !has_warning(&m, "outside the base64 alphabet")
             && has_warning(
@@ -347,7 +363,7 @@ fn base64_with_a_list_footer_keeps_every_link() {
                 "2 line(s) of text after the base64 data were scanned as text"
             ),
         "{:?}",
-        m.warnings
+        m.warnings()
     );
 }
 
@@ -363,8 +379,8 @@ fn base64_with_a_stray_character_is_decoded_exactly() {
         damaged[line].insert(5, '!');
         let body = damaged.join("\n") + "\n";
         let m = scan_on_worker_stack(base64_message("text/plain", &body));
-        let part = m.parts.iter().find(|p| p.path == "1").expect("part 1");
-        assert_eq!(part.text, plain, "stray `!` on line {line}");
+        let part = m.parts().iter().find(|p| p.path() == "1").expect("part 1");
+        assert_eq!(part.text(), plain, "stray `!` on line {line}");
         assert_eq!(links(&m).len(), 8, "line {line}: {:?}", links(&m));
         assert!(
             has_warning(
@@ -372,7 +388,16 @@ fn base64_with_a_stray_character_is_decoded_exactly() {
                 "1 character(s) outside the base64 alphabet were ignored"
             ),
             "{:?}",
-            m.warnings
+            m.warnings()
+        );
+        assert!(
+            m.warnings().iter().any(|w| matches!(
+                w,
+                MailWarning::InvalidBase64 { problems, .. }
+                    if problems.contains(&Base64Problem::IgnoredCharacters { count: 1 })
+            )),
+            "{:?}",
+            m.warnings()
         );
     }
 }
@@ -405,7 +430,7 @@ fn base64_html_part_with_a_footer_in_a_multipart() {
         found.contains(&("1".to_string(), "https://footer.example.org/".to_string())),
         "{found:?}"
     );
-    assert!(has_warning(&m, "part 1 (text/html)"), "{:?}", m.warnings);
+    assert!(has_warning(&m, "part 1 (text/html)"), "{:?}", m.warnings());
 }
 
 // --- -j ----------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ fn scan(policy: &TldPolicy, text: &[u8]) -> Vec<Link> {
         text.escape_ascii().to_string()
     );
     if let Ok(s) = std::str::from_utf8(text) {
-        let from_str: Vec<Link> = finder.links(s).collect();
+        let from_str: Vec<Link> = finder.links(s).map(Link::from).collect();
         assert_eq!(
             from_str, fast,
             "links(&str) and links_bytes differ on {s:?}"
@@ -604,7 +604,7 @@ fn no_byte_anywhere_makes_the_finder_panic_or_disagree() {
 #[test]
 fn kind_filters_do_not_change_other_links() {
     let text = "mail a@x.com or see x.com/p, mailto:b@y.org and http://z.org/ — c@d.com/e";
-    let all: Vec<Link> = LinkFinder::new().links(text).collect();
+    let all: Vec<Link> = LinkFinder::new().links(text).map(Link::from).collect();
     let strs: Vec<&str> = all.iter().map(|l| l.as_str(text)).collect();
     assert_eq!(
         strs,
@@ -620,11 +620,13 @@ fn kind_filters_do_not_change_other_links() {
         .emails(false)
         .build()
         .links(text)
+        .map(Link::from)
         .collect();
     let emails: Vec<Link> = LinkFinder::builder()
         .urls(false)
         .build()
         .links(text)
+        .map(Link::from)
         .collect();
     let none = LinkFinder::builder()
         .urls(false)

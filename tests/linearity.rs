@@ -8,7 +8,7 @@
 //! `-x.com．` × 200 000), so a regression shows up as a test that does not finish, while
 //! the linear scanner runs all of these in about a second in a debug build.
 
-use linkscan::{oracle, LinkFinder, LinkKind, TldPolicy};
+use linkscan::{oracle, Link, LinkFinder, LinkKind, TldPolicy};
 
 /// Repetitions for the large runs: every input below is at least a megabyte.
 const LARGE: usize = 200_000;
@@ -187,7 +187,7 @@ fn small_inputs_agree_with_the_oracle() {
     for case in CASES {
         for n in [1, 2, 3, SMALL] {
             let text = (case.text)(n);
-            let fast: Vec<_> = finder.links(&text).collect();
+            let fast: Vec<Link> = finder.links(&text).map(Link::from).collect();
             let slow = oracle::find_links(text.as_bytes(), &TldPolicy::Iana);
             assert_eq!(fast, slow, "{} × {n}: finder and oracle differ", case.name);
             assert_eq!(
@@ -207,7 +207,7 @@ fn large_hostile_inputs_finish_with_the_expected_links() {
     for case in CASES {
         let text = (case.text)(LARGE);
         assert!(text.len() >= LARGE, "{}: input too small", case.name);
-        let links: Vec<_> = finder.links(&text).collect();
+        let links: Vec<Link> = finder.links(&text).map(Link::from).collect();
         assert_eq!(
             summarize(&text, &links),
             (case.expect)(LARGE),

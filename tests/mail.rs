@@ -35,9 +35,9 @@ fn scan_file(path: &Path) -> Vec<(ScannedMessage, Vec<String>)> {
     MboxReader::new(&bytes[..])
         .map(|m| {
             let m = m.expect("in-memory reads cannot fail");
-            let scanned = scanner.scan(&m.bytes);
-            let mut warnings = m.warnings;
-            warnings.extend(scanned.warnings.iter().map(|w| w.to_string()));
+            let scanned = scanner.scan(m.bytes());
+            let mut warnings: Vec<String> = m.warnings().iter().map(|w| w.to_string()).collect();
+            warnings.extend(scanned.warnings().iter().map(|w| w.to_string()));
             (scanned, warnings)
         })
         .collect()
@@ -45,15 +45,15 @@ fn scan_file(path: &Path) -> Vec<(ScannedMessage, Vec<String>)> {
 
 /// `(part, source, text, href)` of every link of a message.
 fn links(m: &ScannedMessage) -> Vec<(String, &'static str, String, String)> {
-    m.parts
+    m.parts()
         .iter()
         .flat_map(|p| {
-            p.links.iter().map(move |l| {
+            p.links().iter().map(move |l| {
                 (
-                    p.path.clone(),
-                    l.source.as_str(),
-                    l.text.clone(),
-                    l.href.clone(),
+                    p.path().to_string(),
+                    l.source().as_str(),
+                    l.text().to_string(),
+                    l.href().to_string(),
                 )
             })
         })
@@ -61,13 +61,9 @@ fn links(m: &ScannedMessage) -> Vec<(String, &'static str, String, String)> {
 }
 
 fn texts(m: &ScannedMessage) -> Vec<(&str, &str)> {
-    m.parts
+    m.parts()
         .iter()
-        .flat_map(|p| {
-            p.links
-                .iter()
-                .map(move |l| (p.path.as_str(), l.text.as_str()))
-        })
+        .flat_map(|p| p.links().iter().map(move |l| (p.path(), l.text())))
         .collect()
 }
 
@@ -84,13 +80,17 @@ fn sample() -> Vec<ScannedMessage> {
 fn offsets_are_bytes_of_the_decoded_part_text() {
     for file in ["sample.mbox", "broken.mbox"] {
         for (m, _) in scan_file(&data(file)) {
-            for part in &m.parts {
-                for link in &part.links {
-                    assert!(link.start <= link.end && link.end <= part.text.len());
-                    assert!(part.text.is_char_boundary(link.start));
-                    assert!(part.text.is_char_boundary(link.end));
-                    if link.source == LinkSource::Text {
-                        assert_eq!(&part.text[link.start..link.end], link.text, "{file}");
+            for part in m.parts() {
+                for link in part.links() {
+                    assert!(link.start() <= link.end() && link.end() <= part.text().len());
+                    assert!(part.text().is_char_boundary(link.start()));
+                    assert!(part.text().is_char_boundary(link.end()));
+                    if link.source() == LinkSource::Text {
+                        assert_eq!(
+                            &part.text()[link.start()..link.end()],
+                            link.text(),
+                            "{file}"
+                        );
                     }
                 }
             }
@@ -167,10 +167,10 @@ fn base64_body() {
 fn rfc2047_subject_in_two_charsets() {
     let m = &sample()[3];
     assert_eq!(
-        m.subject.as_deref(),
+        m.subject(),
         Some("Neue Seite: de.wikipedia.org/wiki/Straße – 日本語 example.jp")
     );
-    assert_eq!(m.from.as_deref(), Some("Davé <dave@example.com>"));
+    assert_eq!(m.from(), Some("Davé <dave@example.com>"));
     assert_eq!(
         links(m),
         [
@@ -188,7 +188,7 @@ fn rfc2047_subject_in_two_charsets() {
             ),
         ]
     );
-    assert_eq!(m.parts[0].content_type, None);
+    assert_eq!(m.parts()[0].content_type(), None);
 }
 
 #[test]
@@ -214,7 +214,9 @@ fn windows_1252_body() {
         texts(m),
         [("1", "https://example.com/café"), ("1", "info@example.fr")]
     );
-    assert!(m.parts[1].text.starts_with("“https://example.com/café” – "));
+    assert!(m.parts()[1]
+        .text()
+        .starts_with("“https://example.com/café” – "));
 }
 
 #[test]
@@ -266,13 +268,13 @@ fn html_part_links_in_text_and_in_href() {
             ),
         ]
     );
-    let html = &m.parts[2];
-    assert_eq!(html.content_type.as_deref(), Some("text/html"));
+    let html = &m.parts()[2];
+    assert_eq!(html.content_type(), Some("text/html"));
     // Text content only: no tags, no attribute, no script or title.
-    assert!(!html.text.contains('<') && !html.text.contains("script.example"));
-    assert!(!html.text.contains("t.example.com"));
-    let shop = &html.links[2];
-    assert_eq!(&html.text[shop.start..shop.end], "our shop");
+    assert!(!html.text().contains('<') && !html.text().contains("script.example"));
+    assert!(!html.text().contains("t.example.com"));
+    let shop = &html.links()[2];
+    assert_eq!(&html.text()[shop.start()..shop.end()], "our shop");
 }
 
 #[test]
@@ -301,14 +303,14 @@ fn nested_forwarded_message() {
             ),
         ]
     );
-    let paths: Vec<_> = m.parts.iter().map(|p| p.path.as_str()).collect();
+    let paths: Vec<_> = m.parts().iter().map(|p| p.path()).collect();
     assert_eq!(paths, ["subject", "1", "2.subject", "2.1", "2.2"]);
 }
 
 #[test]
 fn mboxrd_from_escaping_is_undone() {
     let m = &sample()[10];
-    let body = &m.parts[1].text;
+    let body = m.parts()[1].text();
     assert!(body.contains("\nFrom the archive: https://from.example.com/x\n>From quoted"));
     assert_eq!(
         texts(m),
@@ -387,8 +389,8 @@ fn broken_messages_are_processed_and_reported() {
         }
     }
     // The unescaped `From ` line stayed in its message.
-    assert!(messages[7].0.parts[1]
-        .text
+    assert!(messages[7].0.parts()[1]
+        .text()
         .contains("\nFrom my point of view, "));
 }
 
@@ -556,9 +558,9 @@ fn cli_maildir_gives_the_same_links() {
     for m in MboxReader::new(&raw[..]) {
         let m = m.unwrap();
         // The first half in cur/, the rest in new/: cur comes first in archive order.
-        let sub = if m.index <= 6 { "cur" } else { "new" };
-        let name = format!("17000000{:02}.M1P1.host:2,S", m.index);
-        std::fs::write(dir.join(sub).join(name), &m.bytes).unwrap();
+        let sub = if m.index() <= 6 { "cur" } else { "new" };
+        let name = format!("17000000{:02}.M1P1.host:2,S", m.index());
+        std::fs::write(dir.join(sub).join(name), m.bytes()).unwrap();
     }
     let maildir = linkscan(&["find", "--maildir", dir.to_str().unwrap()], b"");
     assert!(maildir.status.success(), "{maildir:?}");
@@ -641,27 +643,27 @@ fn corpus_message_counts_and_no_failures() {
     for m in MboxReader::new(&bytes[..]) {
         let m = m.unwrap();
         n += 1;
-        assert_eq!(m.index, n);
+        assert_eq!(m.index(), n);
         assert!(
-            m.warnings.is_empty(),
+            m.warnings().is_empty(),
             "message {}: {:?}",
-            m.index,
-            m.warnings
+            m.index(),
+            m.warnings()
         );
-        let scanned = scanner.scan(&m.bytes);
-        for w in &scanned.warnings {
+        let scanned = scanner.scan(m.bytes());
+        for w in scanned.warnings() {
             assert!(
                 matches!(w, MailWarning::UndecodableText { .. }),
                 "message {}: unexpected failure: {w}",
-                m.index
+                m.index()
             );
         }
         assert!(
-            scanned.message_id.is_some() && scanned.from.is_some(),
+            scanned.message_id().is_some() && scanned.from().is_some(),
             "message {}: header not parsed",
-            m.index
+            m.index()
         );
-        per_message.insert(m.index, scanned.link_count());
+        per_message.insert(m.index(), scanned.link_count());
     }
     assert_eq!(n, expected);
 

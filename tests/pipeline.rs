@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use linkscan::mail::splitter::{unescape, MboxSplitter, Split};
-use linkscan::mail::{MailScanner, MboxReader};
+use linkscan::mail::{MailScanner, MboxReader, MboxWarning};
 use proptest::prelude::*;
 
 fn corpus(name: &str) -> Vec<u8> {
@@ -50,20 +50,20 @@ fn fast_header_parse_equals_the_general_one_on_every_corpus_message() {
     assert!(messages.len() > 6000, "{} messages", messages.len());
     let mut links = 0;
     for m in &messages {
-        let scanned = fast.scan(&m.bytes);
+        let scanned = fast.scan(m.bytes());
         links += scanned.link_count();
         assert_eq!(
             scanned,
-            general.scan(&m.bytes),
+            general.scan(m.bytes()),
             "message {} differs",
-            m.index
+            m.index()
         );
     }
     // The comparison is not vacuous: the corpus has its links, and both paths are taken.
     assert!(links > 20_000, "{links} links");
     let flat = messages
         .iter()
-        .filter(|m| fast.takes_flat_path(&m.bytes))
+        .filter(|m| fast.takes_flat_path(m.bytes()))
         .count();
     // Every message of this archive is flat (text parts, multiparts of them, signatures,
     // attachments): the general path is exercised by the generated messages below.
@@ -212,7 +212,7 @@ fn fast_header_parse_equals_the_general_one_on_the_multilingual_corpus_as_messag
 }
 
 /// A message as (index, offset, From_ line, unescaped bytes, warnings).
-type Flat = (usize, u64, String, Vec<u8>, Vec<String>);
+type Flat = (usize, u64, String, Vec<u8>, Vec<MboxWarning>);
 
 /// `mbox` split by `MboxSplitter` fed `step` bytes at a time, flattened as the line reader
 /// gives messages.
@@ -245,7 +245,11 @@ fn split_in_steps(mbox: &[u8], step: usize) -> Vec<Flat> {
 fn flatten(mbox: &[u8]) -> Vec<Flat> {
     mbox_messages(mbox)
         .into_iter()
-        .map(|m| (m.index, m.offset, m.from_line, m.bytes, m.warnings))
+        .map(|m| {
+            let (index, offset, from_line) = (m.index(), m.offset(), m.from_line().to_string());
+            let warnings = m.warnings().to_vec();
+            (index, offset, from_line, m.into_bytes(), warnings)
+        })
         .collect()
 }
 

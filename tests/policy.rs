@@ -6,7 +6,9 @@
 mod common;
 
 use linkscan::html::Linkifier;
-use linkscan::{oracle, LinkFinder, Policy, TldPolicy, FILE_EXTENSION_TLDS, METHOD_NAME_TLDS};
+use linkscan::{
+    oracle, Link, LinkFinder, Policy, TldPolicy, FILE_EXTENSION_TLDS, METHOD_NAME_TLDS,
+};
 
 fn readable() -> LinkFinder {
     LinkFinder::builder().policy(Policy::Readable).build()
@@ -17,19 +19,16 @@ fn found(text: &str) -> Vec<&str> {
     let finder = readable();
     let links: Vec<_> = finder.links(text).collect();
     assert_eq!(
-        links,
+        links.iter().map(|m| m.link()).collect::<Vec<_>>(),
         finder.links_bytes(text.as_bytes()).collect::<Vec<_>>(),
         "links and links_bytes differ on {text:?}"
     );
-    links.iter().map(|l| l.as_str(text)).collect()
+    links.iter().map(|l| l.as_str()).collect()
 }
 
 /// The links of `text` under the conformant default.
 fn conformant(text: &str) -> Vec<&str> {
-    LinkFinder::new()
-        .links(text)
-        .map(|l| l.as_str(text))
-        .collect()
+    LinkFinder::new().links(text).map(|l| l.as_str()).collect()
 }
 
 #[test]
@@ -37,7 +36,7 @@ fn conformant_is_the_default_and_equals_detection() {
     assert_eq!(LinkFinder::new().policy(), Policy::Conformant);
     assert_eq!(Policy::default(), Policy::Conformant);
     let text = "NEWS.md Proc.new tm.tm_year 冷水。AI `a.com/x`y";
-    let fast: Vec<_> = LinkFinder::new().links(text).collect();
+    let fast: Vec<_> = LinkFinder::new().links(text).map(Link::from).collect();
     assert_eq!(fast, oracle::find_links(text.as_bytes(), &TldPolicy::Iana));
     assert_eq!(fast.len(), 5);
 }
@@ -265,7 +264,7 @@ fn mixed_text() -> String {
 fn every_entry_point_gets_the_policy() {
     let text = mixed_text();
     let finder = readable();
-    let whole: Vec<_> = finder.links(&text).collect();
+    let whole: Vec<_> = finder.links(&text).map(Link::from).collect();
     assert_eq!(whole.len(), 3000 * 6);
     assert_eq!(finder.par_links(text.as_bytes()), whole);
     let mut streamed = Vec::new();
@@ -299,9 +298,9 @@ fn mail_scans_get_the_policy() {
         b"Subject: see NEWS.md\r\nContent-Type: text/plain\r\n\r\nProc.new at rubygems.org\r\n";
     let message = MailScanner::new().finder(readable()).scan(raw);
     let texts: Vec<&str> = message
-        .parts
+        .parts()
         .iter()
-        .flat_map(|p| p.links.iter().map(|l| l.text.as_str()))
+        .flat_map(|p| p.links().iter().map(|l| l.text()))
         .collect();
     assert_eq!(texts, ["rubygems.org"]);
     assert_eq!(MailScanner::new().scan(raw).link_count(), 3);

@@ -67,16 +67,16 @@ fn expand(data: &[u8]) -> Option<Vec<u8>> {
 
 /// Every link is text of its part (for an href link: its anchor lies in the text).
 fn consistent(scanned: &ScannedMessage) -> Result<(), String> {
-    for part in &scanned.parts {
-        for link in &part.links {
-            let inside = part.text.get(link.start..link.end);
-            let ok = match link.source {
-                LinkSource::Text => inside == Some(link.text.as_str()),
-                LinkSource::Href => inside.is_some() && !link.text.is_empty(),
+    for part in scanned.parts() {
+        for link in part.links() {
+            let inside = part.text().get(link.range());
+            let ok = match link.source() {
+                LinkSource::Text => inside == Some(link.text()),
+                LinkSource::Href => inside.is_some() && !link.text().is_empty(),
                 other => return Err(format!("unknown link source {other:?}")),
             };
             if !ok {
-                return Err(format!("{link:?} is not text of part {}", part.path));
+                return Err(format!("{link:?} is not text of part {}", part.path()));
             }
         }
     }

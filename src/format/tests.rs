@@ -10,10 +10,7 @@ fn path(segments: &[&str]) -> UrlParts {
 }
 
 fn links(text: &str) -> Vec<&str> {
-    LinkFinder::new()
-        .links(text)
-        .map(|l| l.as_str(text))
-        .collect()
+    LinkFinder::new().links(text).map(|l| l.as_str()).collect()
 }
 
 /// The formatted URL is detected whole, alone and in running text.

@@ -67,17 +67,17 @@ impl super::MailScanner {
     /// Whether to read the fields only an index of the messages shows: From, Date,
     /// In-Reply-To and References (default: yes). Without them the parse skips those
     /// fields like any other the scan does not read, and
-    /// [`ScannedMessage`](super::ScannedMessage)'s `from`, `date`, `in_reply_to` and
-    /// `references` stay empty; the links and warnings are the same.
+    /// [`ScannedMessage`](super::ScannedMessage)'s `from()`, `date()`, `in_reply_to()` and
+    /// `references()` are empty; the links and warnings are the same.
     ///
     /// ```
     /// use linkscan::mail::MailScanner;
     /// let raw = b"From: A <a@example.com>\r\nSubject: hi\r\n\r\nsee example.com\r\n";
     /// let full = MailScanner::new().scan(raw);
     /// let lean = MailScanner::new().index_fields(false).scan(raw);
-    /// assert_eq!(full.from.as_deref(), Some("A <a@example.com>"));
-    /// assert_eq!(lean.from, None);
-    /// assert_eq!(lean.parts, full.parts);
+    /// assert_eq!(full.from(), Some("A <a@example.com>"));
+    /// assert_eq!(lean.from(), None);
+    /// assert_eq!(lean.parts(), full.parts());
     /// ```
     pub fn index_fields(mut self, yes: bool) -> Self {
         if !self.general_path_only {

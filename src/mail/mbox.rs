@@ -26,22 +26,66 @@
 //! decoder) and holds one message at a time plus one line of look-ahead: memory is bounded
 //! by the largest message, not by the archive.
 
+mod warning;
+
+pub use warning::MboxWarning;
+
 use std::io::{self, BufRead};
 
 /// One message of an mbox archive, as read (mboxrd escaping undone).
+///
+/// ```
+/// use linkscan::mail::MboxReader;
+/// let mbox = b"From a@example.com Mon Jan  1 00:00:00 2024\nSubject: one\n\n>From here\n";
+/// let message = MboxReader::new(&mbox[..]).next().unwrap().unwrap();
+/// assert_eq!(message.index(), 1);
+/// assert_eq!(message.offset(), 0);
+/// assert_eq!(message.from_line(), "From a@example.com Mon Jan  1 00:00:00 2024");
+/// assert_eq!(message.bytes(), b"Subject: one\n\nFrom here\n");
+/// assert!(message.warnings().is_empty());
+/// let bytes: Vec<u8> = message.into_bytes(); // no copy
+/// assert_eq!(bytes.len(), 24);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MboxMessage {
+    pub(crate) index: usize,
+    pub(crate) offset: u64,
+    pub(crate) from_line: String,
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) warnings: Vec<MboxWarning>,
+}
+
+impl MboxMessage {
     /// Position in the archive, from 1.
-    pub index: usize,
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
     /// Byte offset of the message's From_ line in the (decompressed) archive.
-    pub offset: u64,
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
     /// The From_ line without its line ending (empty for text before the first separator).
-    pub from_line: String,
+    pub fn from_line(&self) -> &str {
+        &self.from_line
+    }
+
     /// The message: header and body, without the From_ line.
-    pub bytes: Vec<u8>,
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The message's bytes, taken out of it without a copy.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.bytes
+    }
+
     /// Problems met while splitting (an unescaped `From ` line in the body, text before the
     /// first separator, a read error that cut the message short).
-    pub warnings: Vec<String>,
+    pub fn warnings(&self) -> &[MboxWarning] {
+        &self.warnings
+    }
 }
 
 /// Reads the messages of an mbox archive one by one; see the [module](self) documentation.
@@ -52,8 +96,8 @@ pub struct MboxMessage {
 ///              From b@example.com Mon Jan  1 00:00:01 2024\nSubject: two\n\nbody\n";
 /// let messages: Vec<_> = MboxReader::new(&mbox[..]).collect::<Result<_, _>>().unwrap();
 /// assert_eq!(messages.len(), 2);
-/// assert_eq!(messages[0].bytes, b"Subject: one\n\nFrom here\n\n");
-/// assert_eq!(messages[1].index, 2);
+/// assert_eq!(messages[0].bytes(), b"Subject: one\n\nFrom here\n\n");
+/// assert_eq!(messages[1].index(), 2);
 /// ```
 pub struct MboxReader<R> {
     reader: R,
@@ -133,9 +177,7 @@ impl<R: BufRead> MboxReader<R> {
             }
             self.start_message(b"", line_start);
             if let Some(message) = self.current.as_mut() {
-                message
-                    .warnings
-                    .push("text before the first `From ` separator line, read as a message".into());
+                message.warnings.push(MboxWarning::TextBeforeFirstSeparator);
             }
         }
         let message = self.current.as_mut().expect("a message is open");
@@ -161,10 +203,9 @@ impl<R: BufRead> MboxReader<R> {
             return self.start_message(&from, offset);
         }
         let message = self.current.as_mut().expect("a message is open");
-        message.warnings.push(format!(
-            "an unescaped `From ` line in the body (at byte {offset} of the archive) was kept in \
-             this message, not taken as a separator"
-        ));
+        message
+            .warnings
+            .push(MboxWarning::UnescapedFromLine { offset });
         message.bytes.extend_from_slice(&from);
         None
     }
@@ -173,9 +214,7 @@ impl<R: BufRead> MboxReader<R> {
         if let Some(e) = self.error.take() {
             // The message cut short by the error comes first, then the error.
             if let Some(mut message) = self.current.take() {
-                message.warnings.push(format!(
-                    "the archive could not be read past this message ({e}); it may be truncated"
-                ));
+                message.warnings.push(MboxWarning::read_error(&e));
                 self.error = Some(e);
                 return Some(Ok(message));
             }
@@ -305,8 +344,12 @@ mod tests {
             m[0].bytes,
             b"Subject: x\n\nhello\nFrom my point of view\nbye\n"
         );
-        assert_eq!(m[0].warnings.len(), 1, "{:?}", m[0].warnings);
-        assert!(m[0].warnings[0].contains("unescaped `From `"));
+        assert_eq!(
+            m[0].warnings,
+            [MboxWarning::UnescapedFromLine { offset: 50 }],
+            "{:?}",
+            m[0].warnings
+        );
     }
 
     #[test]
@@ -314,7 +357,10 @@ mod tests {
         let m = split(b"From a\nA: 1\n\nx\nFrom b\n");
         assert_eq!(m.len(), 1);
         assert_eq!(m[0].bytes, b"A: 1\n\nx\nFrom b\n");
-        assert_eq!(m[0].warnings.len(), 1);
+        assert_eq!(
+            m[0].warnings,
+            [MboxWarning::UnescapedFromLine { offset: 15 }]
+        );
         // Two separators in a row: the first message is empty, not lost.
         let m = split(b"From a\nFrom b\nA: 1\n\nx\n");
         assert_eq!(m.len(), 2);
@@ -328,7 +374,7 @@ mod tests {
         assert_eq!(m.len(), 2);
         assert_eq!(m[0].bytes, b"Subject: bare\n\nbody\n");
         assert_eq!(m[0].from_line, "");
-        assert_eq!(m[0].warnings.len(), 1);
+        assert_eq!(m[0].warnings, [MboxWarning::TextBeforeFirstSeparator]);
         assert_eq!(m[1].index, 2);
         assert!(split(b"").is_empty());
         assert!(split(b"\n\n").is_empty());
@@ -351,7 +397,14 @@ mod tests {
         let mut reader = MboxReader::new(io::BufReader::new(Failing(b"From a\nA: 1\n\nbo")));
         let first = reader.next().unwrap().unwrap();
         assert_eq!(first.bytes, b"A: 1\n\nbo");
-        assert!(first.warnings[0].contains("boom"));
+        assert_eq!(
+            first.warnings,
+            [MboxWarning::ReadError {
+                kind: io::ErrorKind::Other,
+                message: "boom".into()
+            }]
+        );
+        assert!(first.warnings[0].to_string().contains("(boom)"));
         assert!(reader.next().unwrap().is_err());
         assert!(reader.next().is_none());
     }

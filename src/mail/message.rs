@@ -65,8 +65,9 @@ pub(crate) mod flat;
 mod nesting;
 mod warning;
 
-pub use warning::MailWarning;
+pub use warning::{Base64Problem, BodyProblem, MailWarning};
 
+use std::ops::Range;
 use std::panic::{self, AssertUnwindSafe};
 
 use mail_parser::decoders::charsets::map::charset_decoder;
@@ -74,7 +75,7 @@ use mail_parser::{Address, Message, MessageParser, MessagePart, MimeHeaders, Par
 
 use super::html_text::{html_text, HtmlText};
 use crate::html::Linkifier;
-use crate::{Link, LinkFinder, LinkKind};
+use crate::{LinkFinder, LinkKind, Match};
 
 /// How deep multiparts and nested messages are followed; a deeper part's raw bytes are
 /// scanned as text, with a warning.
@@ -129,61 +130,212 @@ impl LinkSource {
 }
 
 /// A link found in a message.
+///
+/// ```
+/// use linkscan::mail::{LinkSource, MailScanner};
+/// use linkscan::LinkKind;
+/// let raw = b"Content-Type: text/html\n\n<p>Write to <a href=\"mailto:x@example.org\">us</a> \
+///             or see example.com/a</p>\n";
+/// let scanned = MailScanner::new().scan(raw);
+/// let part = &scanned.parts()[0];
+/// let [text, href] = part.links() else { panic!("{part:?}") };
+/// assert_eq!((text.text(), text.href()), ("example.com/a", "https://example.com/a"));
+/// assert_eq!((text.kind(), text.source()), (LinkKind::Url, LinkSource::Text));
+/// assert_eq!(&part.text()[text.range()], "example.com/a");
+/// assert_eq!((text.start(), text.end()), (text.range().start, text.range().end));
+/// // An href link: its range is the anchor's text, the link is in the attribute.
+/// assert_eq!(href.text(), "mailto:x@example.org");
+/// assert_eq!((href.href(), href.source()), ("mailto:x@example.org", LinkSource::Href));
+/// assert_eq!(&part.text()[href.range()], "us");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MailLink {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) kind: LinkKind,
+    pub(crate) source: LinkSource,
+    pub(crate) text: String,
+    pub(crate) href: String,
+}
+
+impl MailLink {
+    /// A link made up by the caller, for the tests of code that consumes scan results
+    /// (feature `internals`; not part of the API).
+    #[cfg(feature = "internals")]
+    #[doc(hidden)]
+    pub fn from_parts(
+        range: Range<usize>,
+        kind: LinkKind,
+        source: LinkSource,
+        text: String,
+        href: String,
+    ) -> MailLink {
+        MailLink {
+            start: range.start,
+            end: range.end,
+            kind,
+            source,
+            text,
+            href,
+        }
+    }
+
     /// Byte offset in the part's text (for an href link: where the anchor's content starts).
-    pub start: usize,
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
     /// Byte offset just past the link (for an href link: past the anchor's content).
-    pub end: usize,
+    pub fn end(&self) -> usize {
+        self.end
+    }
+
+    /// `start()..end()`: a range of the part's [`TextPart::text`].
+    pub fn range(&self) -> Range<usize> {
+        self.start..self.end
+    }
+
     /// URL or email.
-    pub kind: LinkKind,
+    pub fn kind(&self) -> LinkKind {
+        self.kind
+    }
+
     /// Whether it was found in the text or in an `href` attribute.
-    pub source: LinkSource,
+    pub fn source(&self) -> LinkSource {
+        self.source
+    }
+
     /// The link as detected.
-    pub text: String,
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     /// The link as it goes in an `<a href>`: the default scheme before a URL written
     /// without one, `mailto:` before an email.
-    pub href: String,
+    pub fn href(&self) -> &str {
+        &self.href
+    }
 }
 
 /// One scanned text of a message: its Subject or a text part.
+///
+/// ```
+/// use linkscan::mail::MailScanner;
+/// let raw = b"Subject: see example.org\nContent-Type: text/plain\n\nand x.com/a\n";
+/// let scanned = MailScanner::new().scan(raw);
+/// let [subject, body] = scanned.parts() else { panic!() };
+/// assert_eq!((subject.path(), subject.content_type()), ("subject", None));
+/// assert_eq!(subject.text(), "see example.org");
+/// assert_eq!((body.path(), body.content_type()), ("1", Some("text/plain")));
+/// assert_eq!(body.text(), "and x.com/a\n");
+/// assert_eq!(body.links()[0].text(), "x.com/a");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextPart {
+    pub(crate) path: String,
+    pub(crate) content_type: Option<String>,
+    pub(crate) text: String,
+    pub(crate) links: Vec<MailLink>,
+}
+
+impl TextPart {
     /// `subject`, or the part's path in the MIME tree (`1`, `2.1`, `2.subject`, …).
-    pub path: String,
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
     /// `text/plain` or `text/html` (lower case); `None` for a Subject.
-    pub content_type: Option<String>,
+    pub fn content_type(&self) -> Option<&str> {
+        self.content_type.as_deref()
+    }
+
     /// The decoded text (of an HTML part: its visible text).
-    pub text: String,
-    /// The links, in order.
-    pub links: Vec<MailLink>,
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The links, in order (href links after the text links).
+    pub fn links(&self) -> &[MailLink] {
+        &self.links
+    }
 }
 
 /// What scanning one message found.
+///
+/// ```
+/// use linkscan::mail::{MailScanner, MailWarning};
+/// let raw = b"Message-ID: <b@example.org>\nIn-Reply-To: <a@example.org>\n\
+///             References: <root@example.org> <a@example.org>\n\
+///             From: Ann <ann@example.org>\nDate: Mon, 1 Jan 2024 10:00:00 +0000\n\
+///             Subject: re: plans\nContent-Type: text/plain; charset=x-unknown\n\n\
+///             see example.com and example.org\n";
+/// let m = MailScanner::new().scan(raw);
+/// assert_eq!(m.message_id(), Some("b@example.org"));
+/// assert_eq!(m.in_reply_to(), Some("a@example.org"));
+/// assert_eq!(m.references(), ["root@example.org", "a@example.org"]);
+/// assert_eq!(m.from(), Some("Ann <ann@example.org>"));
+/// assert_eq!(m.date(), Some("2024-01-01T10:00:00Z"));
+/// assert_eq!(m.subject(), Some("re: plans"));
+/// assert_eq!(m.parts().len(), 2); // the Subject, then part 1
+/// assert_eq!(m.link_count(), 2);
+/// assert!(matches!(m.warnings(), [MailWarning::UnknownCharset { .. }]));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ScannedMessage {
-    /// The Message-ID, without angle brackets.
-    pub message_id: Option<String>,
-    /// The first Message-ID of In-Reply-To, without angle brackets: the message this one
-    /// answers.
-    pub in_reply_to: Option<String>,
-    /// The Message-IDs of References, without angle brackets, oldest (the thread's root)
-    /// first.
-    pub references: Vec<String>,
-    /// The first From address, as `Name <address>`.
-    pub from: Option<String>,
-    /// The Date, in RFC 3339 form.
-    pub date: Option<String>,
-    /// The decoded Subject.
-    pub subject: Option<String>,
-    /// The scanned texts, in tree order (the top-level Subject first).
-    pub parts: Vec<TextPart>,
-    /// Problems met (their `Display` is the sentence for people); the message was still
-    /// scanned as well as it could be.
-    pub warnings: Vec<MailWarning>,
+    pub(crate) message_id: Option<String>,
+    pub(crate) in_reply_to: Option<String>,
+    pub(crate) references: Vec<String>,
+    pub(crate) from: Option<String>,
+    pub(crate) date: Option<String>,
+    pub(crate) subject: Option<String>,
+    pub(crate) parts: Vec<TextPart>,
+    pub(crate) warnings: Vec<MailWarning>,
 }
 
 impl ScannedMessage {
+    /// The Message-ID, without angle brackets.
+    pub fn message_id(&self) -> Option<&str> {
+        self.message_id.as_deref()
+    }
+
+    /// The first Message-ID of In-Reply-To, without angle brackets: the message this one
+    /// answers.
+    pub fn in_reply_to(&self) -> Option<&str> {
+        self.in_reply_to.as_deref()
+    }
+
+    /// The Message-IDs of References, without angle brackets, oldest (the thread's root)
+    /// first.
+    pub fn references(&self) -> &[String] {
+        &self.references
+    }
+
+    /// The first From address, as `Name <address>`.
+    pub fn from(&self) -> Option<&str> {
+        self.from.as_deref()
+    }
+
+    /// The Date, in RFC 3339 form.
+    pub fn date(&self) -> Option<&str> {
+        self.date.as_deref()
+    }
+
+    /// The decoded Subject.
+    pub fn subject(&self) -> Option<&str> {
+        self.subject.as_deref()
+    }
+
+    /// The scanned texts, in tree order (the top-level Subject first).
+    pub fn parts(&self) -> &[TextPart] {
+        &self.parts
+    }
+
+    /// Problems met (their `Display` is the sentence for people); the message was still
+    /// scanned as well as it could be.
+    pub fn warnings(&self) -> &[MailWarning] {
+        &self.warnings
+    }
+
     /// The number of links in all parts.
     pub fn link_count(&self) -> usize {
         self.parts.iter().map(|p| p.links.len()).sum()
@@ -198,15 +350,15 @@ impl ScannedMessage {
 ///             Content-Transfer-Encoding: quoted-printable\r\n\r\n\
 ///             https://en.wikipedia.org/wiki/Hamb=\r\nurg =3D x@example.org\r\n";
 /// let scanned = MailScanner::new().scan(raw);
-/// let links: Vec<(&str, &str, &str)> = scanned.parts.iter()
-///     .flat_map(|p| p.links.iter().map(move |l| (p.path.as_str(), l.text.as_str(), l.href.as_str())))
+/// let links: Vec<(&str, &str, &str)> = scanned.parts().iter()
+///     .flat_map(|p| p.links().iter().map(move |l| (p.path(), l.text(), l.href())))
 ///     .collect();
 /// assert_eq!(links, [
 ///     ("subject", "example.com", "https://example.com"),
 ///     ("1", "https://en.wikipedia.org/wiki/Hamburg", "https://en.wikipedia.org/wiki/Hamburg"),
 ///     ("1", "x@example.org", "mailto:x@example.org"),
 /// ]);
-/// assert!(scanned.warnings.is_empty());
+/// assert!(scanned.warnings().is_empty());
 /// ```
 #[derive(Clone, Debug)]
 pub struct MailScanner {
@@ -342,26 +494,19 @@ impl MailScanner {
     fn text_links(&self, text: &str) -> Vec<MailLink> {
         self.finder
             .links(text)
-            .map(|link| self.mail_link(&link, text, link.start(), link.end(), LinkSource::Text))
+            .map(|link| self.mail_link(link, link.start(), link.end(), LinkSource::Text))
             .collect()
     }
 
-    fn mail_link(
-        &self,
-        link: &Link,
-        in_text: &str,
-        start: usize,
-        end: usize,
-        source: LinkSource,
-    ) -> MailLink {
-        let text = link.as_str(in_text);
+    fn mail_link(&self, link: Match<'_>, start: usize, end: usize, source: LinkSource) -> MailLink {
+        let text = link.as_str();
         MailLink {
             start,
             end,
             kind: link.kind(),
             source,
             text: text.to_string(),
-            href: self.linkifier.href(link, text),
+            href: self.linkifier.href(&link.link(), text),
         }
     }
 
@@ -523,12 +668,10 @@ impl MailScanner {
         .then(|| self.recover_base64(message, part, path, &format!("{ctype}/{subtype}"), out));
         if part.is_encoding_problem && recovered.is_none() {
             let what = match cte.as_deref() {
-                Some("base64") => "the base64 body is invalid or truncated".to_string(),
-                Some("quoted-printable") => {
-                    "the quoted-printable body is invalid or truncated".to_string()
-                }
-                _ if ctype == "message" => "the nested message could not be parsed".to_string(),
-                _ => "the body could not be decoded".to_string(),
+                Some("base64") => BodyProblem::Base64,
+                Some("quoted-printable") => BodyProblem::QuotedPrintable,
+                _ if ctype == "message" => BodyProblem::NestedMessage,
+                _ => BodyProblem::Other,
             };
             out.warnings.push(MailWarning::UndecodableBody {
                 part: path.to_string(),
@@ -662,23 +805,21 @@ impl MailScanner {
         };
         let mut what = Vec::new();
         if decoded.bytes.is_empty() && trailer_lines > 0 {
-            what.push("it holds no base64 data, read as text".to_string());
+            what.push(Base64Problem::NoData);
         } else {
             if decoded.ignored > 0 {
-                what.push(format!(
-                    "{} character(s) outside the base64 alphabet were ignored \
-                     (RFC 2045 section 6.8)",
-                    decoded.ignored
-                ));
+                what.push(Base64Problem::IgnoredCharacters {
+                    count: decoded.ignored,
+                });
             }
             if trailer_lines > 0 {
-                what.push(format!(
-                    "{trailer_lines} line(s) of text after the base64 data were scanned as text"
-                ));
+                what.push(Base64Problem::TextAfterData {
+                    lines: trailer_lines,
+                });
             }
         }
         if what.is_empty() {
-            what.push("it is truncated; decoded as far as it goes".to_string());
+            what.push(Base64Problem::Truncated);
         }
         out.warnings.push(MailWarning::InvalidBase64 {
             part: path.to_string(),
@@ -693,13 +834,7 @@ impl MailScanner {
         let mut links = self.text_links(&text);
         for anchor in &anchors {
             for link in self.finder.links(&anchor.href) {
-                links.push(self.mail_link(
-                    &link,
-                    &anchor.href,
-                    anchor.start,
-                    anchor.end,
-                    LinkSource::Href,
-                ));
+                links.push(self.mail_link(link, anchor.start, anchor.end, LinkSource::Href));
             }
         }
         TextPart {

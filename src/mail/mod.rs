@@ -26,8 +26,8 @@
 //! let scanner = MailScanner::new();
 //! for message in MboxReader::new(open_mbox(&archive[..]).unwrap()) {
 //!     let message = message.unwrap();
-//!     let scanned = scanner.scan(&message.bytes);
-//!     assert_eq!(scanned.parts[1].links[0].text, "https://example.com/äöü");
+//!     let scanned = scanner.scan(message.bytes());
+//!     assert_eq!(scanned.parts()[1].links()[0].text(), "https://example.com/äöü");
 //! }
 //! ```
 
@@ -43,8 +43,11 @@ use std::io::{self, BufRead, BufReader, Read};
 
 pub use html_text::{html_text, Anchor, HtmlText};
 pub use maildir::maildir_messages;
-pub use mbox::{MboxMessage, MboxReader};
-pub use message::{LinkSource, MailLink, MailScanner, MailWarning, ScannedMessage, TextPart};
+pub use mbox::{MboxMessage, MboxReader, MboxWarning};
+pub use message::{
+    Base64Problem, BodyProblem, LinkSource, MailLink, MailScanner, MailWarning, ScannedMessage,
+    TextPart,
+};
 
 /// Buffer size for reading archives.
 const BUFFER: usize = 256 * 1024;

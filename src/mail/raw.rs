@@ -28,8 +28,8 @@ impl MailScanner {
     ///
     /// ```
     /// let scanned = linkscan::mail::MailScanner::new().scan_raw(b"see example.com\n", 100);
-    /// let link = &scanned.parts[0].links[0];
-    /// assert_eq!((link.start, link.end, link.href.as_str()), (104, 115, "https://example.com"));
+    /// let link = &scanned.parts()[0].links()[0];
+    /// assert_eq!((link.start(), link.end(), link.href()), (104, 115, "https://example.com"));
     /// ```
     pub fn scan_raw(&self, bytes: &[u8], offset: usize) -> ScannedMessage {
         let links = self

@@ -38,6 +38,8 @@ use std::ops::Range;
 
 use memchr::memmem;
 
+use super::MboxWarning;
+
 /// A complete message: a range of the buffer passed to [`MboxSplitter::split`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SplitMessage {
@@ -50,7 +52,7 @@ pub struct SplitMessage {
     /// The message, header and body, in the buffer (mboxrd escaping not yet undone).
     pub range: Range<usize>,
     /// Problems met while splitting.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<MboxWarning>,
 }
 
 /// A piece of a message larger than the limit, to be scanned as raw text.
@@ -67,10 +69,14 @@ pub struct MessageChunk {
     /// Whether this is the message's first chunk (the warnings come with it).
     pub first: bool,
     /// Problems met while splitting; with the first chunk, the size limit.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<MboxWarning>,
 }
 
 /// What [`MboxSplitter::split`] hands out.
+///
+/// Exhaustive on purpose (unlike the crate's other enums): every byte consumed is in a
+/// message or in a chunk, and a caller that must not lose any handles both; a third kind
+/// would be a breaking change that such a caller has to see at compile time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Split {
     /// A whole message.
@@ -85,7 +91,7 @@ struct Open {
     index: usize,
     offset: u64,
     from_line: String,
-    warnings: Vec<String>,
+    warnings: Vec<MboxWarning>,
     /// Bytes of it already handed out as chunks (it is over the limit), if any.
     chunked: Option<u64>,
 }
@@ -179,10 +185,7 @@ impl MboxSplitter {
                         index: self.count,
                         offset: base + at as u64,
                         from_line: String::new(),
-                        warnings: vec![
-                            "text before the first `From ` separator line, read as a message"
-                                .into(),
-                        ],
+                        warnings: vec![MboxWarning::TextBeforeFirstSeparator],
                         chunked: None,
                     });
                     break;
@@ -239,11 +242,9 @@ impl MboxSplitter {
             };
             if !separates {
                 let open = self.open.as_mut().expect("a message is open");
-                open.warnings.push(format!(
-                    "an unescaped `From ` line in the body (at byte {} of the archive) was kept \
-                     in this message, not taken as a separator",
-                    base + p as u64
-                ));
+                open.warnings.push(MboxWarning::UnescapedFromLine {
+                    offset: base + p as u64,
+                });
                 search = p + 1;
                 continue;
             }
@@ -275,11 +276,8 @@ impl MboxSplitter {
                     Some(cut) => cut,
                     None => {
                         // No safe cut at all: cut at a character boundary, and say so.
-                        open.warnings.push(format!(
-                            "{} bytes without white space were cut at a character boundary; \
-                             a link across the cut is split",
-                            decided - pos
-                        ));
+                        open.warnings
+                            .push(MboxWarning::CutWithoutWhiteSpace { len: decided - pos });
                         char_boundary_before(&buf[pos..decided])
                     }
                 };
@@ -328,13 +326,7 @@ fn push_chunk(open: &mut Open, limit: u64, buf: &[u8], range: Range<usize>, out:
         let start_in_message = open.chunked.unwrap_or(0);
         let mut warnings = std::mem::take(&mut open.warnings);
         if first {
-            warnings.insert(
-                0,
-                format!(
-                    "the message is larger than the limit of {limit} bytes \
-                     (--max-message-size); it was scanned as raw text, undecoded"
-                ),
-            );
+            warnings.insert(0, MboxWarning::TooLarge { limit });
         }
         open.chunked = Some(start_in_message + (end - start) as u64);
         out.push(Split::Chunk(MessageChunk {
@@ -436,7 +428,7 @@ mod tests {
     use crate::mail::MboxReader;
 
     /// (index, offset, from_line, unescaped bytes, warnings) of each message.
-    type Flat = (usize, u64, String, Vec<u8>, Vec<String>);
+    type Flat = (usize, u64, String, Vec<u8>, Vec<MboxWarning>);
 
     fn reference(mbox: &[u8]) -> Vec<Flat> {
         MboxReader::new(mbox)
@@ -539,7 +531,11 @@ mod tests {
         }
         let whole: Vec<u8> = chunks.iter().flat_map(|(_, b)| b.clone()).collect();
         assert_eq!(whole, format!("A: 1\n\n{body}").as_bytes());
-        assert!(chunks[0].0.first && chunks[0].0.warnings[0].contains("larger than the limit"));
+        assert!(chunks[0].0.first);
+        assert_eq!(
+            chunks[0].0.warnings,
+            [MboxWarning::TooLarge { limit: 4096 }]
+        );
         assert!(chunks[1..].iter().all(|(c, _)| !c.first && c.index == 1));
         let mut at = 0;
         for (c, b) in &chunks {

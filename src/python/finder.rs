@@ -185,7 +185,7 @@ impl PyLinkFinder {
             self.finder
                 .links(text)
                 .map(|link| Found {
-                    link,
+                    link: link.link(),
                     start: cursor.at(link.start()),
                     end: cursor.at(link.end()),
                 })

@@ -80,32 +80,31 @@ impl MboxScan {
     fn message(&self, py: Python<'_>, s: Scanned) -> PyResult<PyMessage> {
         let links = PyList::empty(py);
         let m = &s.message;
-        for part in &m.parts {
-            for link in &part.links {
+        for part in m.parts() {
+            for link in part.links() {
                 let d = PyDict::new(py);
                 d.set_item("file", &self.file)?;
                 d.set_item("message", s.index)?;
-                d.set_item("message_id", m.message_id.as_deref())?;
-                d.set_item("part", &part.path)?;
-                d.set_item("content_type", part.content_type.as_deref())?;
-                d.set_item("source", link.source.as_str())?;
-                d.set_item("start", link.start)?;
-                d.set_item("end", link.end)?;
-                d.set_item("kind", link.kind.as_str())?;
-                d.set_item("text", &link.text)?;
-                d.set_item("href", &link.href)?;
+                d.set_item("message_id", m.message_id())?;
+                d.set_item("part", part.path())?;
+                d.set_item("content_type", part.content_type())?;
+                d.set_item("source", link.source().as_str())?;
+                d.set_item("start", link.start())?;
+                d.set_item("end", link.end())?;
+                d.set_item("kind", link.kind().as_str())?;
+                d.set_item("text", link.text())?;
+                d.set_item("href", link.href())?;
                 links.append(d)?;
             }
         }
-        let m = s.message;
         Ok(PyMessage {
             file: self.file.clone(),
             index: s.index,
             offset: s.offset,
-            message_id: m.message_id,
-            from_: m.from,
-            date: m.date,
-            subject: m.subject,
+            message_id: m.message_id().map(str::to_owned),
+            from_: m.from().map(str::to_owned),
+            date: m.date().map(str::to_owned),
+            subject: m.subject().map(str::to_owned),
             links: links.unbind(),
             warnings: s.warnings,
         })
@@ -123,12 +122,13 @@ impl MboxScan {
             let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
             reader.next().map(|read| {
                 read.map(|raw| {
-                    let mut message = self.scanner.scan(&raw.bytes);
-                    let mut warnings = raw.warnings;
-                    warnings.extend(message.warnings.drain(..).map(|w| w.to_string()));
+                    let message = self.scanner.scan(raw.bytes());
+                    let warnings = (raw.warnings().iter().map(ToString::to_string))
+                        .chain(message.warnings().iter().map(ToString::to_string))
+                        .collect();
                     Scanned {
-                        index: raw.index,
-                        offset: raw.offset,
+                        index: raw.index(),
+                        offset: raw.offset(),
                         message,
                         warnings,
                     }

@@ -84,6 +84,23 @@ fn check<T: PartialEq + std::fmt::Debug>(what: &str, got: T, want: T) -> Result<
     }
 }
 
+/// Each [`linkscan::Match`] of `links(text)` is bound to `text`: its `as_str()` is
+/// `&text[range()]` and its offset-only `Link` has the same range, kind and scheme.
+pub fn matches_are_their_text(text: &str) -> Result<(), String> {
+    for m in LinkFinder::new().links(text) {
+        let link = Link::from(m);
+        if m.as_str() != &text[m.range()]
+            || m.as_str() != link.as_str(text)
+            || (m.start(), m.end(), m.kind(), m.has_scheme())
+                != (link.start(), link.end(), link.kind(), link.has_scheme())
+            || m.len() != m.as_str().len()
+        {
+            return Err(format!("{m:?} is not bound to its text: {link:?}"));
+        }
+    }
+    Ok(())
+}
+
 /// The entry points of detection agree with each other on `data` (any bytes).
 pub fn entry_points_agree(data: &[u8]) -> Result<(), String> {
     let finder = LinkFinder::new();
@@ -103,12 +120,17 @@ pub fn entry_points_agree(data: &[u8]) -> Result<(), String> {
 
     // &str and &[u8] agree on valid UTF-8, and the ranges are char boundaries.
     if let Ok(text) = std::str::from_utf8(data) {
-        check("links(&str)", finder.links(text).collect(), links.clone())?;
+        check(
+            "links(&str)",
+            finder.links(text).map(Link::from).collect(),
+            links.clone(),
+        )?;
         for link in &links {
             if !text.is_char_boundary(link.start()) || !text.is_char_boundary(link.end()) {
                 return Err(format!("{link:?} splits a character"));
             }
         }
+        matches_are_their_text(text)?;
     }
 
     // Turning a kind off only filters the output.
@@ -467,7 +489,7 @@ pub fn escaped_url_is_detected(case: &UrlCase) -> Result<(), String> {
     }
     let form = escape_url_parts_with(&case.parts, &case.options());
     let (text, range) = placed(case, &form);
-    let links: Vec<Link> = LinkFinder::new().links(&text).collect();
+    let links: Vec<Link> = LinkFinder::new().links(&text).map(Link::from).collect();
     let touching: Vec<&Link> = links
         .iter()
         .filter(|l| l.start() < range.end && range.start < l.end())
@@ -688,18 +710,21 @@ pub fn mail_no_panic(data: &[u8]) -> Result<usize, String> {
     };
 
     fn consistent(scanned: &ScannedMessage) -> Result<usize, String> {
-        for part in &scanned.parts {
-            for link in &part.links {
-                let inside = part.text.get(link.start..link.end);
-                let ok = match link.source {
-                    LinkSource::Text => inside == Some(link.text.as_str()),
-                    LinkSource::Href => inside.is_some() && !link.text.is_empty(),
+        for part in scanned.parts() {
+            for link in part.links() {
+                let inside = part.text().get(link.start()..link.end());
+                let ok = match link.source() {
+                    LinkSource::Text => inside == Some(link.text()),
+                    LinkSource::Href => inside.is_some() && !link.text().is_empty(),
                     other => {
                         return Err(format!("a link source this test does not know: {other:?}"))
                     }
                 };
                 if !ok {
-                    return Err(format!("{link:?} is not text of its part {:?}", part.text));
+                    return Err(format!(
+                        "{link:?} is not text of its part {:?}",
+                        part.text()
+                    ));
                 }
             }
         }
@@ -711,7 +736,7 @@ pub fn mail_no_panic(data: &[u8]) -> Result<usize, String> {
     if let Ok(reader) = open_mbox(data) {
         for message in MboxReader::new(reader).take(256) {
             match message {
-                Ok(message) => produced += consistent(&scanner.scan(&message.bytes))?,
+                Ok(message) => produced += consistent(&scanner.scan(message.bytes()))?,
                 Err(_) => break,
             }
         }

@@ -86,33 +86,35 @@ pub(crate) fn write_linkified(
 ) -> io::Result<()> {
     let mut at = 0;
     for link in choose_links(links, &mut 0) {
-        if link.start < at || !text.is_char_boundary(link.start) || !text.is_char_boundary(link.end)
+        if link.start() < at
+            || !text.is_char_boundary(link.start())
+            || !text.is_char_boundary(link.end())
         {
             continue;
         }
-        write_escaped(&text[at..link.start], out)?;
-        let link_text = &text[link.start..link.end];
+        write_escaped(&text[at..link.start()], out)?;
+        let link_text = &text[link.start()..link.end()];
         if checks && !passes_checks(link) {
             write_escaped(&escape_bidi_controls(link_text), out)?;
-            at = link.end;
+            at = link.end();
             continue;
         }
-        match link.source {
+        match link.source() {
             LinkSource::Text => {
-                let shown = display_link(link_text, link.kind, &DisplayOptions::default());
-                write_link(&shown, link.kind, &link.href, Some("nofollow"), out)?;
+                let shown = display_link(link_text, link.kind(), &DisplayOptions::default());
+                write_link(&shown, link.kind(), link.href(), Some("nofollow"), out)?;
             }
             // The anchor text of an HTML part is prose, not a link's text: isolated in
             // its own direction, with no Bidi_Control character left raw.
             _ => {
                 out.write_all(b"<bdi><a href=\"")?;
-                write_escaped(&ascii_form(&link.href), out)?;
+                write_escaped(&ascii_form(link.href()), out)?;
                 out.write_all(b"\" rel=\"nofollow\">")?;
                 write_escaped(&escape_bidi_controls(link_text), out)?;
                 out.write_all(b"</a></bdi>")?;
             }
         }
-        at = link.end;
+        at = link.end();
     }
     write_escaped(&text[at..], out)
 }
@@ -129,32 +131,32 @@ pub(crate) fn write_linkified(
 fn choose_links<'a>(links: &'a [MailLink], work: &mut usize) -> Vec<&'a MailLink> {
     let mut by_start = |a: &&MailLink, b: &&MailLink| {
         *work += 1;
-        (a.start, a.end).cmp(&(b.start, b.end))
+        (a.start(), a.end()).cmp(&(b.start(), b.end()))
     };
     let mut text: Vec<&MailLink> = links
         .iter()
-        .filter(|l| l.source == LinkSource::Text)
+        .filter(|l| l.source() == LinkSource::Text)
         .collect();
     text.sort_by(&mut by_start);
     let mut hrefs: Vec<&MailLink> = links
         .iter()
-        .filter(|l| l.source == LinkSource::Href && l.start < l.end)
+        .filter(|l| l.source() == LinkSource::Href && l.start() < l.end())
         .collect();
     hrefs.sort_by(&mut by_start);
     let mut chosen = Vec::with_capacity(text.len() + hrefs.len());
     let mut next_text = 0;
     let mut last_href_end = 0;
     for href in hrefs {
-        while next_text < text.len() && text[next_text].end <= href.start {
+        while next_text < text.len() && text[next_text].end() <= href.start() {
             chosen.push(text[next_text]);
             next_text += 1;
             *work += 1;
         }
         *work += 1;
-        let meets_text = text.get(next_text).is_some_and(|t| t.start < href.end);
-        if !meets_text && href.start >= last_href_end {
+        let meets_text = text.get(next_text).is_some_and(|t| t.start() < href.end());
+        if !meets_text && href.start() >= last_href_end {
             chosen.push(href);
-            last_href_end = href.end;
+            last_href_end = href.end();
         }
     }
     chosen.extend_from_slice(&text[next_text..]);
@@ -206,12 +208,13 @@ fn month_of(date: &str) -> Option<&str> {
 /// The thread of a message: the root its References name first, else its In-Reply-To,
 /// else itself.
 fn thread_of(m: &ScannedMessage, page: &str) -> String {
-    m.references
+    m.references()
         .first()
-        .or(m.in_reply_to.as_ref())
-        .or(m.message_id.as_ref())
-        .cloned()
-        .unwrap_or_else(|| page.to_string())
+        .map(String::as_str)
+        .or(m.in_reply_to())
+        .or(m.message_id())
+        .unwrap_or(page)
+        .to_string()
 }
 
 /// One row of the index, made while the page is written.
@@ -240,7 +243,7 @@ struct Pages {
 
 /// Whether `link` passes every security check of UTS #58 section 8.
 fn passes_checks(link: &MailLink) -> bool {
-    linkscan::checks::check(&link.text, link.kind).passed()
+    linkscan::checks::check(link.text(), link.kind()).passed()
 }
 
 /// Gathers the index rows (in order); [`Index::write`] writes `index.html` at the end.
@@ -261,7 +264,7 @@ impl Pages {
         m: &ScannedMessage,
     ) -> io::Result<()> {
         let mut out = BufWriter::new(create_replacing(path)?);
-        let subject = m.subject.as_deref().unwrap_or("(no subject)");
+        let subject = m.subject().unwrap_or("(no subject)");
         write_head(&mut out, subject)?;
         out.write_all(b"<nav>")?;
         if global > 1 {
@@ -292,30 +295,30 @@ impl Pages {
             }
             out.write_all(b"</td></tr>\n")
         };
-        header("From", m.from.as_deref().unwrap_or(""), true)?;
-        header("Date", m.date.as_deref().unwrap_or(""), false)?;
-        header("Message-ID", m.message_id.as_deref().unwrap_or(""), false)?;
+        header("From", m.from().unwrap_or(""), true)?;
+        header("Date", m.date().unwrap_or(""), false)?;
+        header("Message-ID", m.message_id().unwrap_or(""), false)?;
         header(
             "Archive",
             &format!("{}, message {index}", file_name(file)),
             false,
         )?;
         out.write_all(b"<tr><th>Subject</th><td class=\"subject\" dir=\"auto\">")?;
-        match m.parts.iter().find(|p| p.path == "subject") {
-            Some(part) => write_linkified(&part.text, &part.links, self.checks, &mut out)?,
+        match m.parts().iter().find(|p| p.path() == "subject") {
+            Some(part) => write_linkified(part.text(), part.links(), self.checks, &mut out)?,
             None => write_escaped(subject, &mut out)?,
         }
         out.write_all(b"</td></tr>\n</table>\n")?;
-        if !m.warnings.is_empty() {
+        if !m.warnings().is_empty() {
             out.write_all(b"<ul class=\"warnings\">\n")?;
-            for w in &m.warnings {
+            for w in m.warnings() {
                 out.write_all(b"<li dir=\"auto\">")?;
                 write_escaped(&w.to_string(), &mut out)?;
                 out.write_all(b"</li>\n")?;
             }
             out.write_all(b"</ul>\n")?;
         }
-        for part in m.parts.iter().filter(|p| p.path != "subject") {
+        for part in m.parts().iter().filter(|p| p.path() != "subject") {
             write_part(part, self.checks, &mut out)?;
         }
         out.write_all(b"</body></html>\n")?;
@@ -382,13 +385,13 @@ impl Write for Replacing {
 
 fn write_part(part: &TextPart, checks: bool, out: &mut impl Write) -> io::Result<()> {
     out.write_all(b"<section class=\"part\"><h2>Part ")?;
-    write_escaped(&part.path, out)?;
-    if let Some(ct) = &part.content_type {
+    write_escaped(part.path(), out)?;
+    if let Some(ct) = &part.content_type() {
         out.write_all(" · ".as_bytes())?;
         write_escaped(ct, out)?;
     }
     out.write_all(b"</h2>\n<pre dir=\"auto\">")?;
-    write_linkified(&part.text, &part.links, checks, out)?;
+    write_linkified(part.text(), part.links(), checks, out)?;
     out.write_all(b"</pre></section>\n")
 }
 
@@ -401,19 +404,19 @@ impl Render for Pages {
             .write_page(&self.dir.join(&page), file, index, global, m)
             .err();
         let links = if self.checks {
-            let links = m.parts.iter().flat_map(|p| &p.links);
+            let links = m.parts().iter().flat_map(|p| p.links());
             links.filter(|link| passes_checks(link)).count()
         } else {
             m.link_count()
         };
         Row {
             thread: thread_of(m, &page),
-            reply: !m.references.is_empty() || m.in_reply_to.is_some(),
+            reply: !m.references().is_empty() || m.in_reply_to().is_some(),
             page,
             global,
-            date: m.date.clone().unwrap_or_default(),
-            from: m.from.clone().unwrap_or_default(),
-            subject: m.subject.clone().unwrap_or_else(|| "(no subject)".into()),
+            date: m.date().unwrap_or_default().to_string(),
+            from: m.from().unwrap_or_default().to_string(),
+            subject: m.subject().unwrap_or("(no subject)").to_string(),
             links,
             error,
         }
@@ -607,14 +610,13 @@ mod tests {
     use linkscan::LinkKind;
 
     fn link(start: usize, end: usize, source: LinkSource) -> MailLink {
-        MailLink {
-            start,
-            end,
-            kind: LinkKind::Url,
+        MailLink::from_parts(
+            start..end,
+            LinkKind::Url,
             source,
-            text: "a.co".into(),
-            href: "https://a.co".into(),
-        }
+            "a.co".into(),
+            "https://a.co".into(),
+        )
     }
 
     /// The text of an HTML part with `n` anchors `<a href=a.co>x</a>`, and its links.
@@ -666,7 +668,7 @@ mod tests {
         ];
         let chosen: Vec<(usize, usize)> = choose_links(&links, &mut 0)
             .iter()
-            .map(|l| (l.start, l.end))
+            .map(|l| (l.start(), l.end()))
             .collect();
         assert_eq!(chosen, [(0, 5), (5, 10), (12, 18), (20, 30), (36, 39)]);
     }

@@ -14,7 +14,7 @@ use linkscan::conformance::{
     mark, parse_detection_tests, parse_formatting_tests, read_data_file, run_detection,
     run_formatting, shared_dir, Failure, FormattingCase,
 };
-use linkscan::{escape_url_parts, oracle, LinkFinder, TldPolicy};
+use linkscan::{escape_url_parts, oracle, Link, LinkFinder, TldPolicy};
 
 use crate::{ConformanceArgs, Outcome};
 
@@ -90,7 +90,7 @@ pub(crate) fn run(args: &ConformanceArgs, out: &mut impl Write) -> io::Result<Ou
     let cases = parse_detection_tests(&detection);
     let finder = LinkFinder::new();
     writeln!(out, "{}: {} lines", detection_path.display(), cases.len())?;
-    let fast = run_detection(&cases, |s| mark(s, finder.links(s)));
+    let fast = run_detection(&cases, |s| mark(s, finder.links(s).map(Link::from)));
     failed += report(out, "finder", cases.len(), fast, &[], args.verbose)?;
     let slow = run_detection(&cases, |s| {
         mark(s, oracle::find_links(s.as_bytes(), &TldPolicy::Iana))

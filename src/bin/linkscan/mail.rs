@@ -40,7 +40,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use linkscan::checks;
 use linkscan::mail::splitter::{unescape, MboxSplitter, Split, CHUNK};
-use linkscan::mail::{open_mbox, MailScanner, ScannedMessage};
+use linkscan::mail::{open_mbox, MailScanner, MboxWarning, ScannedMessage};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -385,10 +385,12 @@ fn read_error(e: &io::Error) -> String {
 
 /// The warning for a message over the size limit.
 fn over_limit(limit: u64) -> String {
-    format!(
-        "the message is larger than the limit of {limit} bytes (--max-message-size); it was \
-         scanned as raw text, undecoded"
-    )
+    MboxWarning::TooLarge { limit }.to_string()
+}
+
+/// The warnings of the archive's splitter, as printed.
+fn strings(warnings: &[MboxWarning]) -> Vec<String> {
+    warnings.iter().map(ToString::to_string).collect()
 }
 
 /// Reads `reader` in pieces of about [`CHUNK`] bytes, each cut just after an ASCII space or
@@ -531,13 +533,10 @@ fn read_mbox(
             let (message, size) = match split {
                 Split::Message(m) => {
                     let size = m.range.len();
-                    let mut warnings = m.warnings;
+                    let mut warnings = strings(&m.warnings);
                     if i + 1 == last {
                         if let Some(e) = &error {
-                            warnings.push(format!(
-                                "the archive could not be read past this message ({e}); it may \
-                                 be truncated"
-                            ));
+                            warnings.push(MboxWarning::read_error(e).to_string());
                         }
                     }
                     let message = RawMessage {
@@ -561,7 +560,7 @@ fn read_mbox(
                             c.start_in_message,
                             c.first,
                         ),
-                        warnings: c.warnings,
+                        warnings: strings(&c.warnings),
                     };
                     (message, size)
                 }
@@ -632,19 +631,19 @@ fn scan_batch<R: Render>(
         .map(|raw| {
             let file = raw.path.as_deref().map(display);
             let file = file.as_deref().unwrap_or(input_name);
-            let (mut scanned, first, read_error) = scan(scanner, &raw);
+            let (scanned, first, read_error) = scan(scanner, &raw);
             let mut warnings = raw.warnings;
             warnings.extend(read_error.iter().cloned());
             // Copied, not moved: the page of an archive shows them too.
-            warnings.extend(scanned.warnings.iter().map(|w| w.to_string()));
+            warnings.extend(scanned.warnings().iter().map(|w| w.to_string()));
             let rendered = render.render(file, raw.index, raw.global, &scanned);
             Done {
                 index: raw.index,
                 path: raw.path,
-                message_id: scanned.message_id.take(),
+                message_id: scanned.message_id().map(str::to_owned),
                 first,
                 read_error: read_error.is_some(),
-                parts: if first { scanned.parts.len() } else { 0 },
+                parts: if first { scanned.parts().len() } else { 0 },
                 links: scanned.link_count(),
                 warnings,
                 rendered,
@@ -996,28 +995,28 @@ impl Render for FindRender {
         // A JSON line is a few hundred bytes: sized once, rather than grown by doubling
         // (each doubling copies what was rendered).
         let mut out = Vec::with_capacity(m.link_count() * 320);
-        for part in &m.parts {
-            for link in &part.links {
+        for part in m.parts() {
+            for link in part.links() {
                 if self.only {
-                    out.extend_from_slice(link.text.as_bytes());
+                    out.extend_from_slice(link.text().as_bytes());
                     out.push(b'\n');
                     continue;
                 }
                 let record = JsonMailLink {
                     file: FileField(file),
                     message: index,
-                    message_id: m.message_id.as_deref(),
-                    part: &part.path,
-                    content_type: part.content_type.as_deref(),
-                    source: link.source.as_str(),
-                    start: link.start,
-                    end: link.end,
-                    kind: link.kind.as_str(),
-                    text: &link.text,
-                    href: &link.href,
+                    message_id: m.message_id(),
+                    part: part.path(),
+                    content_type: part.content_type(),
+                    source: link.source().as_str(),
+                    start: link.start(),
+                    end: link.end(),
+                    kind: link.kind().as_str(),
+                    text: link.text(),
+                    href: link.href(),
                     checks: self
                         .checks
-                        .then(|| checks::check(&link.text, link.kind).names().collect()),
+                        .then(|| checks::check(link.text(), link.kind()).names().collect()),
                 };
                 match self.format {
                     Format::Tsv => {

@@ -1,8 +1,9 @@
 //! [`MailWarning`]: what went wrong in a message that was still scanned, as data.
 //!
-//! Each variant holds the facts (the part's path, a count, a label) and its `Display` is
-//! the sentence shown to people, so a program can match on the kind of problem and a
-//! person reads the same words as before. Invariant: a warning never means the message was
+//! Each variant holds the facts (the part's path, a count, a label, what was wrong with a
+//! body as a [`BodyProblem`] or [`Base64Problem`]) and its `Display` is the sentence shown
+//! to people, so a program can match on the kind of problem and a person reads the same
+//! words as before. Invariant: a warning never means the message was
 //! skipped; every variant says how its text was still read, except
 //! [`MailWarning::LostPart`], a part the parser named but did not keep.
 
@@ -18,11 +19,11 @@ use super::{MAX_ENCODED_NESTED_MESSAGES, MAX_NESTED_MESSAGES, MAX_PARTS};
 /// let raw = b"Content-Type: text/plain; charset=x-klingon\n\nsee example.com\n";
 /// let scanned = MailScanner::new().scan(raw);
 /// assert_eq!(
-///     scanned.warnings,
+///     scanned.warnings(),
 ///     [MailWarning::UnknownCharset { part: "1".into(), label: "x-klingon".into() }]
 /// );
 /// assert_eq!(
-///     scanned.warnings[0].to_string(),
+///     scanned.warnings()[0].to_string(),
 ///     "part 1: unknown charset \"x-klingon\"; read as UTF-8"
 /// );
 /// ```
@@ -87,8 +88,8 @@ pub enum MailWarning {
         part: String,
         /// `text/plain`, … (lower case).
         content_type: String,
-        /// What was wrong, in words.
-        problem: String,
+        /// What was wrong.
+        problem: BodyProblem,
     },
     /// A multipart without a usable boundary; read as text.
     NoBoundary {
@@ -126,9 +127,75 @@ pub enum MailWarning {
         part: String,
         /// `text/plain`, … (lower case).
         content_type: String,
-        /// What was wrong and what was done about it, in words.
-        problems: Vec<String>,
+        /// What was wrong and what was done about it (at least one).
+        problems: Vec<Base64Problem>,
     },
+}
+
+/// Why a body could not be decoded ([`MailWarning::UndecodableBody`]); `Display` says it
+/// in words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BodyProblem {
+    /// The base64 body is invalid or truncated.
+    Base64,
+    /// The quoted-printable body is invalid or truncated.
+    QuotedPrintable,
+    /// The nested message (a `message/*` part) could not be parsed.
+    NestedMessage,
+    /// The body could not be decoded, for another reason.
+    Other,
+}
+
+impl fmt::Display for BodyProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BodyProblem::Base64 => "the base64 body is invalid or truncated",
+            BodyProblem::QuotedPrintable => "the quoted-printable body is invalid or truncated",
+            BodyProblem::NestedMessage => "the nested message could not be parsed",
+            BodyProblem::Other => "the body could not be decoded",
+        })
+    }
+}
+
+/// What was wrong with a base64 body that was decoded leniently
+/// ([`MailWarning::InvalidBase64`]), and what was done about it; `Display` says it in
+/// words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Base64Problem {
+    /// The body holds no base64 data at all: it was read as text.
+    NoData,
+    /// Characters outside the base64 alphabet were ignored (RFC 2045 section 6.8).
+    IgnoredCharacters {
+        /// How many.
+        count: usize,
+    },
+    /// Lines of text after the base64 data (a footer) were scanned as text.
+    TextAfterData {
+        /// How many lines (not counting blank ones).
+        lines: usize,
+    },
+    /// The data is cut short: decoded as far as it goes.
+    Truncated,
+}
+
+impl fmt::Display for Base64Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Base64Problem::NoData => f.write_str("it holds no base64 data, read as text"),
+            Base64Problem::IgnoredCharacters { count } => write!(
+                f,
+                "{count} character(s) outside the base64 alphabet were ignored (RFC 2045 \
+                 section 6.8)"
+            ),
+            Base64Problem::TextAfterData { lines } => write!(
+                f,
+                "{lines} line(s) of text after the base64 data were scanned as text"
+            ),
+            Base64Problem::Truncated => f.write_str("it is truncated; decoded as far as it goes"),
+        }
+    }
 }
 
 impl fmt::Display for MailWarning {
@@ -211,11 +278,77 @@ impl fmt::Display for MailWarning {
                 part,
                 content_type,
                 problems,
-            } => write!(
-                f,
-                "part {part} ({content_type}): the base64 body is invalid: {}",
-                problems.join("; ")
-            ),
+            } => {
+                write!(
+                    f,
+                    "part {part} ({content_type}): the base64 body is invalid: "
+                )?;
+                for (i, problem) in problems.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{problem}")?;
+                }
+                Ok(())
+            }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sentences are those the command line has always printed; the problems of a
+    /// body are typed, and their words are the same as before.
+    #[test]
+    fn body_problems_read_as_before() {
+        let body = |problem| MailWarning::UndecodableBody {
+            part: "2".into(),
+            content_type: "text/plain".into(),
+            problem,
+        };
+        assert_eq!(
+            body(BodyProblem::Base64).to_string(),
+            "part 2 (text/plain): the base64 body is invalid or truncated; read undecoded"
+        );
+        assert_eq!(
+            body(BodyProblem::QuotedPrintable).to_string(),
+            "part 2 (text/plain): the quoted-printable body is invalid or truncated; read \
+             undecoded"
+        );
+        assert_eq!(
+            body(BodyProblem::NestedMessage).to_string(),
+            "part 2 (text/plain): the nested message could not be parsed; read undecoded"
+        );
+        assert_eq!(
+            body(BodyProblem::Other).to_string(),
+            "part 2 (text/plain): the body could not be decoded; read undecoded"
+        );
+        let base64 = |problems| MailWarning::InvalidBase64 {
+            part: "1".into(),
+            content_type: "text/html".into(),
+            problems,
+        };
+        assert_eq!(
+            base64(vec![
+                Base64Problem::IgnoredCharacters { count: 3 },
+                Base64Problem::TextAfterData { lines: 2 }
+            ])
+            .to_string(),
+            "part 1 (text/html): the base64 body is invalid: 3 character(s) outside the base64 \
+             alphabet were ignored (RFC 2045 section 6.8); 2 line(s) of text after the base64 \
+             data were scanned as text"
+        );
+        assert_eq!(
+            base64(vec![Base64Problem::NoData]).to_string(),
+            "part 1 (text/html): the base64 body is invalid: it holds no base64 data, read as \
+             text"
+        );
+        assert_eq!(
+            base64(vec![Base64Problem::Truncated]).to_string(),
+            "part 1 (text/html): the base64 body is invalid: it is truncated; decoded as far \
+             as it goes"
+        );
     }
 }
