@@ -42,11 +42,10 @@ use linkscan::checks;
 use linkscan::mail::splitter::{unescape, MboxSplitter, Split, CHUNK};
 use linkscan::mail::{open_mbox, MailScanner, MboxWarning, ScannedMessage};
 use rayon::prelude::*;
-use serde::Serialize;
 
 use crate::find::Format;
 use crate::input::{describe, STDIN_NAME};
-use crate::render::{tsv_str, tsv_unescape, Name};
+use crate::render::{decimal, json_str, tsv_field, tsv_unescape, Name};
 use crate::words;
 use crate::{FindArgs, Outcome};
 
@@ -923,25 +922,6 @@ fn summary(t: &Totals) -> String {
     )
 }
 
-/// A link of a message, as `find --format jsonl` prints it.
-#[derive(Serialize)]
-struct JsonMailLink<'a> {
-    file: FileField<'a>,
-    message: usize,
-    message_id: Option<&'a str>,
-    part: &'a str,
-    content_type: Option<&'a str>,
-    source: &'static str,
-    start: usize,
-    end: usize,
-    kind: &'static str,
-    text: &'a str,
-    href: &'a str,
-    /// With `--checks`: the names of the security checks the link fails.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    checks: Option<Vec<&'static str>>,
-}
-
 /// `find` over archives: JSON lines or TSV per message.
 struct FindRender {
     format: Format,
@@ -963,25 +943,27 @@ struct FindSink<'o, W: Write> {
 }
 
 /// The `file` field of a JSON line: the name as a string, or `{"bytes":…}` when it is not
-/// UTF-8 (see [`crate::render`]).
-struct FileField<'a>(&'a str);
+/// UTF-8 (see [`crate::render`]); `file` is the name as displayed (TSV-escaped).
+fn file_json(file: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    // `display` escaped the name; without a backslash, the escaped form is the name.
+    if !file.contains('\\') {
+        json_str(&mut out, file);
+        return out;
+    }
+    let bytes = tsv_unescape(file);
+    match std::str::from_utf8(&bytes) {
+        Ok(text) => json_str(&mut out, text),
+        Err(_) => out.extend_from_slice(Name::from_bytes(&bytes).json.as_bytes()),
+    }
+    out
+}
 
-impl Serialize for FileField<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        // `display` escaped the name; without a backslash, the escaped form is the name.
-        if !self.0.contains('\\') {
-            return serializer.serialize_str(self.0);
-        }
-        let bytes = tsv_unescape(self.0);
-        match std::str::from_utf8(&bytes) {
-            Ok(text) => serializer.serialize_str(text),
-            Err(_) => {
-                let json = Name::from_bytes(&bytes).json;
-                let value: serde_json::Value =
-                    serde_json::from_str(&json).map_err(serde::ser::Error::custom)?;
-                value.serialize(serializer)
-            }
-        }
+/// Appends `text` as a JSON string, or `null`.
+fn json_opt(out: &mut Vec<u8>, text: Option<&str>) {
+    match text {
+        Some(text) => json_str(out, text),
+        None => out.extend_from_slice(b"null"),
     }
 }
 
@@ -995,57 +977,88 @@ impl Render for FindRender {
         // A JSON line is a few hundred bytes: sized once, rather than grown by doubling
         // (each doubling copies what was rendered).
         let mut out = Vec::with_capacity(m.link_count() * 320);
+        // What every JSON line of the message starts with, and of the part.
+        let mut message = Vec::new();
+        if self.format != Format::Tsv && !self.only && m.link_count() > 0 {
+            message.extend_from_slice(b"{\"file\":");
+            message.extend_from_slice(&file_json(file));
+            message.extend_from_slice(b",\"message\":");
+            decimal(&mut message, index as u64);
+            message.extend_from_slice(b",\"message_id\":");
+            json_opt(&mut message, m.message_id());
+        }
+        let mut head = Vec::new();
         for part in m.parts() {
+            if part.links().is_empty() {
+                continue;
+            }
+            head.clear();
+            head.extend_from_slice(&message);
+            head.extend_from_slice(b",\"part\":");
+            json_str(&mut head, part.path());
+            head.extend_from_slice(b",\"content_type\":");
+            json_opt(&mut head, part.content_type());
             for link in part.links() {
                 if self.only {
                     out.extend_from_slice(link.text().as_bytes());
                     out.push(b'\n');
                     continue;
                 }
-                let record = JsonMailLink {
-                    file: FileField(file),
-                    message: index,
-                    message_id: m.message_id(),
-                    part: part.path(),
-                    content_type: part.content_type(),
-                    source: link.source().as_str(),
-                    start: link.start(),
-                    end: link.end(),
-                    kind: link.kind().as_str(),
-                    text: link.text(),
-                    href: link.href(),
-                    checks: self
-                        .checks
-                        .then(|| checks::check(link.text(), link.kind()).names().collect()),
-                };
-                match self.format {
-                    Format::Tsv => {
-                        let _ = writeln!(
-                            out,
-                            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
-                            file,
-                            record.message,
-                            tsv_str(record.message_id.unwrap_or_default()),
-                            tsv_str(record.part),
-                            tsv_str(record.content_type.unwrap_or_default()),
-                            record.source,
-                            record.start,
-                            record.end,
-                            record.kind,
-                            tsv_str(record.text),
-                            tsv_str(record.href)
-                        );
-                        if let Some(failed) = &record.checks {
-                            out.pop(); // the line break, to add a column
-                            let _ = writeln!(out, "\t{}", failed.join(","));
-                        }
+                let failed = self.checks.then(|| checks::check(link.text(), link.kind()));
+                if self.format == Format::Tsv {
+                    out.extend_from_slice(file.as_bytes());
+                    out.push(b'\t');
+                    decimal(&mut out, index as u64);
+                    for field in [m.message_id().unwrap_or_default(), part.path()] {
+                        out.push(b'\t');
+                        tsv_field(&mut out, field.as_bytes());
                     }
-                    _ => {
-                        serde_json::to_writer(&mut out, &record)
-                            .expect("serializing to a Vec cannot fail");
-                        out.push(b'\n');
+                    out.push(b'\t');
+                    tsv_field(&mut out, part.content_type().unwrap_or_default().as_bytes());
+                    out.push(b'\t');
+                    out.extend_from_slice(link.source().as_str().as_bytes());
+                    out.push(b'\t');
+                    decimal(&mut out, link.start() as u64);
+                    out.push(b'\t');
+                    decimal(&mut out, link.end() as u64);
+                    out.push(b'\t');
+                    out.extend_from_slice(link.kind().as_str().as_bytes());
+                    for field in [link.text(), link.href()] {
+                        out.push(b'\t');
+                        tsv_field(&mut out, field.as_bytes());
                     }
+                    if let Some(failed) = failed {
+                        let names: Vec<&str> = failed.names().collect();
+                        out.push(b'\t');
+                        out.extend_from_slice(names.join(",").as_bytes());
+                    }
+                    out.push(b'\n');
+                    continue;
                 }
+                out.extend_from_slice(&head);
+                out.extend_from_slice(b",\"source\":\"");
+                out.extend_from_slice(link.source().as_str().as_bytes());
+                out.extend_from_slice(b"\",\"start\":");
+                decimal(&mut out, link.start() as u64);
+                out.extend_from_slice(b",\"end\":");
+                decimal(&mut out, link.end() as u64);
+                out.extend_from_slice(b",\"kind\":\"");
+                out.extend_from_slice(link.kind().as_str().as_bytes());
+                out.extend_from_slice(b"\",\"text\":");
+                json_str(&mut out, link.text());
+                out.extend_from_slice(b",\"href\":");
+                json_str(&mut out, link.href());
+                if let Some(failed) = failed {
+                    out.extend_from_slice(b",\"checks\":[");
+                    for (i, name) in failed.names().enumerate() {
+                        if i > 0 {
+                            out.push(b',');
+                        }
+                        json_str(&mut out, name);
+                    }
+                    out.push(b']');
+                }
+                out.extend_from_slice(b"}\n");
             }
         }
         out

@@ -115,19 +115,6 @@ pub(crate) fn tsv_field(out: &mut Vec<u8>, bytes: &[u8]) {
     }
 }
 
-/// `text` as a TSV field (borrowed when nothing needs escaping).
-pub(crate) fn tsv_str(text: &str) -> Cow<'_, str> {
-    if !text
-        .bytes()
-        .any(|b| matches!(b, b'\\' | b'\t' | b'\n' | b'\r'))
-    {
-        return Cow::Borrowed(text);
-    }
-    let mut out = Vec::with_capacity(text.len() + 8);
-    tsv_field(&mut out, text.as_bytes());
-    Cow::Owned(String::from_utf8(out).expect("escaping keeps UTF-8 valid"))
-}
-
 /// Undoes [`tsv_field`].
 pub(crate) fn tsv_unescape(text: &str) -> Vec<u8> {
     let bytes = text.as_bytes();
@@ -224,8 +211,6 @@ mod tests {
         let mut out = Vec::new();
         tsv_field(&mut out, b"a\tb\\c\xFF");
         assert_eq!(out, b"a\\tb\\\\c\\xFF");
-        assert_eq!(tsv_str("no escapes"), "no escapes");
-        assert_eq!(tsv_str("a\tb"), "a\\tb");
     }
 
     #[test]
