@@ -116,6 +116,7 @@ pub(crate) fn tsv_field(out: &mut Vec<u8>, bytes: &[u8]) {
 }
 
 /// Undoes [`tsv_field`].
+#[cfg(feature = "mail")]
 pub(crate) fn tsv_unescape(text: &str) -> Vec<u8> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());

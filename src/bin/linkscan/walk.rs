@@ -46,6 +46,7 @@ impl WalkArgs {
     }
 
     /// Refuses these options for inputs that are not walked (`what`).
+    #[cfg(feature = "mail")]
     pub(crate) fn refuse(&self, what: &str) -> Result<(), String> {
         if self.given() {
             Err(format!(

@@ -4,6 +4,7 @@
 //! plural agree with the number everywhere. The nouns used are regular (plural = noun + s).
 
 /// `n` and the noun, in the singular for 1 and the plural otherwise.
+#[cfg(feature = "mail")]
 pub(crate) fn count(n: usize, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
@@ -12,7 +13,7 @@ pub(crate) fn count(n: usize, noun: &str) -> String {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "mail"))]
 mod tests {
     use super::count;
 
