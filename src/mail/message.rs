@@ -439,9 +439,12 @@ impl MailScanner {
         }
         let parsed = panic::catch_unwind(AssertUnwindSafe(|| {
             let mut scanned = ScannedMessage::default();
+            // The flat parse ends every multipart at its closing delimiter.
+            let closed = flat.is_some();
             match flat.or_else(|| self.parser.parse(raw)) {
                 Some(message) => {
-                    self.walk_message(&message, "", 0, &mut scanned);
+                    let walk = Walk { closed };
+                    self.walk_message(&message, "", 0, walk, &mut scanned);
                     free_iteratively(message);
                     Some(scanned)
                 }
@@ -515,6 +518,7 @@ impl MailScanner {
         message: &Message<'_>,
         prefix: &str,
         depth: usize,
+        walk: Walk,
         out: &mut ScannedMessage,
     ) {
         if prefix.is_empty() {
@@ -560,13 +564,16 @@ impl MailScanner {
         match &root.body {
             PartType::Multipart(children) => {
                 seen[0] = true;
-                self.check_multipart(message, 0, prefix.trim_end_matches('.'), out);
+                self.check_multipart(message, 0, prefix.trim_end_matches('.'), walk, out);
                 for (i, &id) in children.iter().enumerate() {
                     let path = format!("{prefix}{}", i + 1);
-                    self.walk_part(message, id as usize, &path, depth + 1, &mut seen, out);
+                    self.walk_part(message, id as usize, &path, depth + 1, walk, &mut seen, out);
                 }
             }
-            _ => self.walk_part(message, 0, &format!("{prefix}1"), depth + 1, &mut seen, out),
+            _ => {
+                let path = format!("{prefix}1");
+                self.walk_part(message, 0, &path, depth + 1, walk, &mut seen, out)
+            }
         }
     }
 
@@ -576,8 +583,12 @@ impl MailScanner {
         message: &Message<'_>,
         id: usize,
         path: &str,
+        walk: Walk,
         out: &mut ScannedMessage,
     ) {
+        if walk.closed {
+            return;
+        }
         let part = &message.parts[id];
         let Some(boundary) = part.content_type().and_then(|ct| ct.attribute("boundary")) else {
             return;
@@ -598,12 +609,14 @@ impl MailScanner {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn walk_part(
         &self,
         message: &Message<'_>,
         id: usize,
         path: &str,
         depth: usize,
+        walk: Walk,
         seen: &mut [bool],
         out: &mut ScannedMessage,
     ) {
@@ -681,14 +694,15 @@ impl MailScanner {
         }
         match &part.body {
             PartType::Multipart(children) => {
-                self.check_multipart(message, id, path, out);
+                self.check_multipart(message, id, path, walk, out);
                 for (i, &child) in children.iter().enumerate() {
                     let child_path = format!("{path}.{}", i + 1);
-                    self.walk_part(message, child as usize, &child_path, depth + 1, seen, out);
+                    let id = child as usize;
+                    self.walk_part(message, id, &child_path, depth + 1, walk, seen, out);
                 }
             }
             PartType::Message(nested) => {
-                self.walk_message(nested, &format!("{path}."), depth + 1, out);
+                self.walk_message(nested, &format!("{path}."), depth + 1, walk, out);
             }
             PartType::Text(text) | PartType::Html(text) => {
                 let text: &str = recovered.as_deref().unwrap_or(text);
@@ -883,6 +897,14 @@ fn free_iteratively(message: Message<'_>) {
             }
         }
     }
+}
+
+/// What the walk knows of the parse it reads.
+#[derive(Clone, Copy)]
+struct Walk {
+    /// Every multipart was read up to its closing delimiter (the flat parse), so
+    /// none can be missing it.
+    closed: bool,
 }
 
 /// Whether the parser can decode `label` (UTF-8 and US-ASCII are read as UTF-8, which is

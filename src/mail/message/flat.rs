@@ -81,7 +81,7 @@ pub(crate) fn parse<'x>(parser: &MessageParser, raw: &'x [u8]) -> Option<Message
     };
     let parts = match content_type(&root).map(|ct| ct.ctype()) {
         None | Some("text") => {
-            let (encoding, body) = leaf_body(&root, &mut stream, b"")?;
+            let (encoding, body) = leaf_body(&root, &mut stream, &Boundary::new(Vec::new()))?;
             // The parser's loop would read what a decoder left as another header block.
             if stream.offset() < raw.len() {
                 return None;
@@ -111,8 +111,8 @@ fn multipart<'x>(
     stream: &mut MessageStream<'x>,
     root: MessagePart<'x>,
 ) -> Option<Vec<MessagePart<'x>>> {
-    let boundary = multipart_boundary(&root)?;
-    if !stream.seek_next_part(&boundary) {
+    let boundary = Boundary::new(multipart_boundary(&root)?);
+    if !stream.seek_next_part(&boundary.bytes) {
         return None;
     }
     stream.skip_crlf();
@@ -140,7 +140,7 @@ fn read_parts<'x>(
     stream: &mut MessageStream<'x>,
     parts: &mut Vec<MessagePart<'x>>,
     at: usize,
-    boundary: &[u8],
+    boundary: &Boundary,
     depth: usize,
 ) -> Option<()> {
     let mut children = Vec::new();
@@ -167,8 +167,8 @@ fn read_parts<'x>(
         let (encoding, body) = match content_type(&part).map(|ct| (ct.ctype(), ct.subtype())) {
             None | Some(("text", _)) => leaf_body(&part, stream, boundary)?,
             Some(("multipart", _)) => {
-                let inner = multipart_boundary(&part)?;
-                if depth >= MAX_MULTIPART_DEPTH || !stream.seek_next_part(&inner) {
+                let inner = Boundary::new(multipart_boundary(&part)?);
+                if depth >= MAX_MULTIPART_DEPTH || !stream.seek_next_part(&inner.bytes) {
                     return None;
                 }
                 parts.push(part);
@@ -176,7 +176,7 @@ fn read_parts<'x>(
                 read_parts(parser, stream, parts, index, &inner, depth + 1)?;
                 // Past the inner closing delimiter, the parser seeks this multipart's next
                 // delimiter, and ends the inner part at the line break before it.
-                parts[index].offset_end = stream.seek_next_part_offset(boundary)? as u32;
+                parts[index].offset_end = stream.seek_next_part_offset(&boundary.bytes)? as u32;
                 if stream.is_multipart_end() {
                     break;
                 }
@@ -187,7 +187,7 @@ fn read_parts<'x>(
                 let encoding = transfer_encoding(&part);
                 let bytes = match encoding {
                     Encoding::Base64 => {
-                        let (end, bytes) = stream.decode_base64_mime(boundary);
+                        let (end, bytes) = stream.decode_base64_mime(&boundary.bytes);
                         if end == usize::MAX {
                             return None;
                         }
@@ -219,7 +219,7 @@ fn read_parts<'x>(
 fn leaf_body<'x>(
     part: &MessagePart<'x>,
     stream: &mut MessageStream<'x>,
-    boundary: &[u8],
+    boundary: &Boundary,
 ) -> Option<(Encoding, PartType<'x>)> {
     let ct = content_type(part);
     let html = ct.is_some_and(|ct| ct.subtype() == Some("html"));
@@ -229,7 +229,7 @@ fn leaf_body<'x>(
     let encoding = transfer_encoding(part);
     let bytes: Cow<'x, [u8]> = match encoding {
         Encoding::Base64 => {
-            let (end, bytes) = stream.decode_base64_mime(boundary);
+            let (end, bytes) = stream.decode_base64_mime(&boundary.bytes);
             if end == usize::MAX {
                 return None;
             }
@@ -244,7 +244,11 @@ fn leaf_body<'x>(
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
             .into(),
         (Cow::Borrowed(bytes), Some(decode)) => decode(bytes).into(),
-        (Cow::Borrowed(bytes), None) => String::from_utf8_lossy(bytes),
+        // `from_utf8_lossy` borrows valid text too, but validates more slowly.
+        (Cow::Borrowed(bytes), None) => match std::str::from_utf8(bytes) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(bytes),
+        },
     };
     let body = if html {
         PartType::Html(text)
@@ -255,7 +259,7 @@ fn leaf_body<'x>(
 }
 
 /// [`quoted_printable`] at the stream's position, which it moves past the body.
-fn quoted_printable_body(stream: &mut MessageStream<'_>, boundary: &[u8]) -> Option<Vec<u8>> {
+fn quoted_printable_body(stream: &mut MessageStream<'_>, boundary: &Boundary) -> Option<Vec<u8>> {
     let raw = stream.bytes(0..stream.len());
     let start = stream.offset();
     let (decoded, next) = quoted_printable(raw, start, boundary)?;
@@ -264,7 +268,7 @@ fn quoted_printable_body(stream: &mut MessageStream<'_>, boundary: &[u8]) -> Opt
 }
 
 /// [`plain`] at the stream's position, which it moves past the body.
-fn plain_body<'x>(stream: &mut MessageStream<'x>, boundary: &[u8]) -> Option<&'x [u8]> {
+fn plain_body<'x>(stream: &mut MessageStream<'x>, boundary: &Boundary) -> Option<&'x [u8]> {
     let raw = stream.bytes(0..stream.len());
     let start = stream.offset();
     let (end, next) = plain(raw, start, boundary)?;
@@ -277,11 +281,11 @@ fn plain_body<'x>(stream: &mut MessageStream<'x>, boundary: &[u8]) -> Option<&'x
 /// one, the body ends before the first `--boundary`, and before the line break ahead of
 /// it when the delimiter starts a line; the stream stops past the boundary. `None` when
 /// there is no delimiter.
-fn plain(raw: &[u8], start: usize, boundary: &[u8]) -> Option<(usize, usize)> {
-    if boundary.is_empty() {
+fn plain(raw: &[u8], start: usize, boundary: &Boundary) -> Option<(usize, usize)> {
+    if boundary.bytes.is_empty() {
         return Some((raw.len(), raw.len()));
     }
-    let at = start + delimiter(&raw[start..], boundary)?;
+    let at = start + boundary.find(&raw[start..])?;
     // The parser starts as if after a line break.
     let before = if at > start { raw[at - 1] } else { b'\n' };
     let end = if before != b'\n' {
@@ -291,15 +295,31 @@ fn plain(raw: &[u8], start: usize, boundary: &[u8]) -> Option<(usize, usize)> {
     } else {
         at.saturating_sub(1).max(start)
     };
-    Some((end, at + 2 + boundary.len()))
+    Some((end, at + 2 + boundary.bytes.len()))
 }
 
-/// Where the first `--` followed by `boundary` starts in `body`.
-fn delimiter(body: &[u8], boundary: &[u8]) -> Option<usize> {
-    let mut pattern = Vec::with_capacity(boundary.len() + 2);
-    pattern.extend_from_slice(b"--");
-    pattern.extend_from_slice(boundary);
-    memchr::memmem::find(body, &pattern)
+/// A multipart's boundary (empty for a body that runs to the end of the message), with
+/// the search for its delimiter, `--` and the boundary, built once for all its parts.
+struct Boundary {
+    bytes: Vec<u8>,
+    delimiter: memchr::memmem::Finder<'static>,
+}
+
+impl Boundary {
+    fn new(bytes: Vec<u8>) -> Boundary {
+        let mut pattern = Vec::with_capacity(bytes.len() + 2);
+        pattern.extend_from_slice(b"--");
+        pattern.extend_from_slice(&bytes);
+        Boundary {
+            delimiter: memchr::memmem::Finder::new(&pattern).into_owned(),
+            bytes,
+        }
+    }
+
+    /// Where the first delimiter starts in `body`.
+    fn find(&self, body: &[u8]) -> Option<usize> {
+        self.delimiter.find(body)
+    }
 }
 
 fn content_type<'a, 'x>(part: &'a MessagePart<'x>) -> Option<&'a ContentType<'x>> {
@@ -336,7 +356,7 @@ fn transfer_encoding(part: &MessagePart<'_>) -> Encoding {
 /// it. What differs is only that a run of bytes the machine would copy one by one (no
 /// `=`, CR or LF, in the plain state) is copied at once, and that the delimiter is found
 /// by one search instead of a test at every `-`.
-fn quoted_printable(raw: &[u8], start: usize, boundary: &[u8]) -> Option<(Vec<u8>, usize)> {
+fn quoted_printable(raw: &[u8], start: usize, boundary: &Boundary) -> Option<(Vec<u8>, usize)> {
     #[derive(Clone, Copy, PartialEq)]
     enum State {
         Plain,
@@ -344,10 +364,10 @@ fn quoted_printable(raw: &[u8], start: usize, boundary: &[u8]) -> Option<(Vec<u8
         Hex1(u8),
     }
     // The delimiter: the parser stops at the second `-` of the first `--boundary`.
-    let delimiter = if boundary.is_empty() {
+    let delimiter = if boundary.bytes.is_empty() {
         None
     } else {
-        Some(start + delimiter(&raw[start..], boundary)?)
+        Some(start + boundary.find(&raw[start..])?)
     };
     // Up to and with the first `-` of the delimiter, which the machine copies.
     let body = &raw[start..delimiter.map_or(raw.len(), |at| at + 1)];
@@ -437,7 +457,7 @@ fn quoted_printable(raw: &[u8], start: usize, boundary: &[u8]) -> Option<(Vec<u8
     // The parser subtracts without a check: where that would wrap, go the general way.
     let kept = out.len().checked_sub(cut)?;
     out.truncate(kept);
-    Some((out, at + 2 + boundary.len()))
+    Some((out, at + 2 + boundary.bytes.len()))
 }
 
 fn hex(b: u8) -> Option<u8> {
@@ -458,7 +478,7 @@ mod tests {
 
     fn ours(body: &[u8], boundary: &[u8]) -> Option<(Vec<u8>, usize)> {
         // The parser's arithmetic wraps where ours refuses: compare only where it does not.
-        quoted_printable(body, 0, boundary)
+        quoted_printable(body, 0, &Boundary::new(boundary.to_vec()))
     }
 
     /// `plain` against the parser's `mime_part`.
@@ -466,7 +486,8 @@ mod tests {
         let mut stream = MessageStream::new(body);
         let (end, bytes) = stream.mime_part(boundary);
         let theirs = (end != usize::MAX).then(|| (bytes.into_owned(), stream.offset()));
-        let ours = plain(body, 0, boundary).map(|(end, next)| (body[..end].to_vec(), next));
+        let ours = plain(body, 0, &Boundary::new(boundary.to_vec()))
+            .map(|(end, next)| (body[..end].to_vec(), next));
         assert_eq!(ours, theirs, "{:?}", String::from_utf8_lossy(body));
     }
 
