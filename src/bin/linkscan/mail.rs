@@ -186,6 +186,9 @@ const BATCH_MESSAGES: usize = 1024;
 /// a small part of the memory.
 const READ_BYTES: usize = 8 << 20;
 
+/// The most read buffers kept for reuse.
+const POOL_BUFFERS: usize = 8;
+
 /// Counts the bytes read through it, for the progress bar.
 struct Counting<R> {
     inner: R,
@@ -522,8 +525,10 @@ fn read_mbox(
             carry = Some((Arc::clone(&shared), consumed..filled));
         }
         pool.push(Arc::clone(&shared));
-        // A few buffers are enough: the channel holds two batches.
-        if pool.len() > 4 {
+        // Enough buffers go round for the messages in flight (the batches in the channel
+        // and those the workers hold), so that a new one is seldom faulted in and zeroed
+        // afresh; past that many, the oldest is let go (freed by the last worker using it).
+        if pool.len() > POOL_BUFFERS {
             pool.remove(0);
         }
         let last = out.len();
