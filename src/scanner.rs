@@ -474,30 +474,33 @@ impl<'t, 'p> Scanner<'t, 'p> {
         }
 
         // 7. Scheme: `https://`, `http://`, else any other `scheme://` (a script scheme
-        //    skips the whole domain, as an invalid email does).
+        //    skips the whole domain, as an invalid email does). Each ends in `://` after
+        //    at least one letter: without that, there is nothing to compare.
         let mut link_start = start;
         let mut has_scheme = false;
-        for scheme in [&b"https://"[..], &b"http://"[..]] {
-            if start >= self.floor + scheme.len()
-                && text[start - scheme.len()..start].eq_ignore_ascii_case(scheme)
-            {
-                link_start = start - scheme.len();
-                has_scheme = true;
-                break;
-            }
-        }
-        if !has_scheme {
-            match other_scheme_start(text, start, self.floor) {
-                Some(OtherScheme::Scheme(at)) => {
-                    link_start = at;
+        if start >= self.floor + 4 && text[start - 3..start] == *b"://" {
+            for scheme in [&b"https://"[..], &b"http://"[..]] {
+                if start >= self.floor + scheme.len()
+                    && text[start - scheme.len()..start].eq_ignore_ascii_case(scheme)
+                {
+                    link_start = start - scheme.len();
                     has_scheme = true;
+                    break;
                 }
-                Some(OtherScheme::Script) => {
-                    self.floor = end;
-                    self.run = None;
-                    return Err(end);
+            }
+            if !has_scheme {
+                match other_scheme_start(text, start, self.floor) {
+                    Some(OtherScheme::Scheme(at)) => {
+                        link_start = at;
+                        has_scheme = true;
+                    }
+                    Some(OtherScheme::Script) => {
+                        self.floor = end;
+                        self.run = None;
+                        return Err(end);
+                    }
+                    None => {}
                 }
-                None => {}
             }
         }
 
@@ -663,6 +666,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
 
     /// The email local part before the `@` at `at` (section 5.2 and `initiation.md` step 6):
     /// `Some((start, has_mailto))`, or `None` when it is invalid.
+    #[inline(always)]
     fn local_part_start(&self, at: usize, floor: usize) -> Option<(usize, bool)> {
         let text = self.text;
         if at == floor || text[at - 1] == b'.' {
