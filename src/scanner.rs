@@ -417,19 +417,17 @@ impl<'t, 'p> Scanner<'t, 'p> {
         // 3. Port: ':' and 1–5 digits up to 65535.
         let mut has_port = false;
         if end < n && text[end] == b':' {
-            let digits = text[end + 1..]
-                .iter()
-                .take(6)
-                .take_while(|b| b.is_ascii_digit())
-                .count();
-            if digits > 0 {
-                if digits > 5 {
-                    return Err(resume);
+            // The digits (up to six, to tell five from more) and their value, in one pass.
+            let (mut digits, mut value) = (0, 0u32);
+            for &d in text[end + 1..].iter().take(6) {
+                if !d.is_ascii_digit() {
+                    break;
                 }
-                let value = text[end + 1..end + 1 + digits]
-                    .iter()
-                    .fold(0u32, |v, &d| v * 10 + (d - b'0') as u32);
-                if value > 65535 {
+                digits += 1;
+                value = value * 10 + (d - b'0') as u32;
+            }
+            if digits > 0 {
+                if digits > 5 || value > 65535 {
                     return Err(resume);
                 }
                 end += 1 + digits;
