@@ -11,7 +11,8 @@
 //!    The common case — a `.`, then a run of at most 7 ASCII bytes that an ASCII byte
 //!    other than a dot ends — is settled on one 8-byte word: the run's length by a few
 //!    integer operations on all its bytes at once, the lookup by one packed compare with
-//!    the TLD found last, or by the packed table.
+//!    the TLD found last, or by the packed table. The same word rejects an empty run and
+//!    an ASCII inner label (a dot and an ASCII host byte after the run).
 //! 3. **Trailing dot, port**: a constant amount of look-ahead. A dot followed by another
 //!    label rejects R before any lookup, and that dot is the next candidate: unless both
 //!    labels are ASCII (which the vector filter judges faster), the scanner goes on along
@@ -306,8 +307,18 @@ impl<'t, 'p> Scanner<'t, 'p> {
             let len = ascii_host_run(word);
             if len < 8 {
                 let after = (word >> (8 * len)) as u8;
+                let end = dot + 1 + len;
+                if after == b'.'
+                    && (len == 0
+                        || text
+                            .get(end + 1)
+                            .is_some_and(|&b| ascii::HOST_NO_DOT[b as usize]))
+                {
+                    // An empty run, or an inner label of ASCII (`example` in
+                    // `www.example.com`): no TLD. The dot at `end` is the next candidate.
+                    return Err(end);
+                }
                 if after < 0x80 && after != b'.' {
-                    let end = dot + 1 + len;
                     if len == 0 || len < self.min_tld_len {
                         return Err(end);
                     }

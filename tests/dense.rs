@@ -32,6 +32,7 @@ const UNITS: &[&str] = &[
     "x.com:123456",
     "x.com:",
     "a.b.c.com",
+    "www.ab-c.d.com",
     "-x.com",
     "x-.com",
     "x.-com",
