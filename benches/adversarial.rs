@@ -1,9 +1,11 @@
 //! Throughput on 100 MB lines of adversarial content (the lines of `tests/limits.rs`),
 //! and the cost of the security checks of section 8 on a real corpus.
 //!
-//! * `adversarial/<line>`: the default finder over one 100 MB line that is built to make
-//!   link detectors slow: open brackets after a path, `a.a.a.…`, `@@@…`, host characters
-//!   without a TLD, `x@x@…`, one host of millions of labels, a link every six bytes.
+//! * `adversarial/<line>`: the default finder over 100 MB built to make link detectors
+//!   slow, one line of: open brackets after a path, `a.a.a.…`, `@@@…`, host characters
+//!   without a TLD, `x@x@…`, one host of millions of labels; and link-dense text: a URL
+//!   every six bytes, an email or a URL with a port every eight (one line each), a URL
+//!   per line.
 //!   A linear scanner shows a throughput of the same order as on ordinary text.
 //! * `checks/<corpus>`: `LinkFinder::links_bytes` against `checks::checked_links` (the
 //!   same links, each checked) on the shared corpora.
@@ -29,6 +31,9 @@ fn lines() -> Vec<(&'static str, String)> {
         ("x_at_x_at", "x@".repeat(SIZE / 2)),
         ("one_long_host", "a.com.".repeat(SIZE / 6)),
         ("link_every_6_bytes", "x.com ".repeat(SIZE / 6)),
+        ("email_every_8_bytes", "a@b.com ".repeat(SIZE / 8)),
+        ("port_every_8_bytes", "x.com:1 ".repeat(SIZE / 8)),
+        ("link_per_line", "x.com\n".repeat(SIZE / 6)),
     ]
 }
 

@@ -8,17 +8,26 @@
 //!    text unless a candidate needs it.
 //! 2. **TLD.** The maximal run `R` of HostCharNoDot after the dot is looked up in the
 //!    [`TldPolicy`]. Runs after different dots are disjoint, so these scans are linear.
+//!    The common case — a `.`, then a run of at most 7 ASCII bytes that an ASCII byte
+//!    other than a dot ends — is settled on one 8-byte word: the run's length by a few
+//!    integer operations on all its bytes at once, the lookup by one packed compare with
+//!    the TLD found last, or by the packed table. The same word rejects an empty run and
+//!    an ASCII inner label (a dot and an ASCII host byte after the run).
 //! 3. **Trailing dot, port**: a constant amount of look-ahead. A dot followed by another
 //!    label rejects R before any lookup, and that dot is the next candidate: unless both
 //!    labels are ASCII (which the vector filter judges faster), the scanner goes on along
 //!    such chains of labels (`a.α.中.ا.…`) itself.
 //! 4. **Host start.** The backward walk over HostChar stops at `floor` (the end of the last
-//!    link) and, crucially, at the dot where the previous walk began: everything before it
-//!    was already established ([`HostRun`]). So each byte is walked back over at most once
-//!    between two links, which keeps hostile lines such as `-x.com．-x.com．…` linear.
-//!    A candidate rejected for its host dooms every later candidate whose walk reaches
-//!    it; after two such rejections in a row the scanner skips the rest of the HostChar
-//!    run in one forward pass instead of rejecting its candidates one by one.
+//!    link) and, crucially, at the dot of the last host rejected for its labels
+//!    ([`HostRun`]): a walk that reaches it gets the same start and is rejected too. A
+//!    walk that ends in a link moves the floor past itself; one that ends in a rejection
+//!    leaves that host behind as the new stop. So each byte is walked back over at most
+//!    once between two links, which keeps hostile lines such as `-x.com．-x.com．…`
+//!    linear. After two such rejections in a row the scanner skips the rest of the
+//!    HostChar run in one forward pass instead of rejecting its candidates one by one.
+//!    A walk bounded to a few bytes (the previous link ended just before the host, as in
+//!    link-dense text) goes byte by byte; a longer one hands runs of ASCII to the vector
+//!    kernel.
 //! 5. **Labels.** A label is bad when it is empty or starts or ends with `-`; that is
 //!    always visible as a bad *pair* of adjacent characters (Dot Dot, Dot `-`, `-` Dot) or
 //!    a bad first character. The walk records the last bad pair it saw, so checking the
@@ -45,18 +54,20 @@ use crate::vector::{Candidates, Kernel};
 
 const FULLWIDTH_FULL_STOP: u32 = 0xFF0E;
 
-/// What the last backward host walk established: `text[start..=dot]` is one unbroken run
-/// of HostChar (or starts at the floor), and `bad` says whether a bad label pair stands
-/// inside it. (A position is not needed: a later walk that reuses this one starts its
-/// host at `start`, before every pair of the run.)
+/// The longest backward walk (host or local part) made byte by byte: a walk that the
+/// floor or the last rejected host bounds to this many bytes costs less in a byte loop
+/// than in a call to the vector kernel (link-dense text, where each host or local part
+/// starts right after the previous link).
+const SCALAR_HOST_WALK: usize = 16;
+
+/// A host rejected for its labels: `text[start..=dot]` is one unbroken run of HostChar
+/// (or starts at the floor) whose labels are bad (a bad pair, a bad first character, or
+/// no character at all before the dot). Every later candidate whose walk reaches `dot`
+/// gets the same start and is rejected too, without walking the run again.
 #[derive(Clone, Copy)]
 struct HostRun {
     start: usize,
     dot: usize,
-    bad: bool,
-    /// The candidate at `dot` was rejected for its host (so is every later candidate
-    /// whose walk reaches `dot`).
-    doomed: bool,
 }
 
 /// Classes of ASCII bytes for the backward host walk: not a host character, a host
@@ -138,6 +149,32 @@ fn other_scheme_start(text: &[u8], start: usize, floor: usize) -> Option<OtherSc
     Some(OtherScheme::Scheme(at))
 }
 
+/// The 8 bytes of `text` at `at`, little-endian, if there are 8.
+#[inline(always)]
+fn word_at(text: &[u8], at: usize) -> Option<u64> {
+    let bytes = text.get(at..at.checked_add(8)?)?;
+    Some(u64::from_le_bytes(bytes.try_into().ok()?))
+}
+
+/// The number of leading bytes (from the lowest) of `word` that are ASCII HostCharNoDot,
+/// `[A-Za-z0-9-]`: 0 to 8. Each byte's bit 7 answers a range test at once: for a byte
+/// `v < 0x80` and `k <= 0x80`, `v + (0x80 - k)` has bit 7 set exactly when `v >= k`, and
+/// no sum carries into the next byte.
+#[inline(always)]
+fn ascii_host_run(word: u64) -> usize {
+    const fn bytes(b: u8) -> u64 {
+        u64::from_le_bytes([b; 8])
+    }
+    let low = word & bytes(0x7F);
+    let lower = low | bytes(0x20);
+    // v >= k: low + (0x80 - k), for k = '0', ':' ; 'a', '{' (on lower case) ; '-', '.'.
+    let digit = low.wrapping_add(bytes(0x50)) & !low.wrapping_add(bytes(0x46));
+    let letter = lower.wrapping_add(bytes(0x1F)) & !lower.wrapping_add(bytes(0x05));
+    let hyphen = low.wrapping_add(bytes(0x53)) & !low.wrapping_add(bytes(0x52));
+    let host = (digit | letter | hyphen) & !word & bytes(0x80);
+    (!host & bytes(0x80)).trailing_zeros() as usize / 8
+}
+
 /// The scanning state over one text.
 pub(crate) struct Scanner<'t, 'p> {
     text: &'t [u8],
@@ -156,6 +193,13 @@ pub(crate) struct Scanner<'t, 'p> {
     kernel: Kernel,
     run: Option<HostRun>,
     stack: BracketStack,
+    /// The kind of the link [`Scanner::next_range`] found last.
+    found_kind: LinkKind,
+    /// Whether that link has its scheme.
+    found_scheme: bool,
+    /// The packed short TLD ([`TldSet::contains_packed`]) the fast path of
+    /// [`Scanner::candidate`] found last (0: none): link-dense text repeats its TLDs.
+    last_tld: u64,
 }
 
 #[inline]
@@ -193,15 +237,41 @@ impl<'t, 'p> Scanner<'t, 'p> {
             kernel,
             run: None,
             stack: BracketStack::new(),
+            found_kind: LinkKind::Url,
+            found_scheme: false,
+            last_tld: 0,
         }
     }
 
     /// The next link (URL or email), or `None` at the end of the text.
+    #[inline]
     pub(crate) fn next_link(&mut self) -> Option<Link> {
+        let (start, end) = self.next_range();
+        (start <= end).then_some(Link {
+            start,
+            end,
+            kind: self.found_kind,
+            has_scheme: self.found_scheme,
+        })
+    }
+
+    /// The range of the next link, its kind and scheme left in `found_kind` and
+    /// `found_scheme`; `start > end` at the end of the text. Two integers come back in
+    /// registers, where an `Option<Link>` went through memory: the caller's wide reload
+    /// of the kind and scheme bytes, just written one by one, stalled on store
+    /// forwarding (about a sixth of the time on text with a link every few bytes).
+    #[inline(never)]
+    fn next_range(&mut self) -> (usize, usize) {
         loop {
-            let (dot, dot_len) = self.dots.next(self.text, self.pos.max(self.floor))?;
+            let Some((dot, dot_len)) = self.dots.next(self.text, self.pos.max(self.floor)) else {
+                return (1, 0);
+            };
             match self.candidate(dot, dot_len) {
-                Ok(link) => return Some(link),
+                Ok(link) => {
+                    self.found_kind = link.kind;
+                    self.found_scheme = link.has_scheme;
+                    return (link.start, link.end);
+                }
                 Err(resume) => self.pos = resume,
             }
         }
@@ -209,9 +279,61 @@ impl<'t, 'p> Scanner<'t, 'p> {
 
     /// The scan of `initiation.md` for the candidate dot at `dot`. `Ok`: a link was found
     /// (the floor has moved). `Err(p)`: no link here; resume the dot search at `p`.
-    fn candidate(&mut self, mut dot: usize, mut dot_len: usize) -> Result<Link, usize> {
+    fn candidate(&mut self, dot: usize, dot_len: usize) -> Result<Link, usize> {
+        // One call of `accept` for both paths of `tld`: two inlined copies made every
+        // candidate's code larger and slowed the candidates that are no link.
+        let (dot, dot_len, end, no_trailing_dot) = self.tld(dot, dot_len)?;
+        self.accept(dot, dot_len, end, no_trailing_dot)
+    }
+
+    /// Step 1 for the candidate dot at `dot`: `Ok((dot, dot_len, end, no_trailing_dot))`
+    /// when the run after the (possibly later, in a chain of labels) dot, ending at
+    /// `end`, is a TLD (`no_trailing_dot`: an ASCII byte other than a dot was seen at
+    /// `end`); `Err(p)`: no link here, resume at `p`.
+    #[inline(always)]
+    fn tld(
+        &mut self,
+        mut dot: usize,
+        mut dot_len: usize,
+    ) -> Result<(usize, usize, usize, bool), usize> {
         let text = self.text;
         let n = text.len();
+        // The common case first: a `.` followed by a short ASCII run that an ASCII byte
+        // other than a dot ends (`x.com `, `a@b.com\n`, `x.com:1`), looked at in one word.
+        // No label follows such a run and no trailing dot, so the run is R, and whether
+        // it is a TLD is one packed lookup (or one compare, when it is the TLD found
+        // last). Everything else takes the general path below.
+        if let (1, Some(set), Some(word)) = (dot_len, self.tlds, word_at(text, dot + 1)) {
+            let len = ascii_host_run(word);
+            if len < 8 {
+                let after = (word >> (8 * len)) as u8;
+                let end = dot + 1 + len;
+                if after == b'.'
+                    && (len == 0
+                        || text
+                            .get(end + 1)
+                            .is_some_and(|&b| ascii::HOST_NO_DOT[b as usize]))
+                {
+                    // An empty run, or an inner label of ASCII (`example` in
+                    // `www.example.com`): no TLD. The dot at `end` is the next candidate.
+                    return Err(end);
+                }
+                if after < 0x80 && after != b'.' {
+                    if len == 0 || len < self.min_tld_len {
+                        return Err(end);
+                    }
+                    let present = u64::MAX >> (8 * (8 - len));
+                    let key = (word & present) | (0x2020_2020_2020_2020 & present);
+                    if key != self.last_tld {
+                        if !set.contains_packed(key) {
+                            return Err(end);
+                        }
+                        self.last_tld = key;
+                    }
+                    return Ok((dot, 1, end, true));
+                }
+            }
+        }
         // The first character after the dot and its length, when `label_follows` decoded
         // it already (a non-ASCII HostChar that is no dot); a length of 0 when it did not.
         let mut first: (u32, usize) = (0, 0);
@@ -287,7 +409,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
             if !is_tld {
                 return Err(end);
             }
-            return self.accept(dot, dot_len, end);
+            return Ok((dot, dot_len, end, false));
         }
     }
 
@@ -296,15 +418,22 @@ impl<'t, 'p> Scanner<'t, 'p> {
     /// the profile showed the caller stalled on reloading it (inlining gained 4 % on
     /// the mail corpora).
     #[inline(always)]
-    fn accept(&mut self, dot: usize, dot_len: usize, mut end: usize) -> Result<Link, usize> {
+    fn accept(
+        &mut self,
+        dot: usize,
+        dot_len: usize,
+        mut end: usize,
+        no_trailing_dot: bool,
+    ) -> Result<Link, usize> {
         let text = self.text;
         let n = text.len();
         let resume = end;
         let email_end = end;
 
-        // 2. A trailing dot is taken (`candidate` has ruled out another label after it).
+        // 2. A trailing dot is taken (`candidate` has ruled out another label after it;
+        //    with `no_trailing_dot`, it has seen an ASCII byte other than a dot there).
         let mut trailing_dot = 0;
-        if end < n {
+        if !no_trailing_dot && end < n {
             let (cp, len) = utf8::decode(text, end);
             if is_dot_cp(cp) {
                 trailing_dot = len;
@@ -315,19 +444,17 @@ impl<'t, 'p> Scanner<'t, 'p> {
         // 3. Port: ':' and 1–5 digits up to 65535.
         let mut has_port = false;
         if end < n && text[end] == b':' {
-            let digits = text[end + 1..]
-                .iter()
-                .take(6)
-                .take_while(|b| b.is_ascii_digit())
-                .count();
-            if digits > 0 {
-                if digits > 5 {
-                    return Err(resume);
+            // The digits (up to six, to tell five from more) and their value, in one pass.
+            let (mut digits, mut value) = (0, 0u32);
+            for &d in text[end + 1..].iter().take(6) {
+                if !d.is_ascii_digit() {
+                    break;
                 }
-                let value = text[end + 1..end + 1 + digits]
-                    .iter()
-                    .fold(0u32, |v, &d| v * 10 + (d - b'0') as u32);
-                if value > 65535 {
+                digits += 1;
+                value = value * 10 + (d - b'0') as u32;
+            }
+            if digits > 0 {
+                if digits > 5 || value > 65535 {
                     return Err(resume);
                 }
                 end += 1 + digits;
@@ -338,20 +465,15 @@ impl<'t, 'p> Scanner<'t, 'p> {
         // 4. Host start, and 5. the labels.
         let (start, bad, after_doomed) = self.walk_host(dot, dot_len);
         // The last label (R, or the empty one after a trailing dot) is checked above; the
-        // others show up as a bad first character or a bad pair.
-        if start == dot || bad || {
-            let (first, _) = utf8::decode(text, start);
-            first == '-' as u32 || is_dot_cp(first)
-        } {
+        // others show up as a bad first character or a bad pair, or there is no host.
+        if bad {
             // Every later candidate in the same unbroken run of HostChar walks back to
             // this dot and gets the same start (this dot, when there is no host) and the
             // same bad pairs at least: none of them can be a link. The second such
             // candidate in a row (a hostile line, such as `-x.com．-x.com．…`) skips them
             // all; the first does not, so that ordinary text (where HostChar runs are long:
             // any CJK text) is not scanned twice.
-            if let Some(run) = &mut self.run {
-                run.doomed = true;
-            }
+            self.run = Some(HostRun { start, dot });
             return Err(if after_doomed {
                 self.host_run_end(resume)
             } else {
@@ -377,30 +499,33 @@ impl<'t, 'p> Scanner<'t, 'p> {
         }
 
         // 7. Scheme: `https://`, `http://`, else any other `scheme://` (a script scheme
-        //    skips the whole domain, as an invalid email does).
+        //    skips the whole domain, as an invalid email does). Each ends in `://` after
+        //    at least one letter: without that, there is nothing to compare.
         let mut link_start = start;
         let mut has_scheme = false;
-        for scheme in [&b"https://"[..], &b"http://"[..]] {
-            if start >= self.floor + scheme.len()
-                && text[start - scheme.len()..start].eq_ignore_ascii_case(scheme)
-            {
-                link_start = start - scheme.len();
-                has_scheme = true;
-                break;
-            }
-        }
-        if !has_scheme {
-            match other_scheme_start(text, start, self.floor) {
-                Some(OtherScheme::Scheme(at)) => {
-                    link_start = at;
+        if start >= self.floor + 4 && text[start - 3..start] == *b"://" {
+            for scheme in [&b"https://"[..], &b"http://"[..]] {
+                if start >= self.floor + scheme.len()
+                    && text[start - scheme.len()..start].eq_ignore_ascii_case(scheme)
+                {
+                    link_start = start - scheme.len();
                     has_scheme = true;
+                    break;
                 }
-                Some(OtherScheme::Script) => {
-                    self.floor = end;
-                    self.run = None;
-                    return Err(end);
+            }
+            if !has_scheme {
+                match other_scheme_start(text, start, self.floor) {
+                    Some(OtherScheme::Scheme(at)) => {
+                        link_start = at;
+                        has_scheme = true;
+                    }
+                    Some(OtherScheme::Script) => {
+                        self.floor = end;
+                        self.run = None;
+                        return Err(end);
+                    }
+                    None => {}
                 }
-                None => {}
             }
         }
 
@@ -478,27 +603,39 @@ impl<'t, 'p> Scanner<'t, 'p> {
         i
     }
 
-    /// Walks back from the dot over HostChar, never before the floor, reusing the previous
-    /// walk when it reaches that walk's dot. Returns the host start, whether a bad label
-    /// pair stands in `text[start..]`, up to and including the pair (dot, R[0]), and
-    /// whether the walk reached a doomed run.
-    fn walk_host(&mut self, dot: usize, dot_len: usize) -> (usize, bool, bool) {
+    /// Walks back from the dot over HostChar, never before the floor, stopping at the
+    /// last rejected host ([`HostRun`]) when it reaches that host's dot. Returns the host
+    /// start; whether the host is bad: no character before the dot, a first character
+    /// that is a dot or `-`, or a bad label pair in `text[start..]` up to and including
+    /// the pair (dot, R[0]); and whether the walk reached the rejected host (it is bad
+    /// then).
+    #[inline(always)]
+    fn walk_host(&self, dot: usize, dot_len: usize) -> (usize, bool, bool) {
         let text = self.text;
         let floor = self.floor;
         // The pair (dot, first character of R).
         let mut bad = text.get(dot + dot_len) == Some(&b'-');
         // The class of the character after the one being looked at: the dot at first.
         let mut next = C_DOT;
-        let known = self.run.filter(|r| r.dot < dot && r.dot >= floor);
-        let stop = known.map_or(floor, |r| r.dot);
+        // The rejected host's dot, when this walk may reach it (`usize::MAX`: none).
+        let known = self
+            .run
+            .filter(|r| r.dot < dot && r.start >= floor)
+            .map_or(usize::MAX, |r| r.dot);
+        let stop = if known == usize::MAX { floor } else { known };
         let mut i = dot;
+        // Whether runs of ASCII host bytes go through the vector kernel (if there is one):
+        // not when the walk cannot be long, as in link-dense text, where the previous link
+        // ended just before this host and a byte loop costs less than the kernel's call.
+        let vector = i - stop > SCALAR_HOST_WALK;
         while i > stop {
-            // Runs of ASCII host bytes go through the vector kernel, if there is one.
-            let (at, run_bad, run_next) = self.kernel.walk_ascii_host(text, i, stop, next);
-            (i, next) = (at, run_next);
-            bad |= run_bad;
-            if i <= stop {
-                break;
+            if vector {
+                let (at, run_bad, run_next) = self.kernel.walk_ascii_host(text, i, stop, next);
+                (i, next) = (at, run_next);
+                bad |= run_bad;
+                if i <= stop {
+                    break;
+                }
             }
             let mut class = HOST_CLASS[text[i - 1] as usize];
             let mut len = 1;
@@ -518,21 +655,14 @@ impl<'t, 'p> Scanner<'t, 'p> {
             next = class;
             i -= len;
         }
-        let (start, after_doomed) = match known {
-            // Everything from run.start to run.dot was established before.
-            Some(run) if i == run.dot => {
-                bad |= run.bad;
-                (run.start.max(floor), run.doomed)
-            }
-            _ => (i, false),
-        };
-        self.run = Some(HostRun {
-            start,
-            dot,
-            bad,
-            doomed: false,
-        });
-        (start, bad, after_doomed)
+        if i == known {
+            // The rejected host: its start, and bad.
+            let start = self.run.map_or(i, |r| r.start);
+            return (start, true, true);
+        }
+        // `next` is the class of the first character (a dot when there is none).
+        bad |= next == C_DOT || next == C_HYPHEN;
+        (i, bad, false)
     }
 
     /// The start of the run of EmailChar (Link_Email or `.`) that ends at `end`, never
@@ -561,6 +691,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
 
     /// The email local part before the `@` at `at` (section 5.2 and `initiation.md` step 6):
     /// `Some((start, has_mailto))`, or `None` when it is invalid.
+    #[inline(always)]
     fn local_part_start(&self, at: usize, floor: usize) -> Option<(usize, bool)> {
         let text = self.text;
         if at == floor || text[at - 1] == b'.' {
@@ -569,13 +700,18 @@ impl<'t, 'p> Scanner<'t, 'p> {
         let mut i = at;
         let mut previous_dot = false;
         let mut double_dot = false;
+        // As for hosts: a walk the floor bounds to a few bytes is cheaper byte by byte.
+        let vector = at - floor > SCALAR_HOST_WALK;
         while i > floor {
-            // Runs of ASCII local-part bytes go through the vector kernel, if there is one.
-            let (at, doubled, dot) = self.kernel.walk_ascii_email(text, i, floor, previous_dot);
-            (i, previous_dot) = (at, dot);
-            double_dot |= doubled;
-            if i <= floor {
-                break;
+            if vector {
+                // Runs of ASCII local-part bytes go through the vector kernel, if there is
+                // one.
+                let (at, doubled, dot) = self.kernel.walk_ascii_email(text, i, floor, previous_dot);
+                (i, previous_dot) = (at, dot);
+                double_dot |= doubled;
+                if i <= floor {
+                    break;
+                }
             }
             let b = text[i - 1];
             if EMAIL_ASCII[b as usize] {
