@@ -35,6 +35,7 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use memchr::memmem;
 
@@ -403,7 +404,10 @@ fn trim_line_end(line: &[u8]) -> &[u8] {
 /// Borrowed when there is nothing to undo. Only the occurrences of `From ` are looked at
 /// (found with memmem), each checked back to its line start.
 pub fn unescape(bytes: &[u8]) -> Cow<'_, [u8]> {
-    let escaped_line_starts = memmem::find_iter(bytes, FROM).filter_map(|p| {
+    // Built once: every message of an archive is searched.
+    static FINDER: OnceLock<memmem::Finder<'static>> = OnceLock::new();
+    let finder = FINDER.get_or_init(|| memmem::Finder::new(FROM));
+    let escaped_line_starts = finder.find_iter(bytes).filter_map(|p| {
         let quotes = bytes[..p].iter().rev().take_while(|&&b| b == b'>').count();
         let start = p - quotes;
         (quotes > 0 && (start == 0 || bytes[start - 1] == b'\n')).then_some(start)
