@@ -19,10 +19,11 @@
 //!    up to the closing delimiter; a part that is itself such a multipart is read the
 //!    same way (up to [`MAX_MULTIPART_DEPTH`] levels), and then the next delimiter of its
 //!    parent is sought, as the parser seeks it; anything else goes the general way;
-//! 3. a body is decoded as the parser decodes it: base64 and unencoded bodies by the
-//!    parser's own functions, quoted-printable by [`quoted_printable`] (the parser's state
-//!    machine, rewritten to copy runs of plain bytes at once, with the delimiter found by
-//!    one `memmem` search);
+//! 3. a body is decoded as the parser decodes it: base64 by the parser's own decoder, an
+//!    unencoded body by [`plain`] (the parser's `mime_part`, with the delimiter found by
+//!    one `memmem` search instead of a test at every `-`), quoted-printable by
+//!    [`quoted_printable`] (the parser's state machine, rewritten to copy runs of plain
+//!    bytes at once, with the delimiter found the same way);
 //! 4. text parts become text exactly as the parser makes them (its charset decoder when it
 //!    has one for the label, else UTF-8 with U+FFFD for what is not); other parts are
 //!    kept as bytes, which the walk does not read.
@@ -48,7 +49,7 @@
 //! it refuses some messages that nest nothing and would scan them as raw text; such a
 //! message is parsed here, as it needs no bound. `tests/pipeline.rs` checks the scan
 //! results of both paths on every message of both corpora and on generated messages; the
-//! tests below check [`quoted_printable`] against the parser's decoder.
+//! tests below check [`quoted_printable`] and [`plain`] against the parser's functions.
 
 use std::borrow::Cow;
 
