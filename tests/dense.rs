@@ -201,7 +201,7 @@ fn repeated_units_equal_the_oracle() {
 fn the_remembered_tld_is_not_taken_for_a_neighbour() {
     let finder = LinkFinder::new();
     let text = "x.com x.co x.comm x.COM x.cox x.com x.c x.cm x.cmo";
-    let found: Vec<&str> = finder.links(text).map(|l| l.as_str(text)).collect();
+    let found: Vec<&str> = finder.links(text).map(|l| l.as_str()).collect();
     assert_eq!(found, ["x.com", "x.co", "x.COM", "x.com", "x.cm"]);
     assert_equal_to_oracle(text.as_bytes(), &policies());
 }
