@@ -982,15 +982,25 @@ impl Render for FindRender {
         // A JSON line is a few hundred bytes: sized once, rather than grown by doubling
         // (each doubling copies what was rendered).
         let mut out = Vec::with_capacity(m.link_count() * 320);
-        // What every JSON line of the message starts with, and of the part.
+        // What every line of the message starts with, and every line of a part: rendered
+        // once, not per link.
+        let tsv = self.format == Format::Tsv;
         let mut message = Vec::new();
-        if self.format != Format::Tsv && !self.only && m.link_count() > 0 {
-            message.extend_from_slice(b"{\"file\":");
-            message.extend_from_slice(&file_json(file));
-            message.extend_from_slice(b",\"message\":");
-            decimal(&mut message, index as u64);
-            message.extend_from_slice(b",\"message_id\":");
-            json_opt(&mut message, m.message_id());
+        if !self.only && m.link_count() > 0 {
+            if tsv {
+                message.extend_from_slice(file.as_bytes());
+                message.push(b'\t');
+                decimal(&mut message, index as u64);
+                message.push(b'\t');
+                tsv_field(&mut message, m.message_id().unwrap_or_default().as_bytes());
+            } else {
+                message.extend_from_slice(b"{\"file\":");
+                message.extend_from_slice(&file_json(file));
+                message.extend_from_slice(b",\"message\":");
+                decimal(&mut message, index as u64);
+                message.extend_from_slice(b",\"message_id\":");
+                json_opt(&mut message, m.message_id());
+            }
         }
         let mut head = Vec::new();
         for part in m.parts() {
@@ -999,10 +1009,20 @@ impl Render for FindRender {
             }
             head.clear();
             head.extend_from_slice(&message);
-            head.extend_from_slice(b",\"part\":");
-            json_str(&mut head, part.path());
-            head.extend_from_slice(b",\"content_type\":");
-            json_opt(&mut head, part.content_type());
+            if tsv {
+                head.push(b'\t');
+                tsv_field(&mut head, part.path().as_bytes());
+                head.push(b'\t');
+                tsv_field(
+                    &mut head,
+                    part.content_type().unwrap_or_default().as_bytes(),
+                );
+            } else if !self.only {
+                head.extend_from_slice(b",\"part\":");
+                json_str(&mut head, part.path());
+                head.extend_from_slice(b",\"content_type\":");
+                json_opt(&mut head, part.content_type());
+            }
             for link in part.links() {
                 if self.only {
                     out.extend_from_slice(link.text().as_bytes());
@@ -1010,16 +1030,8 @@ impl Render for FindRender {
                     continue;
                 }
                 let failed = self.checks.then(|| checks::check(link.text(), link.kind()));
-                if self.format == Format::Tsv {
-                    out.extend_from_slice(file.as_bytes());
-                    out.push(b'\t');
-                    decimal(&mut out, index as u64);
-                    for field in [m.message_id().unwrap_or_default(), part.path()] {
-                        out.push(b'\t');
-                        tsv_field(&mut out, field.as_bytes());
-                    }
-                    out.push(b'\t');
-                    tsv_field(&mut out, part.content_type().unwrap_or_default().as_bytes());
+                if tsv {
+                    out.extend_from_slice(&head);
                     out.push(b'\t');
                     out.extend_from_slice(link.source().as_str().as_bytes());
                     out.push(b'\t');
