@@ -2,13 +2,15 @@
 //!
 //! # Algorithm
 //!
-//! Each window of an input (see [`input`]) is cut into pieces where no link can cross
-//! ([`linkscan::piece_end`]), and the pieces are scanned on the thread pool: each worker
-//! renders its piece's links straight into the piece's output buffer as it finds them
-//! (JSON lines, TSV or marked text), or counts them for `--count`, so no link is ever
-//! collected into a list. The calling thread then writes the buffers in order. The
-//! buffers are kept from one window to the next, so the memory used is a window's output
-//! at most, whatever the size of the input or the density of its links.
+//! Regular files are read in windows by the workers themselves (see [`files`]): each
+//! worker reads a window, renders its links straight into the window's output buffer as
+//! it finds them (JSON lines, TSV or marked text), or counts them for `--count`, so no
+//! link is ever collected into a list; the calling thread writes the buffers in order.
+//! Streams, and `-n`/`--column` (which count lines from the start of the input), are read
+//! by [`input`]'s reader thread instead; each of its windows is cut into pieces where no
+//! link can cross ([`linkscan::piece_end`]), scanned and rendered the same way on the
+//! pool. Buffers are reused, so the memory used is a few windows' output at most,
+//! whatever the size of the input or the density of its links.
 //!
 //! The JSON is written by hand in the exact form `serde_json` gives the record
 //! `{"file","start","end","kind","text"[,"checks"]}`: the file name is rendered once per
@@ -16,6 +18,7 @@
 
 use std::io::{self, Write};
 use std::ops::Range;
+use std::path::PathBuf;
 
 use clap::ValueEnum;
 use linkscan::{checks, Link, LinkFinder};
@@ -23,7 +26,7 @@ use rayon::prelude::*;
 
 use crate::lines::Position;
 use crate::render::{decimal, json_str, tsv_field, Name};
-use crate::{input, FindArgs, Outcome};
+use crate::{files, input, FindArgs, Outcome};
 
 /// The output formats of `find`.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -214,7 +217,7 @@ fn pieces(window: &[u8], into: &mut Vec<Range<usize>>) {
 /// `find` over `files` (the inputs, directories already walked).
 pub(crate) fn run(
     args: &FindArgs,
-    files: &[std::path::PathBuf],
+    files: &[PathBuf],
     walked: bool,
     finder: &LinkFinder,
     out: &mut impl Write,
@@ -244,6 +247,69 @@ pub(crate) fn run(
         checks: args.checks,
     };
     let mut found = 0usize;
+    // (input index, name, links so far): printed when the next input starts, or at the end.
+    let mut counted: Option<(usize, String, usize)> = None;
+    // What the calling thread does with each piece's output, in order.
+    let mut account = |input: usize, name: &Name, piece: &Rendered| -> io::Result<()> {
+        found += piece.links;
+        if args.quiet {
+            // grep -q: the first link ends the run.
+            return if found > 0 {
+                Err(io::Error::other(Found))
+            } else {
+                Ok(())
+            };
+        }
+        if args.count {
+            match &mut counted {
+                Some((counting, _, n)) if *counting == input => *n += piece.links,
+                _ => {
+                    if let Some((_, done, n)) = counted.take() {
+                        print_count(out, several, &done, n)?;
+                    }
+                    counted = Some((input, name.text.clone(), piece.links));
+                }
+            }
+            return Ok(());
+        }
+        out.write_all(&piece.out)
+    };
+    let stdin = [PathBuf::from(input::STDIN_NAME)];
+    let paths = if files.is_empty() { &stdin[..] } else { files };
+    let outcome = if !renderer.positions() && files::all_regular(paths) {
+        // Regular files: each window is read by the worker that scans it.
+        files::for_each_window(
+            paths,
+            Rendered::default,
+            |name, offset, window, into| {
+                renderer.piece(name, offset, Position::START, window, into);
+            },
+            |input, name, piece| account(input, name, piece),
+        )
+    } else {
+        scan_read_windows(paths, &renderer, &mut account)
+    };
+    let outcome = match outcome {
+        Err(e) if e.get_ref().is_some_and(|e| e.is::<Found>()) => return Ok(Outcome::Ok),
+        outcome => outcome?,
+    };
+    if let Some((_, name, n)) = counted {
+        print_count(out, several, &name, n)?;
+    }
+    Ok(match outcome {
+        Outcome::Ok if found == 0 => Outcome::NotFound,
+        outcome => outcome,
+    })
+}
+
+/// Scans the windows of `paths` as `input`'s reader thread reads them (standard input and
+/// other streams, or positions asked for): each window's pieces on the pool, then
+/// `account` for each piece in order on the calling thread.
+fn scan_read_windows(
+    paths: &[PathBuf],
+    renderer: &Renderer<'_>,
+    account: &mut impl FnMut(usize, &Name, &Rendered) -> io::Result<()>,
+) -> io::Result<Outcome> {
     // -n/--column: where each piece starts (filled in order before the pieces are
     // scanned in parallel), and where the next window starts, per input.
     let mut starts: Vec<Position> = Vec::new();
@@ -251,9 +317,7 @@ pub(crate) fn run(
     // Reused from window to window.
     let mut ranges = Vec::new();
     let mut rendered: Vec<Rendered> = Vec::new();
-    // (input index, name, links so far): printed when the next input starts, or at the end.
-    let mut counted: Option<(usize, String, usize)> = None;
-    let outcome = input::for_each_window(files, |input, name, offset, window| {
+    input::for_each_window(paths, |input, name, offset, window| {
         pieces(window, &mut ranges);
         if rendered.len() < ranges.len() {
             rendered.resize_with(ranges.len(), Rendered::default);
@@ -283,44 +347,14 @@ pub(crate) fn run(
                     into,
                 );
             });
-        let done = &rendered[..ranges.len()];
-        found += done.iter().map(|r| r.links).sum::<usize>();
-        if args.quiet {
-            // grep -q: the first link ends the run.
-            return if found > 0 {
-                Err(io::Error::other(Found))
-            } else {
-                Ok(())
-            };
+        if window.is_empty() {
+            // An empty input still counts (0).
+            return account(input, name, &Rendered::default());
         }
-        if args.count {
-            let links: usize = done.iter().map(|r| r.links).sum();
-            match &mut counted {
-                Some((counting, _, n)) if *counting == input => *n += links,
-                _ => {
-                    if let Some((_, done, n)) = counted.take() {
-                        print_count(out, several, &done, n)?;
-                    }
-                    counted = Some((input, name.text.clone(), links));
-                }
-            }
-            return Ok(());
-        }
-        for piece in done {
-            out.write_all(&piece.out)?;
+        for piece in &rendered[..ranges.len()] {
+            account(input, name, piece)?;
         }
         Ok(())
-    });
-    let outcome = match outcome {
-        Err(e) if e.get_ref().is_some_and(|e| e.is::<Found>()) => return Ok(Outcome::Ok),
-        outcome => outcome?,
-    };
-    if let Some((_, name, n)) = counted {
-        print_count(out, several, &name, n)?;
-    }
-    Ok(match outcome {
-        Outcome::Ok if found == 0 => Outcome::NotFound,
-        outcome => outcome,
     })
 }
 

@@ -1,5 +1,7 @@
-//! The inputs of a subcommand: named files, or standard input for `-` or no name, read in
-//! windows that the caller scans in parallel.
+//! The inputs of a subcommand read by a reader thread, in windows that the caller scans in
+//! parallel: standard input and other streams, and every input of `linkify` and of `find
+//! -n`/`--column` (which count lines from the start). `find` reads regular files otherwise
+//! with [`files`](crate::files), where each worker reads the window it scans.
 //!
 //! # Algorithm
 //!
@@ -22,8 +24,6 @@
 //! early. An input that ends before the size it had when opened is reported as an error
 //! naming the file (exit status 2), after the output of what was read. Reading also keeps
 //! the resident memory at a few windows, where a map counts every page of the file.
-//! The cost is one copy from the page cache into the buffer, made by the reader thread
-//! while the workers scan; see the README for the figures.
 //!
 //! # UTF-16
 //!
@@ -116,16 +116,8 @@ pub(crate) fn for_each_window(
                     len,
                     offset,
                 } => {
-                    if offset == 0
-                        && (buf[..len].starts_with(&[0xFF, 0xFE])
-                            || buf[..len].starts_with(&[0xFE, 0xFF]))
-                    {
-                        eprintln!(
-                            "linkscan: {}: warning: the input starts with a UTF-16 byte-order \
-                             mark; it is scanned as bytes, so the links of UTF-16 text are not \
-                             found (convert it first: iconv -f UTF-16 -t UTF-8)",
-                            names[input].text
-                        );
+                    if offset == 0 && starts_utf16(&buf[..len]) {
+                        warn_utf16(&names[input].text);
                     }
                     each(input, &names[input], offset, &buf[..len])?;
                     let _ = give_back.send(buf);
@@ -136,14 +128,7 @@ pub(crate) fn for_each_window(
                     error,
                 } => {
                     let name = &names[input].text;
-                    if forced > 0 {
-                        eprintln!(
-                            "linkscan: {name}: warning: {forced} run(s) of more than {} MiB \
-                             without white space were cut at a character boundary; a link \
-                             across such a cut is split",
-                            MAX_RUN >> 20
-                        );
-                    }
+                    warn_forced(name, forced);
                     if let Some(e) = error {
                         eprintln!("linkscan: {name}: {}", describe(&e));
                         outcome = Outcome::InputErrors;
@@ -320,9 +305,34 @@ fn read_one(
     }
 }
 
+/// Whether an input starts with a UTF-16 byte-order mark.
+pub(crate) fn starts_utf16(start: &[u8]) -> bool {
+    start.starts_with(&[0xFF, 0xFE]) || start.starts_with(&[0xFE, 0xFF])
+}
+
+/// The warning for an input that starts with a UTF-16 byte-order mark.
+pub(crate) fn warn_utf16(name: &str) {
+    eprintln!(
+        "linkscan: {name}: warning: the input starts with a UTF-16 byte-order mark; it is \
+         scanned as bytes, so the links of UTF-16 text are not found (convert it first: \
+         iconv -f UTF-16 -t UTF-8)"
+    );
+}
+
+/// The warning for `forced` cuts at a character boundary in the input `name`, if any.
+pub(crate) fn warn_forced(name: &str, forced: u64) {
+    if forced > 0 {
+        eprintln!(
+            "linkscan: {name}: warning: {forced} run(s) of more than {} MiB without white \
+             space were cut at a character boundary; a link across such a cut is split",
+            MAX_RUN >> 20
+        );
+    }
+}
+
 /// The last position in `text` just after a line break, else just after an ASCII space or
 /// control character.
-fn last_cut(text: &[u8]) -> Option<usize> {
+pub(crate) fn last_cut(text: &[u8]) -> Option<usize> {
     if let Some(i) = memchr::memrchr(b'\n', text) {
         return Some(i + 1);
     }
@@ -333,7 +343,7 @@ fn last_cut(text: &[u8]) -> Option<usize> {
 
 /// The last position of `bytes` that does not split a UTF-8 sequence (and is not 0
 /// unless the bytes are all continuation bytes).
-fn char_boundary_before(bytes: &[u8]) -> usize {
+pub(crate) fn char_boundary_before(bytes: &[u8]) -> usize {
     let at = bytes.len();
     let mut i = at;
     while i > 0 && i > at.saturating_sub(4) && bytes[i - 1] & 0xC0 == 0x80 {

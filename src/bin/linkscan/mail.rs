@@ -4,7 +4,7 @@
 //!
 //! A reader thread opens each input in turn. An mbox (gzip-compressed or not; a file or
 //! standard input) is read in buffers of 8 MiB and split by
-//! [`MboxSplitter`](linkscan::mail::splitter::MboxSplitter): each message is a range of a
+//! [`MboxSplitter`]: each message is a range of a
 //! shared buffer, not a copy, and buffers are reused once their messages are done. A
 //! message over `--max-message-size` comes as pieces of about 1 MiB, scanned as raw text.
 //! A Maildir is listed, and its files are read by the workers (those over the limit are

@@ -13,6 +13,7 @@ mod archive;
 mod conformance;
 mod display;
 mod escape;
+mod files;
 mod find;
 mod input;
 mod lines;
@@ -102,7 +103,7 @@ Examples:
   linkscan find --mbox -j 2 list.mbox.gz > links.jsonl
   linkscan find --maildir --count ~/Maildir")]
     Find(FindArgs),
-    /// Write the text as HTML with every link wrapped in <a href="…">.
+    /// Write the text as HTML with every link wrapped in `<a href="…">`.
     #[command(after_long_help = "\
 The output is an HTML fragment, for embedding in a page: the escaped text and its links,
 without <html>, <head> or a charset. With --standalone it is a complete page (doctype,
