@@ -766,26 +766,25 @@ fn memory_does_not_grow_with_the_number_of_links() {
         all.push(p.to_str().unwrap());
         peak_rss_kib(&all)
     };
-    // --count: the same memory for 8 MB and 64 MB of links (within 10 %); 1 MB takes less
-    // (it fills only one read buffer, where larger inputs keep two in flight).
-    let count = ["find", "--count", "-j", "2"];
-    let (small, a, b) = (peak(&count, &mb1), peak(&count, &mb8), peak(&count, &mb64));
-    assert!(
-        small <= b,
-        "--count: {small} KiB for 1 MB, {b} KiB for 64 MB"
-    );
-    assert!(
-        b * 10 <= a * 11,
-        "--count: {a} KiB for 8 MB, {b} KiB for 64 MB"
-    );
-    // JSON lines: the output of a window at most, so the same memory once the input
-    // fills the windows (8 MB), however many links follow.
+    // --count: the same memory for 1 MB, 8 MB and 64 MB of links (within 10 %): one
+    // window buffer per worker, whatever the size of the input.
+    for threads in ["1", "2"] {
+        let count = ["find", "--count", "-j", threads];
+        let (small, a, b) = (peak(&count, &mb1), peak(&count, &mb8), peak(&count, &mb64));
+        for (what, big) in [("8 MB", a), ("64 MB", b)] {
+            assert!(
+                big * 10 <= small * 11 && small * 10 <= big * 11,
+                "--count -j {threads}: {small} KiB for 1 MB, {big} KiB for {what}"
+            );
+        }
+    }
+    // JSON lines: the outputs of the windows in flight at most (a few per worker), so
+    // about the same memory once the input fills them (8 MB), however many links follow:
+    // not 8 times as much for 8 times the links. How many of those outputs are alive at
+    // once depends on the timing of the workers, hence the margin.
     let jsonl = ["find", "--format", "jsonl", "-j", "2"];
     let (a, b) = (peak(&jsonl, &mb8), peak(&jsonl, &mb64));
-    assert!(
-        b * 10 <= a * 11 + 10 * 1024,
-        "jsonl: {a} KiB for 8 MB, {b} KiB for 64 MB"
-    );
+    assert!(b * 2 <= a * 3, "jsonl: {a} KiB for 8 MB, {b} KiB for 64 MB");
     std::fs::remove_dir_all(dir).ok();
 }
 

@@ -9,7 +9,7 @@
 //! fields (`Content-Type`, `Content-Transfer-Encoding`, `Content-Disposition`, and the
 //! other `Content-*` fields the parser needs to split bodies), `Subject`, `Message-ID`,
 //! and — for the HTML archive's index, unless [`MailScanner::index_fields`] turns them off
-//! — `From`, `Date`, `In-Reply-To` and `References`. [`header_parser`] configures
+//! — `From`, `Date`, `In-Reply-To` and `References`. [`Fields::parser`] configures
 //! the parser so: those fields get the same parser as the default configuration gives
 //! them, and every other field is skipped (`parse_and_ignore`, which stops where every
 //! field parser stops: at a line break not followed by white space).
@@ -22,27 +22,9 @@
 //! results of every message of both corpora against the default configuration, and a
 //! property test does so on generated messages.
 
-use mail_parser::{HeaderName, MessageParser};
+use mail_parser::MessageParser;
 
-/// The parser of [`MailScanner`](super::MailScanner): the fields the scan reads, parsed as
-/// the default configuration parses them; every other field skipped. `index_fields` adds
-/// the fields only an index of the messages shows (From, Date, In-Reply-To, References).
-pub(crate) fn header_parser(index_fields: bool) -> MessageParser {
-    let parser = MessageParser::new()
-        .with_mime_headers()
-        .header_text(HeaderName::Subject)
-        .header_id(HeaderName::MessageId);
-    let parser = if index_fields {
-        parser
-            .header_id(HeaderName::InReplyTo)
-            .header_id(HeaderName::References)
-            .header_address(HeaderName::From)
-            .header_date(HeaderName::Date)
-    } else {
-        parser
-    };
-    parser.default_header_ignore()
-}
+use super::message::headers::Fields;
 
 impl super::MailScanner {
     /// This scanner with `mail-parser`'s default configuration, which parses every header
@@ -61,7 +43,7 @@ impl super::MailScanner {
     /// general MIME parse (for tests that both paths are exercised).
     #[doc(hidden)]
     pub fn takes_flat_path(&self, raw: &[u8]) -> bool {
-        !self.general_path_only && super::message::flat::parse(&self.parser, raw).is_some()
+        !self.general_path_only && super::message::flat::parse(self.fields, raw).is_some()
     }
 
     /// Whether to read the fields only an index of the messages shows: From, Date,
@@ -81,7 +63,8 @@ impl super::MailScanner {
     /// ```
     pub fn index_fields(mut self, yes: bool) -> Self {
         if !self.general_path_only {
-            self.parser = header_parser(yes);
+            self.fields = Fields { index: yes };
+            self.parser = self.fields.parser();
         }
         self
     }

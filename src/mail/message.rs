@@ -62,6 +62,7 @@
 
 mod base64;
 pub(crate) mod flat;
+pub(crate) mod headers;
 mod nesting;
 mod warning;
 
@@ -365,6 +366,8 @@ pub struct MailScanner {
     pub(crate) linkifier: Linkifier,
     pub(crate) finder: LinkFinder,
     pub(crate) parser: MessageParser,
+    /// The header fields `parser` reads, for the flat path's own header loop.
+    pub(crate) fields: headers::Fields,
     /// Whether every message takes the general path (the reference of the tests).
     pub(crate) general_path_only: bool,
     other_text: bool,
@@ -382,7 +385,8 @@ impl MailScanner {
         MailScanner {
             linkifier: Linkifier::new(),
             finder: LinkFinder::new(),
-            parser: super::fast::header_parser(true),
+            parser: headers::Fields { index: true }.parser(),
+            fields: headers::Fields { index: true },
             general_path_only: false,
             other_text: false,
         }
@@ -428,7 +432,7 @@ impl MailScanner {
         let flat = if self.general_path_only {
             None
         } else {
-            panic::catch_unwind(AssertUnwindSafe(|| flat::parse(&self.parser, raw)))
+            panic::catch_unwind(AssertUnwindSafe(|| flat::parse(self.fields, raw)))
                 .ok()
                 .flatten()
         };

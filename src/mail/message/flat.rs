@@ -56,18 +56,19 @@ use std::borrow::Cow;
 use mail_parser::decoders::charsets::map::charset_decoder;
 use mail_parser::parsers::MessageStream;
 use mail_parser::{
-    ContentType, Encoding, GetHeader, HeaderName, HeaderValue, Message, MessageParser, MessagePart,
-    PartType,
+    ContentType, Encoding, GetHeader, HeaderName, HeaderValue, Message, MessagePart, PartType,
 };
+
+use super::headers::{self, Fields};
 
 /// The parse of `raw` when it is a flat message whose bodies decode without a problem
 /// (see the [module](self) documentation); `None` sends it the general way.
-pub(crate) fn parse<'x>(parser: &MessageParser, raw: &'x [u8]) -> Option<Message<'x>> {
+pub(crate) fn parse<'x>(fields: Fields, raw: &'x [u8]) -> Option<Message<'x>> {
     // The parser keeps offsets as `u32`.
     u32::try_from(raw.len()).ok()?;
     let mut stream = MessageStream::new(raw);
     let mut headers = Vec::new();
-    if !stream.parse_headers(parser, &mut headers) {
+    if !headers::parse_headers(&mut stream, fields, &mut headers) {
         return None;
     }
     let offset_body = stream.offset();
@@ -91,7 +92,7 @@ pub(crate) fn parse<'x>(parser: &MessageParser, raw: &'x [u8]) -> Option<Message
             root.body = body;
             vec![root]
         }
-        Some("multipart") => multipart(parser, &mut stream, root)?,
+        Some("multipart") => multipart(fields, &mut stream, root)?,
         Some(_) => return None,
     };
     Some(Message {
@@ -108,7 +109,7 @@ const MAX_MULTIPART_DEPTH: usize = 8;
 /// The parts of a message whose root, a multipart, has just had its header block read:
 /// the root, then every part below it in document order, as the parser lists them.
 fn multipart<'x>(
-    parser: &MessageParser,
+    fields: Fields,
     stream: &mut MessageStream<'x>,
     root: MessagePart<'x>,
 ) -> Option<Vec<MessagePart<'x>>> {
@@ -118,7 +119,7 @@ fn multipart<'x>(
     }
     stream.skip_crlf();
     let mut parts = vec![root];
-    read_parts(parser, stream, &mut parts, 0, &boundary, 1)?;
+    read_parts(fields, stream, &mut parts, 0, &boundary, 1)?;
     Some(parts)
 }
 
@@ -137,7 +138,7 @@ fn multipart_boundary(part: &MessagePart<'_>) -> Option<Vec<u8>> {
 /// header block, then its body up to the next delimiter, or, for a multipart, its own
 /// parts and then the next delimiter of this one.
 fn read_parts<'x>(
-    parser: &MessageParser,
+    fields: Fields,
     stream: &mut MessageStream<'x>,
     parts: &mut Vec<MessagePart<'x>>,
     at: usize,
@@ -151,7 +152,7 @@ fn read_parts<'x>(
         }
         let offset_header = stream.offset();
         let mut headers = Vec::new();
-        if !stream.parse_headers(parser, &mut headers) {
+        if !headers::parse_headers(stream, fields, &mut headers) {
             return None;
         }
         let mut part = MessagePart {
@@ -174,7 +175,7 @@ fn read_parts<'x>(
                 }
                 parts.push(part);
                 stream.skip_crlf();
-                read_parts(parser, stream, parts, index, &inner, depth + 1)?;
+                read_parts(fields, stream, parts, index, &inner, depth + 1)?;
                 // Past the inner closing delimiter, the parser seeks this multipart's next
                 // delimiter, and ends the inner part at the line break before it.
                 parts[index].offset_end = stream.seek_next_part_offset(&boundary.bytes)? as u32;

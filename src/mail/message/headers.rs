@@ -1,0 +1,254 @@
+//! The header blocks of the flat path ([`super::flat`]): `mail-parser`'s own loop over the
+//! fields of a block (`MessageStream::parse_headers`), with the fields the scan reads
+//! parsed by the parser's own field parsers, and every other field skipped a line at a
+//! time.
+//!
+//! # Algorithm
+//!
+//! The parser skips an ignored field (`Received:`, `DKIM-Signature:`, …: most of a
+//! message's header) one byte at a time until a line break that no space or tab follows.
+//! Here each line of such a field is one `memchr` for its line break. The field's name is
+//! read by the parser's `parse_header_name`, and the fields the scan reads go to the
+//! parser function that [`Fields::parser`] maps them to.
+//!
+//! # Invariants
+//!
+//! For a [`Fields`] value, [`parse_headers`] leaves the stream where
+//! `MessageStream::parse_headers` with [`Fields::parser`] leaves it, returns the same, and
+//! pushes the same headers (names, values, offsets). A test below checks this on a block
+//! holding every field name the parser knows, in several layouts, with both values of
+//! [`Fields::index`]; `tests/pipeline.rs` checks whole messages of both corpora.
+
+use mail_parser::parsers::MessageStream;
+use mail_parser::{Header, HeaderName, HeaderValue, MessageParser};
+
+/// Which header fields the scan reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fields {
+    /// Also the fields only an index of the messages shows: From, Date, In-Reply-To and
+    /// References.
+    pub(crate) index: bool,
+}
+
+impl Fields {
+    /// The parser configured for these fields: each parsed as the default configuration
+    /// parses it, every other field skipped.
+    pub(crate) fn parser(self) -> MessageParser {
+        let parser = MessageParser::new()
+            .with_mime_headers()
+            .header_text(HeaderName::Subject)
+            .header_id(HeaderName::MessageId);
+        let parser = if self.index {
+            parser
+                .header_id(HeaderName::InReplyTo)
+                .header_id(HeaderName::References)
+                .header_address(HeaderName::From)
+                .header_date(HeaderName::Date)
+        } else {
+            parser
+        };
+        parser.default_header_ignore()
+    }
+
+    /// Parses the value of the field `name` as [`Fields::parser`] does.
+    fn value<'x>(self, name: &HeaderName<'x>, stream: &mut MessageStream<'x>) -> HeaderValue<'x> {
+        match name {
+            // `with_mime_headers`.
+            HeaderName::ContentType | HeaderName::ContentDisposition => stream.parse_content_type(),
+            HeaderName::ContentId | HeaderName::MessageId => stream.parse_id(),
+            HeaderName::ContentDescription
+            | HeaderName::ContentLocation
+            | HeaderName::ContentTransferEncoding
+            | HeaderName::Subject => stream.parse_unstructured(),
+            HeaderName::InReplyTo | HeaderName::References if self.index => stream.parse_id(),
+            HeaderName::From if self.index => stream.parse_address(),
+            HeaderName::Date if self.index => stream.parse_date(),
+            _ => {
+                skip_field(stream);
+                HeaderValue::Empty
+            }
+        }
+    }
+}
+
+/// `MessageStream::parse_headers` with [`Fields::parser`]: reads a header block up to
+/// and including the empty line that ends it (`true`), or to the end of the input
+/// (`false`).
+pub(crate) fn parse_headers<'x>(
+    stream: &mut MessageStream<'x>,
+    fields: Fields,
+    headers: &mut Vec<Header<'x>>,
+) -> bool {
+    loop {
+        loop {
+            match stream.peek() {
+                Some(b'\n') => {
+                    stream.next();
+                    return true;
+                }
+                None => return false,
+                Some(ch) if !ch.is_ascii_whitespace() => break,
+                _ => {
+                    stream.next();
+                }
+            }
+        }
+        let offset_field = stream.offset();
+        if let Some(name) = stream.parse_header_name() {
+            let offset_start = stream.offset();
+            let value = fields.value(&name, stream);
+            headers.push(Header {
+                name,
+                value,
+                offset_field: offset_field as u32,
+                offset_start: offset_start as u32,
+                offset_end: stream.offset() as u32,
+            });
+        } else if stream.is_eof() {
+            return false;
+        }
+    }
+}
+
+/// The parser's `parse_and_ignore`: past the line break that ends the field (one not
+/// followed by a space or a tab, which is consumed), else to the end of the input.
+fn skip_field(stream: &mut MessageStream<'_>) {
+    let rest = stream.bytes(stream.offset()..stream.len());
+    let mut at = 0;
+    loop {
+        match memchr::memchr(b'\n', &rest[at..]) {
+            Some(i) => {
+                at += i + 1;
+                if matches!(rest.get(at), Some(b' ' | b'\t')) {
+                    at += 1;
+                } else {
+                    break;
+                }
+            }
+            None => {
+                at = rest.len();
+                break;
+            }
+        }
+    }
+    stream.skip_bytes(at);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every field name the parser knows, and some it does not.
+    const NAMES: &[&str] = &[
+        "Subject",
+        "From",
+        "To",
+        "Cc",
+        "Date",
+        "Bcc",
+        "Reply-To",
+        "Sender",
+        "Comments",
+        "In-Reply-To",
+        "Keywords",
+        "Received",
+        "Message-ID",
+        "References",
+        "Return-Path",
+        "MIME-Version",
+        "Content-Description",
+        "Content-ID",
+        "Content-Language",
+        "Content-Location",
+        "Content-Transfer-Encoding",
+        "Content-Type",
+        "Content-Disposition",
+        "Resent-To",
+        "Resent-From",
+        "Resent-Bcc",
+        "Resent-Cc",
+        "Resent-Sender",
+        "Resent-Date",
+        "Resent-Message-ID",
+        "List-Archive",
+        "List-Help",
+        "List-ID",
+        "List-Owner",
+        "List-Post",
+        "List-Subscribe",
+        "List-Unsubscribe",
+        "ARC-Authentication-Results",
+        "ARC-Message-Signature",
+        "ARC-Seal",
+        "DKIM-Signature",
+        "X-Mailer",
+        "x-unknown-field",
+        "content-type",
+        "SUBJECT",
+    ];
+
+    /// Values in several layouts: folded lines (space and tab), CRLF, an empty value,
+    /// RFC 2047 words, addresses, ids, dates, parameters.
+    const VALUES: &[&str] = &[
+        " text/plain; charset=utf-8\r\n",
+        " =?utf-8?q?caf=C3=A9?= and more\n",
+        " <a@b.example> (comment)\r\n\t<c@d.example>\r\n",
+        " Ann <ann@example.org>, bob@example.net\n",
+        " Tue, 24 Nov 2026 06:32:40 +0000\n",
+        "\n",
+        " first line\n  second line\n\tthird line\n",
+        " multipart/mixed;\n boundary=\"b1\"\n",
+        " quoted-printable\n",
+        " from x.y.test\n      by example.net\n      for <m@example.net>; 21 Nov 1997\n",
+        ":::\n",
+    ];
+
+    fn both(block: &[u8], fields: Fields) {
+        let parser = fields.parser();
+        let mut theirs = MessageStream::new(block);
+        let mut their_headers = Vec::new();
+        let their_end = theirs.parse_headers(&parser, &mut their_headers);
+        let mut ours = MessageStream::new(block);
+        let mut our_headers = Vec::new();
+        let our_end = parse_headers(&mut ours, fields, &mut our_headers);
+        let what = String::from_utf8_lossy(block);
+        assert_eq!(our_end, their_end, "{what}");
+        assert_eq!(ours.offset(), theirs.offset(), "{what}");
+        assert_eq!(our_headers, their_headers, "{what}");
+    }
+
+    #[test]
+    fn the_header_loop_equals_the_parsers_on_every_field_name_and_layout() {
+        for index in [false, true] {
+            let fields = Fields { index };
+            for (i, name) in NAMES.iter().enumerate() {
+                for (j, value) in VALUES.iter().enumerate() {
+                    // The field alone, ended by the blank line, by the end of the input,
+                    // or by a line break at the very end; then among others.
+                    let field = format!("{name}:{value}");
+                    both(format!("{field}\nbody").as_bytes(), fields);
+                    both(field.as_bytes(), fields);
+                    both(field.trim_end_matches(['\r', '\n']).as_bytes(), fields);
+                    let next = NAMES[(i + j + 1) % NAMES.len()];
+                    let block = format!(
+                        "{field}{next}: {}\r\n \r\n\r\nbody",
+                        VALUES[(i * 7 + j) % VALUES.len()].trim()
+                    );
+                    both(block.as_bytes(), fields);
+                }
+            }
+            // Lines that are not fields: no colon, leading white space, a lone CR.
+            for odd in [
+                "no colon here\nSubject: x\n\nbody",
+                "  Subject: indented\n\nbody",
+                "Subject: a\r\rX-Y: b\n\nbody",
+                "\n\nbody",
+                "",
+                ":\n\n",
+                "Received: a\n\t\n \nSubject: b\n\n",
+            ] {
+                both(odd.as_bytes(), fields);
+            }
+        }
+    }
+}
