@@ -251,3 +251,81 @@ fn standard_input_redirected_from_a_file_is_read_as_the_file() {
     assert_eq!(first, "-\t0\t5\turl\tx.com");
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// An mbox archive of `n` messages of varied sizes around the read buffers (4 MiB, with
+/// 1 MiB of room for a carried message start): small ones, some over the room, one over
+/// a whole buffer; each with links at its start and end and an escaped `From ` line.
+#[cfg(feature = "mail")]
+fn archive() -> Vec<u8> {
+    let sizes = [
+        200,
+        3_000,
+        700 << 10,
+        (1 << 20) + 5_000,
+        50,
+        (5 << 20) + 17,
+        (2 << 20) - 3,
+        10_000,
+    ];
+    let mut mbox = Vec::new();
+    for (i, &size) in sizes.iter().cycle().take(24).enumerate() {
+        mbox.extend_from_slice(
+            format!(
+                "From sender{i}@example.com Mon Jan  1 00:00:00 2024\n\
+                 From: A <a{i}@example.com>\nSubject: message {i}\n\
+                 Message-ID: <{i}@example.com>\n\n\
+                 first https://start{i}.example.com/\n>From the archive\n"
+            )
+            .as_bytes(),
+        );
+        let line = format!("filler line {i} with no link at all, just words\n");
+        let mut body = 0;
+        while body < size {
+            mbox.extend_from_slice(line.as_bytes());
+            body += line.len();
+        }
+        mbox.extend_from_slice(format!("last end{i}.example.org\n\n").as_bytes());
+    }
+    mbox
+}
+
+#[test]
+#[cfg(feature = "mail")]
+fn an_mbox_file_read_on_the_pool_equals_the_same_archive_on_a_pipe() {
+    let dir = temp_dir("mbox");
+    let path = dir.join("archive.mbox");
+    let mbox = archive();
+    std::fs::write(&path, &mbox).unwrap();
+    for threads in ["1", "2"] {
+        let args = [
+            "find",
+            "--mbox",
+            "--no-progress",
+            "--format",
+            "jsonl",
+            "-j",
+            threads,
+        ];
+        let file = as_stdin(on_files(&args, &[&path]), &path);
+        let pipe = on_pipe(&args, &mbox);
+        assert_eq!(
+            file.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&file.stderr)
+        );
+        assert!(
+            file.stdout == pipe.stdout,
+            "-j {threads}: the file and the pipe differ"
+        );
+        let text = String::from_utf8(file.stdout).unwrap();
+        for i in 0..24 {
+            assert!(
+                text.contains(&format!("start{i}.example.com")),
+                "message {i}"
+            );
+            assert!(text.contains(&format!("end{i}.example.org")), "message {i}");
+        }
+    }
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -329,7 +329,7 @@ fn shrank(at: u64, size: u64) -> io::Error {
 
 /// Reads `buf.len()` bytes at `offset`, or up to the end of the file. Returns the bytes
 /// read and the error that stopped it.
-fn read_full(file: &File, offset: u64, buf: &mut [u8]) -> (usize, Option<io::Error>) {
+pub(crate) fn read_full(file: &File, offset: u64, buf: &mut [u8]) -> (usize, Option<io::Error>) {
     let mut got = 0;
     while got < buf.len() {
         match file.read_at(&mut buf[got..], offset + got as u64) {

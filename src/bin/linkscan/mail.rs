@@ -2,10 +2,13 @@
 //!
 //! # Pipeline
 //!
-//! A reader thread opens each input in turn. An mbox (gzip-compressed or not; a file or
-//! standard input) is read in buffers of 8 MiB and split by
-//! [`MboxSplitter`]: each message is a range of a
-//! shared buffer, not a copy, and buffers are reused once their messages are done. A
+//! A reader thread opens each input in turn and splits each mbox with [`MboxSplitter`]
+//! into messages: each message is a range of a shared buffer of [`READ_BYTES`], not a
+//! copy, and buffers are reused once their messages are done. The buffers of a plain
+//! archive file are read on the pool with positioned reads, two ahead of the one being
+//! split, so the copy from the page cache runs on the workers and the reader thread only
+//! splits (see [`Source`]); a gzip archive and standard input are read and decompressed
+//! on the reader thread, the only serial work they need. A
 //! message over `--max-message-size` comes as pieces of about 1 MiB, scanned as raw text.
 //! A Maildir is listed, and its files are read by the workers (those over the limit are
 //! read here in pieces). Messages go in batches of about 1 MiB through a channel that
@@ -30,6 +33,7 @@ use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::ops::Range;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
@@ -43,6 +47,7 @@ use linkscan::mail::splitter::{unescape, MboxSplitter, Split, CHUNK};
 use linkscan::mail::{open_mbox, MailScanner, MboxWarning, ScannedMessage};
 use rayon::prelude::*;
 
+use crate::files;
 use crate::find::Format;
 use crate::input::{describe, STDIN_NAME};
 use crate::render::{decimal, json_str, tsv_field, tsv_unescape, Name};
@@ -182,9 +187,9 @@ const BATCH_BYTES: usize = 1 << 20;
 const BATCH_MESSAGES: usize = 1024;
 
 /// Bytes of an archive read at a time: large enough that the splitting and the hand-over
-/// to the workers cost nothing per message, small enough that a few buffers in flight stay
-/// a small part of the memory.
-const READ_BYTES: usize = 8 << 20;
+/// to the workers cost nothing per message, small enough that the buffers in flight (two
+/// asked for ahead, those the batches hold) stay a small part of the memory.
+const READ_BYTES: usize = 4 << 20;
 
 /// The most read buffers kept for reuse.
 const POOL_BUFFERS: usize = 8;
@@ -455,23 +460,23 @@ fn read_mbox(
     global: &mut usize,
     batcher: &mut Batcher<'_>,
 ) -> Option<Event> {
-    let opened: io::Result<(Box<dyn Read + Send>, Option<u64>)> = if path == Path::new(STDIN_NAME) {
-        Ok((Box::new(io::stdin()), None))
+    let opened = if path == Path::new(STDIN_NAME) {
+        open_stream(Box::new(io::stdin()), None, count)
     } else {
-        File::open(path).map(|f| {
-            let size = f.metadata().ok().map(|m| m.len());
-            (Box::new(f) as Box<dyn Read + Send>, size)
+        File::open(path).and_then(|file| {
+            let size = file
+                .metadata()
+                .ok()
+                .filter(|m| m.is_file())
+                .map(|m| m.len());
+            match size {
+                Some(size) if !is_gzip(&file) => Ok((Source::file(file, size), Some(size))),
+                _ => open_stream(Box::new(file), size, count),
+            }
         })
     };
-    let reader = opened.and_then(|(reader, size)| {
-        let counting = Counting {
-            inner: reader,
-            count: Arc::clone(count),
-        };
-        open_mbox(counting).map(|r| (r, size))
-    });
-    let (mut reader, size) = match reader {
-        Ok(r) => r,
+    let (mut source, size) = match opened {
+        Ok(opened) => opened,
         Err(e) => {
             let error = describe(&e);
             return Some(Event::Failed { input, error });
@@ -489,40 +494,16 @@ fn read_mbox(
     // The bytes not consumed last time: where they are, and how many.
     let mut carry: Option<(Arc<Vec<u8>>, Range<usize>)> = None;
     loop {
-        let mut buf = match pool.iter().position(|b| Arc::strong_count(b) == 1) {
-            Some(i) => Arc::try_unwrap(pool.swap_remove(i)).unwrap_or_default(),
-            None => Vec::new(),
-        };
-        let kept = carry.as_ref().map_or(0, |(_, r)| r.len());
-        let want = kept + READ_BYTES;
-        if buf.len() < want {
-            buf.resize(want, 0);
-        }
-        if let Some((from, range)) = carry.take() {
-            buf[..kept].copy_from_slice(&from[range]);
-        }
-        let mut filled = kept;
-        let mut at_end = false;
-        while filled < want {
-            match reader.read(&mut buf[filled..want]) {
-                Ok(0) => {
-                    at_end = true;
-                    break;
-                }
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    error = Some(e);
-                    at_end = true;
-                    break;
-                }
-            }
+        let filled = source.fill(&mut pool, carry.take(), count);
+        let (buf, data, at_end) = (filled.buf, filled.data, filled.at_end);
+        if filled.error.is_some() {
+            error = filled.error;
         }
         out.clear();
-        let consumed = splitter.split(&buf[..filled], at_end, &mut out);
+        let consumed = splitter.split(&buf[data.clone()], at_end, &mut out);
         let shared = Arc::new(buf);
-        if consumed < filled {
-            carry = Some((Arc::clone(&shared), consumed..filled));
+        if data.start + consumed < data.end {
+            carry = Some((Arc::clone(&shared), data.start + consumed..data.end));
         }
         pool.push(Arc::clone(&shared));
         // Enough buffers go round for the messages in flight (the batches in the channel
@@ -543,24 +524,26 @@ fn read_mbox(
                             warnings.push(MboxWarning::read_error(e).to_string());
                         }
                     }
+                    let range = data.start + m.range.start..data.start + m.range.end;
                     let message = RawMessage {
                         index: m.index,
                         global: *global,
                         path: None,
-                        bytes: Bytes::Mbox(Arc::clone(&shared), m.range),
+                        bytes: Bytes::Mbox(Arc::clone(&shared), range),
                         warnings,
                     };
                     (message, size)
                 }
                 Split::Chunk(c) => {
                     let size = c.range.len();
+                    let range = data.start + c.range.start..data.start + c.range.end;
                     let message = RawMessage {
                         index: c.index,
                         global: *global,
                         path: None,
                         bytes: Bytes::Chunk(
                             Arc::clone(&shared),
-                            c.range,
+                            range,
                             c.start_in_message,
                             c.first,
                         ),
@@ -582,6 +565,203 @@ fn read_mbox(
         read_errors: 0,
         unreadable: Vec::new(),
     })
+}
+
+/// Whether a file starts with the gzip magic bytes (`1f 8b`).
+fn is_gzip(file: &File) -> bool {
+    let mut head = [0u8; 2];
+    matches!(file.read_at(&mut head, 0), Ok(2)) && head == [0x1f, 0x8b]
+}
+
+/// A stream (standard input, or a gzip archive decompressed) read on the reader thread.
+fn open_stream(
+    reader: Box<dyn Read + Send>,
+    size: Option<u64>,
+    count: &Arc<AtomicU64>,
+) -> io::Result<(Source, Option<u64>)> {
+    let counting = Counting {
+        inner: reader,
+        count: Arc::clone(count),
+    };
+    Ok((Source::Stream(open_mbox(counting)?), size))
+}
+
+/// The room kept in front of the bytes that a worker reads into a buffer of a plain
+/// archive file, for the bytes not consumed from the buffer before (the start of a message
+/// whose end was not read yet); a larger carry is joined to the new bytes in a buffer of
+/// its own.
+const HEADROOM: usize = 1 << 20;
+
+/// Reads of a plain archive file asked for ahead of the buffer being split.
+const READS_AHEAD: usize = 2;
+
+/// Where the bytes of an archive come from.
+enum Source {
+    /// Read on the reader thread.
+    Stream(Box<dyn io::BufRead + Send>),
+    /// A plain archive file: each buffer is read on the pool with a positioned read,
+    /// [`READS_AHEAD`] of them asked for ahead of the one the reader thread splits (so
+    /// that they come before the work of that buffer in the pool's queue), and the copy
+    /// from the page cache is no serial stage.
+    File {
+        file: Arc<File>,
+        /// The size when opened.
+        size: u64,
+        /// Where the next read to ask for starts.
+        asked: u64,
+        /// The reads asked for, in order.
+        reads: VecDeque<mpsc::Receiver<ReadBuffer>>,
+    },
+}
+
+/// A buffer read on the pool: the bytes at `[HEADROOM, HEADROOM + len)`.
+struct ReadBuffer {
+    buf: Vec<u8>,
+    len: usize,
+    error: Option<io::Error>,
+}
+
+/// A buffer for the splitter: the carry, then new bytes, in `buf[data]`.
+struct Filled {
+    buf: Vec<u8>,
+    data: Range<usize>,
+    at_end: bool,
+    error: Option<io::Error>,
+}
+
+/// A buffer of the pool that no message holds any more, else a new one.
+fn free_buffer(pool: &mut Vec<Arc<Vec<u8>>>) -> Vec<u8> {
+    match pool.iter().position(|b| Arc::strong_count(b) == 1) {
+        Some(i) => Arc::try_unwrap(pool.swap_remove(i)).unwrap_or_default(),
+        None => Vec::new(),
+    }
+}
+
+impl Source {
+    fn file(file: File, size: u64) -> Source {
+        Source::File {
+            file: Arc::new(file),
+            size,
+            asked: 0,
+            reads: VecDeque::new(),
+        }
+    }
+
+    /// The next buffer: `carry` (the bytes not consumed from the last one) then about
+    /// [`READ_BYTES`] new bytes; `at_end` when the input has no more.
+    fn fill(
+        &mut self,
+        pool: &mut Vec<Arc<Vec<u8>>>,
+        carry: Option<(Arc<Vec<u8>>, Range<usize>)>,
+        count: &AtomicU64,
+    ) -> Filled {
+        let kept = carry.as_ref().map_or(0, |(_, r)| r.len());
+        match self {
+            Source::Stream(reader) => {
+                let mut buf = free_buffer(pool);
+                let want = kept + READ_BYTES;
+                if buf.len() < want {
+                    buf.resize(want, 0);
+                }
+                if let Some((from, range)) = carry {
+                    buf[..kept].copy_from_slice(&from[range]);
+                }
+                let mut filled = kept;
+                let mut at_end = false;
+                let mut error = None;
+                while filled < want {
+                    match reader.read(&mut buf[filled..want]) {
+                        Ok(0) => {
+                            at_end = true;
+                            break;
+                        }
+                        Ok(n) => filled += n,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => {
+                            error = Some(e);
+                            at_end = true;
+                            break;
+                        }
+                    }
+                }
+                Filled {
+                    buf,
+                    data: 0..filled,
+                    at_end,
+                    error,
+                }
+            }
+            Source::File {
+                file,
+                size,
+                asked,
+                reads,
+            } => {
+                // Up to READS_AHEAD reads in flight, while the file has bytes there (one
+                // more read finds its end); and always one.
+                while reads.is_empty() || (reads.len() < READS_AHEAD && *asked <= *size) {
+                    let buf = free_buffer(pool);
+                    reads.push_back(read_on_pool(Arc::clone(file), *asked, buf));
+                    *asked += READ_BYTES as u64;
+                }
+                let reading = reads.pop_front().expect("one read at least was asked for");
+                let ReadBuffer {
+                    mut buf,
+                    len,
+                    error,
+                } = reading.recv().expect("the read task always sends");
+                count.fetch_add(len as u64, Ordering::Relaxed);
+                let at_end = len < READ_BYTES || error.is_some();
+                if at_end {
+                    // Reads past the end give nothing.
+                    reads.clear();
+                }
+                let mut data = HEADROOM..HEADROOM + len;
+                match carry {
+                    Some((from, range)) if kept <= HEADROOM => {
+                        data.start = HEADROOM - kept;
+                        buf[data.start..HEADROOM].copy_from_slice(&from[range]);
+                    }
+                    Some((from, range)) => {
+                        // A carry larger than the room: one buffer with both.
+                        let mut joined = Vec::with_capacity(kept + len);
+                        joined.extend_from_slice(&from[range]);
+                        joined.extend_from_slice(&buf[data]);
+                        pool.push(Arc::new(buf));
+                        let data = 0..joined.len();
+                        return Filled {
+                            buf: joined,
+                            data,
+                            at_end,
+                            error,
+                        };
+                    }
+                    None => {}
+                }
+                Filled {
+                    buf,
+                    data,
+                    at_end,
+                    error,
+                }
+            }
+        }
+    }
+}
+
+/// Reads [`READ_BYTES`] bytes of `file` at `offset` into `buf` after its [`HEADROOM`], on
+/// the pool.
+fn read_on_pool(file: Arc<File>, offset: u64, mut buf: Vec<u8>) -> mpsc::Receiver<ReadBuffer> {
+    let (tx, rx) = mpsc::sync_channel(1);
+    rayon::spawn(move || {
+        if buf.len() < HEADROOM + READ_BYTES {
+            buf.resize(HEADROOM + READ_BYTES, 0);
+        }
+        let read = &mut buf[HEADROOM..HEADROOM + READ_BYTES];
+        let (len, error) = files::read_full(&file, offset, read);
+        let _ = tx.send(ReadBuffer { buf, len, error });
+    });
+    rx
 }
 
 /// Scans one message on a worker: a Maildir file is read here, an mbox message is
