@@ -767,13 +767,15 @@ fn memory_does_not_grow_with_the_number_of_links() {
         peak_rss_kib(&all)
     };
     // --count: the same memory for 1 MB, 8 MB and 64 MB of links (within 10 %): one
-    // window buffer per worker, whatever the size of the input.
-    for threads in ["1", "2"] {
+    // window buffer per worker, whatever the size of the input. With two workers, the
+    // two windows of 1 MB may both go to the first one, so the second worker's buffer
+    // and stack (under 1 MiB) may be missing from the smaller run.
+    for (threads, slack) in [("1", 0), ("2", 1024)] {
         let count = ["find", "--count", "-j", threads];
         let (small, a, b) = (peak(&count, &mb1), peak(&count, &mb8), peak(&count, &mb64));
         for (what, big) in [("8 MB", a), ("64 MB", b)] {
             assert!(
-                big * 10 <= small * 11 && small * 10 <= big * 11,
+                big * 10 <= (small + slack) * 11 && small * 10 <= big * 11,
                 "--count -j {threads}: {small} KiB for 1 MB, {big} KiB for {what}"
             );
         }
