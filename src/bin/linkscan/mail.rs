@@ -659,7 +659,9 @@ impl Source {
         match self {
             Source::Stream(reader) => {
                 let mut buf = free_buffer(pool);
-                let want = kept + READ_BYTES;
+                // At least as many new bytes as carried ones: a long message is copied a
+                // bounded number of times, not once per read.
+                let want = kept + READ_BYTES.max(kept);
                 if buf.len() < want {
                     buf.resize(want, 0);
                 }
@@ -697,25 +699,17 @@ impl Source {
                 asked,
                 reads,
             } => {
-                // Up to READS_AHEAD reads in flight, while the file has bytes there (one
-                // more read finds its end); and always one.
-                while reads.is_empty() || (reads.len() < READS_AHEAD && *asked <= *size) {
-                    let buf = free_buffer(pool);
-                    reads.push_back(read_on_pool(Arc::clone(file), *asked, buf));
-                    *asked += READ_BYTES as u64;
-                }
-                let reading = reads.pop_front().expect("one read at least was asked for");
-                let ReadBuffer {
-                    mut buf,
-                    len,
-                    error,
-                } = reading.recv().expect("the read task always sends");
-                count.fetch_add(len as u64, Ordering::Relaxed);
-                let at_end = len < READ_BYTES || error.is_some();
-                if at_end {
-                    // Reads past the end give nothing.
-                    reads.clear();
-                }
+                let mut next = |pool: &mut Vec<Arc<Vec<u8>>>| {
+                    next_read(file, *size, asked, reads, pool, count)
+                };
+                let (
+                    ReadBuffer {
+                        mut buf,
+                        len,
+                        error,
+                    },
+                    at_end,
+                ) = next(pool);
                 let mut data = HEADROOM..HEADROOM + len;
                 match carry {
                     Some((from, range)) if kept <= HEADROOM => {
@@ -723,11 +717,21 @@ impl Source {
                         buf[data.start..HEADROOM].copy_from_slice(&from[range]);
                     }
                     Some((from, range)) => {
-                        // A carry larger than the room: one buffer with both.
-                        let mut joined = Vec::with_capacity(kept + len);
+                        // A carry larger than the room (a long message): one buffer with
+                        // it and at least as many new bytes, so that a long message is
+                        // copied a bounded number of times, not once per read.
+                        let mut joined = Vec::with_capacity(2 * kept + READ_BYTES);
                         joined.extend_from_slice(&from[range]);
                         joined.extend_from_slice(&buf[data]);
                         pool.push(Arc::new(buf));
+                        let (mut at_end, mut error) = (at_end, error);
+                        while !at_end && joined.len() < 2 * kept {
+                            let (more, end) = next(pool);
+                            joined.extend_from_slice(&more.buf[HEADROOM..HEADROOM + more.len]);
+                            pool.push(Arc::new(more.buf));
+                            at_end = end;
+                            error = error.or(more.error);
+                        }
                         let data = 0..joined.len();
                         return Filled {
                             buf: joined,
@@ -747,6 +751,33 @@ impl Source {
             }
         }
     }
+}
+
+/// The next buffer of a plain archive file read on the pool, and whether it is the last;
+/// first asks for up to [`READS_AHEAD`] reads, while the file has bytes there (one more
+/// read finds its end), and always one.
+fn next_read(
+    file: &Arc<File>,
+    size: u64,
+    asked: &mut u64,
+    reads: &mut VecDeque<mpsc::Receiver<ReadBuffer>>,
+    pool: &mut Vec<Arc<Vec<u8>>>,
+    count: &AtomicU64,
+) -> (ReadBuffer, bool) {
+    while reads.is_empty() || (reads.len() < READS_AHEAD && *asked <= size) {
+        let buf = free_buffer(pool);
+        reads.push_back(read_on_pool(Arc::clone(file), *asked, buf));
+        *asked += READ_BYTES as u64;
+    }
+    let reading = reads.pop_front().expect("one read at least was asked for");
+    let read = reading.recv().expect("the read task always sends");
+    count.fetch_add(read.len as u64, Ordering::Relaxed);
+    let at_end = read.len < READ_BYTES || read.error.is_some();
+    if at_end {
+        // Reads past the end give nothing.
+        reads.clear();
+    }
+    (read, at_end)
 }
 
 /// Reads [`READ_BYTES`] bytes of `file` at `offset` into `buf` after its [`HEADROOM`], on
