@@ -52,12 +52,23 @@ pub use message::{
 /// Buffer size for reading archives.
 const BUFFER: usize = 256 * 1024;
 
+/// Whether an archive that starts with `head` is gzip-compressed: its magic bytes `1f 8b`,
+/// whatever its name. [`open_mbox`] decompresses such an archive.
+///
+/// ```
+/// assert!(linkscan::mail::is_gzip(&[0x1f, 0x8b, 0x08]));
+/// assert!(!linkscan::mail::is_gzip(b"From a@example.com"));
+/// ```
+pub fn is_gzip(head: &[u8]) -> bool {
+    head.starts_with(&[0x1f, 0x8b])
+}
+
 /// The archive read from `reader`, decompressed when it starts with the gzip magic bytes
-/// (`1f 8b`), whatever its name. Concatenated gzip members are read in turn.
+/// ([`is_gzip`]), whatever its name. Concatenated gzip members are read in turn.
 pub fn open_mbox<'r, R: Read + Send + 'r>(reader: R) -> io::Result<Box<dyn BufRead + Send + 'r>> {
     let mut buffered = BufReader::with_capacity(BUFFER, reader);
     let head = buffered.fill_buf()?;
-    if head.starts_with(&[0x1f, 0x8b]) {
+    if is_gzip(head) {
         let decoder = flate2::bufread::MultiGzDecoder::new(buffered);
         Ok(Box::new(BufReader::with_capacity(BUFFER, decoder)))
     } else {

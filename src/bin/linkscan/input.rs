@@ -241,20 +241,10 @@ fn read_one(
         let mut eof = false;
         let mut error = None;
         let end = loop {
-            while filled < want {
-                match reader.read(&mut buf[filled..want]) {
-                    Ok(0) => {
-                        eof = true;
-                        break;
-                    }
-                    Ok(n) => filled += n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => {
-                        error = Some(e);
-                        eof = true;
-                        break;
-                    }
-                }
+            let (got, failed) = fill(&mut reader, &mut buf[filled..want]);
+            filled += got;
+            if filled < want {
+                (eof, error) = (true, failed);
             }
             if eof {
                 break filled;
@@ -357,6 +347,21 @@ pub(crate) fn char_boundary_before(bytes: &[u8]) -> usize {
     } else {
         i
     }
+}
+
+/// Reads into all of `buf`, or up to the end of the input. Returns the bytes read and the
+/// error that stopped it (fewer bytes than `buf` holds: the end, or that error).
+pub(crate) fn fill(reader: &mut impl Read, buf: &mut [u8]) -> (usize, Option<io::Error>) {
+    let mut got = 0;
+    while got < buf.len() {
+        match reader.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return (got, Some(e)),
+        }
+    }
+    (got, None)
 }
 
 /// An I/O error in words, without the `(os error N)` suffix.

@@ -49,7 +49,7 @@ use rayon::prelude::*;
 
 use crate::files;
 use crate::find::Format;
-use crate::input::{describe, STDIN_NAME};
+use crate::input::{self, describe, STDIN_NAME};
 use crate::render::{decimal, json_str, tsv_field, tsv_unescape, Name};
 use crate::words;
 use crate::{FindArgs, Outcome};
@@ -567,10 +567,10 @@ fn read_mbox(
     })
 }
 
-/// Whether a file starts with the gzip magic bytes (`1f 8b`).
+/// Whether a file is gzip-compressed, by its first bytes.
 fn is_gzip(file: &File) -> bool {
     let mut head = [0u8; 2];
-    matches!(file.read_at(&mut head, 0), Ok(2)) && head == [0x1f, 0x8b]
+    matches!(file.read_at(&mut head, 0), Ok(2)) && linkscan::mail::is_gzip(&head)
 }
 
 /// A stream (standard input, or a gzip archive decompressed) read on the reader thread.
@@ -668,28 +668,11 @@ impl Source {
                 if let Some((from, range)) = carry {
                     buf[..kept].copy_from_slice(&from[range]);
                 }
-                let mut filled = kept;
-                let mut at_end = false;
-                let mut error = None;
-                while filled < want {
-                    match reader.read(&mut buf[filled..want]) {
-                        Ok(0) => {
-                            at_end = true;
-                            break;
-                        }
-                        Ok(n) => filled += n,
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                        Err(e) => {
-                            error = Some(e);
-                            at_end = true;
-                            break;
-                        }
-                    }
-                }
+                let (got, error) = input::fill(reader, &mut buf[kept..want]);
                 Filled {
                     buf,
-                    data: 0..filled,
-                    at_end,
+                    data: 0..kept + got,
+                    at_end: kept + got < want,
                     error,
                 }
             }
