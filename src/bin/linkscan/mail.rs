@@ -659,9 +659,11 @@ impl Source {
         match self {
             Source::Stream(reader) => {
                 let mut buf = free_buffer(pool);
-                // At least as many new bytes as carried ones: a long message is copied a
-                // bounded number of times, not once per read.
-                let want = kept + READ_BYTES.max(kept);
+                // (The carry is at most the size limit: past it, a message goes out in
+                // chunks. Reading as many bytes as it carries would cut its copies, but
+                // hold buffers of twice the limit: 113 MB against 84 MB for a gzip holding
+                // a 1 GB message, at the same CPU time.)
+                let want = kept + READ_BYTES;
                 if buf.len() < want {
                     buf.resize(want, 0);
                 }
