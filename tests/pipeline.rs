@@ -232,7 +232,12 @@ fn split_in_steps(mbox: &[u8], step: usize) -> Vec<Flat> {
             let Split::Message(m) = split else {
                 panic!("no limit, so no chunks")
             };
-            let bytes = unescape(&buf[m.range.clone()]).into_owned();
+            // Unescaped only where the splitter saw an escape: a missed one shows as a
+            // difference from the line reader.
+            let bytes = match m.escaped {
+                true => unescape(&buf[m.range.clone()]).into_owned(),
+                false => buf[m.range.clone()].to_vec(),
+            };
             result.push((m.index, m.offset, m.from_line, bytes, m.warnings));
         }
         buf.drain(..consumed);

@@ -5,13 +5,15 @@
 //!
 //! The rules are those of [`MboxReader`](super::MboxReader) (see the [`mbox`](super::mbox)
 //! module), which reads line by line; here only the lines that start with `From ` are
-//! looked at, found with `memchr::memmem` (`\nFrom `). Whether such a line separates
+//! looked at, found with `memchr::memmem` (`From `, then the byte before it). Whether such a line separates
 //! messages depends only on the line after it (a header field name then `:`, or another
 //! `From ` line) and on whether a message is open, so each candidate is decided where it
 //! stands, in one pass over the candidates. Lines before the first separator that are all
 //! white space are skipped; other text there is a message of its own, with a warning.
 //! mboxrd escapes (`>From ` → `From `) are undone later, by [`unescape`], only for the
-//! messages that hold one.
+//! messages that hold one: the same search sees the `From ` after `>`s at a line start,
+//! and marks the message ([`SplitMessage::escaped`]), so that the others are not searched
+//! again.
 //!
 //! # Streaming and bounded memory
 //!
@@ -54,6 +56,10 @@ pub struct SplitMessage {
     pub range: Range<usize>,
     /// Problems met while splitting.
     pub warnings: Vec<MboxWarning>,
+    /// Whether the message may hold an mboxrd-escaped `From ` line (`>From `, `>>From `,
+    /// … at a line start), found in the splitter's own search: when it is `false`,
+    /// [`unescape`] would give the bytes back unchanged, and need not search them again.
+    pub escaped: bool,
 }
 
 /// A piece of a message larger than the limit, to be scanned as raw text.
@@ -95,6 +101,8 @@ struct Open {
     warnings: Vec<MboxWarning>,
     /// Bytes of it already handed out as chunks (it is over the limit), if any.
     chunked: Option<u64>,
+    /// An escaped `From ` line was seen in it.
+    escaped: bool,
 }
 
 /// Splits an mbox archive presented in consecutive buffers; see the [module](self)
@@ -188,6 +196,7 @@ impl MboxSplitter {
                         from_line: String::new(),
                         warnings: vec![MboxWarning::TextBeforeFirstSeparator],
                         chunked: None,
+                        escaped: false,
                     });
                     break;
                 }
@@ -208,18 +217,32 @@ impl MboxSplitter {
             pos = at;
             search = at;
         }
-        let finder = memmem::Finder::new(b"\nFrom ");
+        let finder = memmem::Finder::new(FROM);
         loop {
-            let line_start = if search == 0 {
-                self.line_start
-            } else {
-                buf[search - 1] == b'\n'
-            };
-            let candidate = if line_start && buf[search..].starts_with(FROM) {
-                Some(search)
-            } else {
-                finder.find(&buf[search..]).map(|i| search + i + 1)
-            };
+            // The next `From ` at a line start. The ones after `>`s at a line start, passed
+            // on the way, mark the open message as escaped (a run of `>` reaching back to
+            // the start of the buffer counts too: the mark may only err towards searching).
+            let mut candidate = None;
+            let mut at = search;
+            while let Some(i) = finder.find(&buf[at..]) {
+                let p = at + i;
+                let line_start = if p == 0 {
+                    self.line_start
+                } else {
+                    buf[p - 1] == b'\n'
+                };
+                if line_start {
+                    candidate = Some(p);
+                    break;
+                }
+                let quotes = buf[..p].iter().rev().take_while(|&&b| b == b'>').count();
+                if quotes > 0 && (quotes == p || buf[p - quotes - 1] == b'\n') {
+                    if let Some(open) = self.open.as_mut() {
+                        open.escaped = true;
+                    }
+                }
+                at = p + 1;
+            }
             let Some(p) = candidate else {
                 search = buf.len().saturating_sub(FROM.len()).max(search);
                 break;
@@ -259,6 +282,7 @@ impl MboxSplitter {
                 from_line: String::from_utf8_lossy(trim_line_end(&buf[p..e])).into_owned(),
                 warnings: Vec::new(),
                 chunked: None,
+                escaped: false,
             });
             pos = e;
             search = e;
@@ -305,6 +329,7 @@ impl MboxSplitter {
                 from_line: open.from_line,
                 range: start..end,
                 warnings: open.warnings,
+                escaped: open.escaped,
             }));
             return;
         }
@@ -460,7 +485,12 @@ mod tests {
                 let Split::Message(m) = split else {
                     panic!("no limit, no chunks")
                 };
-                let bytes = unescape(&buf[m.range.clone()]).into_owned();
+                // Unescaped only where the splitter saw an escape: a missed one shows as a
+                // difference from the line reader.
+                let bytes = match m.escaped {
+                    true => unescape(&buf[m.range.clone()]).into_owned(),
+                    false => buf[m.range.clone()].to_vec(),
+                };
                 result.push((m.index, m.offset, m.from_line, bytes, m.warnings));
             }
             buf.drain(..consumed);

@@ -155,8 +155,8 @@ struct RawMessage {
 /// Where the bytes of a message are.
 enum Bytes {
     /// A message of an mbox: a range of a buffer of the archive, mboxrd escaping not yet
-    /// undone.
-    Mbox(Arc<Vec<u8>>, Range<usize>),
+    /// undone, and whether the splitter saw an escaped `From ` line in it.
+    Mbox(Arc<Vec<u8>>, Range<usize>, bool),
     /// A piece of an mbox message over the size limit, scanned as raw text: the piece, its
     /// offset in the message, and whether it is the message's first.
     Chunk(Arc<Vec<u8>>, Range<usize>, u64, bool),
@@ -533,7 +533,7 @@ fn read_mbox(
                         index: m.index,
                         global: *global,
                         path: None,
-                        bytes: Bytes::Mbox(Arc::clone(&shared), range),
+                        bytes: Bytes::Mbox(Arc::clone(&shared), range, m.escaped),
                         warnings,
                     };
                     (message, size)
@@ -794,9 +794,16 @@ fn read_on_pool(file: Arc<File>, offset: u64, mut buf: Vec<u8>) -> mpsc::Receive
 /// result, so no "the message is empty" after the read error).
 fn scan(scanner: &MailScanner, raw: &RawMessage) -> (ScannedMessage, bool, Option<String>) {
     match &raw.bytes {
-        Bytes::Mbox(buf, range) => {
-            let bytes = unescape(&buf[range.clone()]);
-            (scanner.scan(&bytes), true, None)
+        Bytes::Mbox(buf, range, escaped) => {
+            // The splitter's search found the escaped lines: no second search of every
+            // message for them.
+            let bytes = &buf[range.clone()];
+            let result = if *escaped {
+                scanner.scan(&unescape(bytes))
+            } else {
+                scanner.scan(bytes)
+            };
+            (result, true, None)
         }
         Bytes::Chunk(buf, range, offset, first) => {
             let offset = usize::try_from(*offset).unwrap_or(usize::MAX);
