@@ -3,18 +3,21 @@
 # `find --format jsonl` on plain text, and the same two with `--mbox`, each at -j 1 and
 # at -j N, on inputs of at least 256 MB made from the corpora.
 #
-#   benches/pipeline.sh [-j N] [-n RUNS] [-s MB] [-d DIR]
+#   benches/pipeline.sh [-j N[,N...]] [-n RUNS] [-s MB] [-d DIR] [-b BINARY]
 #
-#   -j N     the parallel run's threads (default: the number of CPUs)
+#   -j N     the parallel runs' threads, one or more, comma-separated (default: the
+#            number of CPUs), e.g. -j 2,4,8,16
 #   -n RUNS  runs of each command; the median wall time is used (default 3)
 #   -s MB    the least size of each input in MB (default 256)
 #   -d DIR   where the inputs are made (default: $TMPDIR or /tmp, then linkscan-bench)
+#   -b BIN   time this linkscan binary instead of building the release binary (to compare
+#            builds, or on a machine without a toolchain)
 #
 # The corpora are read from $LINKSCAN_SHARED/corpus (default ../shared/corpus beside the
 # repository): the text input is email-intl.txt repeated, the archive email-en.mbox
 # repeated (so both hold real text in many scripts, and the archive real messages). The
 # release binary is built first. Output goes to /dev/null, as a pipe to a consumer would
-# cost the consumer's time. Printed: MB/s per mode and thread count, the -j N / -j 1
+# cost the consumer's time. Printed: MB/s per mode and thread count, each -j N / -j 1
 # ratio, and the ratio of mail mode to plain text mode on the same archive file.
 set -eu
 
@@ -22,13 +25,21 @@ jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 runs=3
 size_mb=256
 dir="${TMPDIR:-/tmp}/linkscan-bench"
-while getopts j:n:s:d: opt; do
+bin=""
+while getopts j:n:s:d:b: opt; do
     case $opt in
     j) jobs=$OPTARG ;;
     n) runs=$OPTARG ;;
     s) size_mb=$OPTARG ;;
     d) dir=$OPTARG ;;
-    *) sed -n '2,18p' "$0" >&2; exit 2 ;;
+    b) bin=$OPTARG ;;
+    *) sed -n '2,21p' "$0" >&2; exit 2 ;;
+    esac
+done
+jobs=$(echo "$jobs" | tr ',' ' ')
+for j in $jobs; do
+    case $j in
+    '' | *[!0-9]* | 0) echo "pipeline.sh: -j takes thread counts of 1 or more, not '$j'" >&2; exit 2 ;;
     esac
 done
 
@@ -39,8 +50,11 @@ for f in email-intl.txt email-en.mbox; do
     [ -r "$corpus/$f" ] || { echo "pipeline.sh: $corpus/$f is missing" >&2; exit 2; }
 done
 
-(cd "$root" && cargo build --release --locked --quiet)
-bin="$root/target/release/linkscan"
+if [ -z "$bin" ]; then
+    (cd "$root" && cargo build --release --locked --quiet)
+    bin="$root/target/release/linkscan"
+fi
+[ -x "$bin" ] || { echo "pipeline.sh: $bin is not an executable" >&2; exit 2; }
 
 # repeat SOURCE TARGET: SOURCE concatenated until TARGET holds at least size_mb MB.
 repeat() {
@@ -75,15 +89,23 @@ seconds() {
 mb() { awk -v b="$(wc -c < "$1")" -v s="$2" 'BEGIN { printf "%.0f", b / 1e6 / s }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
-echo "inputs: text.txt $(($(wc -c < "$dir/text.txt") / 1000000)) MB, archive.mbox $(($(wc -c < "$dir/archive.mbox") / 1000000)) MB; median of $runs runs"
-printf '%-40s %12s %12s %10s\n' "mode" "-j 1 MB/s" "-j $jobs MB/s" "ratio"
+echo "inputs: text.txt $(($(wc -c < "$dir/text.txt") / 1000000)) MB, archive.mbox $(($(wc -c < "$dir/archive.mbox") / 1000000)) MB; median of $runs runs; MB/s, and (ratio to -j 1)"
+printf '%-42s %10s' "mode" "-j 1"
+for j in $jobs; do
+    printf ' %18s' "-j $j"
+done
+echo
 report() {
     label=$1
     file=$2
     shift 2
     one=$(seconds "$bin" "$@" -j 1 "$file")
-    many=$(seconds "$bin" "$@" -j "$jobs" "$file")
-    printf '%-40s %12s %12s %10s\n' "$label" "$(mb "$file" "$one")" "$(mb "$file" "$many")" "$(ratio "$one" "$many")"
+    printf '%-42s %10s' "$label" "$(mb "$file" "$one")"
+    for j in $jobs; do
+        many=$(seconds "$bin" "$@" -j "$j" "$file")
+        printf ' %18s' "$(mb "$file" "$many") ($(ratio "$one" "$many"))"
+    done
+    echo
     last_one=$one
 }
 report "find --count (text.txt)" "$dir/text.txt" find --count
