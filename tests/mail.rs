@@ -668,11 +668,13 @@ fn corpus_message_counts_and_no_failures() {
     assert_eq!(n, expected);
 
     // The command line counts the same messages and finds the same links, in order, with
-    // one thread or two.
+    // one thread, two, or sixteen (a deeper pipeline: more reads and batches in flight).
     let one = linkscan(&["find", "--mbox", "-j", "1", path.to_str().unwrap()], b"");
     let two = linkscan(&["find", "--mbox", "-j", "2", path.to_str().unwrap()], b"");
-    assert!(one.status.success() && two.status.success());
+    let sixteen = linkscan(&["find", "--mbox", "-j", "16", path.to_str().unwrap()], b"");
+    assert!(one.status.success() && two.status.success() && sixteen.status.success());
     assert_eq!(one.stdout, two.stdout, "-j 1 and -j 2 differ");
+    assert_eq!(one.stdout, sixteen.stdout, "-j 1 and -j 16 differ");
     let stderr = String::from_utf8_lossy(&two.stderr);
     let total: usize = per_message.values().sum();
     assert!(

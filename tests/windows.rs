@@ -296,7 +296,8 @@ fn an_mbox_file_read_on_the_pool_equals_the_same_archive_on_a_pipe() {
     let path = dir.join("archive.mbox");
     let mbox = archive();
     std::fs::write(&path, &mbox).unwrap();
-    for threads in ["1", "2"] {
+    // 16 and 32 threads ask for more reads ahead and keep more batches in flight.
+    for threads in ["1", "2", "16", "32"] {
         let args = [
             "find",
             "--mbox",
