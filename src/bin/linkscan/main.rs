@@ -32,6 +32,11 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use linkscan::{LinkFinder, TldPolicy, TldSet};
 
+/// The allocator of the tool alone (the library leaves the choice to its user); see the
+/// `mimalloc` line of `Cargo.toml` for why.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const EXAMPLES: &str = "\
 Examples:
   linkscan find notes.txt                      one JSON object per link
