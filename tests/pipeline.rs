@@ -19,7 +19,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use linkscan::mail::splitter::{unescape, MboxSplitter, Split};
+use linkscan::mail::splitter::{find_from, unescape, MboxSplitter, Split};
 use linkscan::mail::{MailScanner, MboxReader, MboxWarning};
 use proptest::prelude::*;
 
@@ -215,9 +215,12 @@ fn fast_header_parse_equals_the_general_one_on_the_multilingual_corpus_as_messag
 type Flat = (usize, u64, String, Vec<u8>, Vec<MboxWarning>);
 
 /// `mbox` split by `MboxSplitter` fed `step` bytes at a time, flattened as the line reader
-/// gives messages.
+/// gives messages; checked on the way against a twin given the positions of `From `
+/// found beforehand (`split_found`, as the command line splits archive files).
 fn split_in_steps(mbox: &[u8], step: usize) -> Vec<Flat> {
     let mut splitter = MboxSplitter::new(u64::MAX);
+    let mut twin = MboxSplitter::new(u64::MAX);
+    let mut found = Vec::new();
     let mut buf = Vec::new();
     let mut fed = 0;
     let mut result = Vec::new();
@@ -228,6 +231,15 @@ fn split_in_steps(mbox: &[u8], step: usize) -> Vec<Flat> {
         let at_end = fed == mbox.len();
         let mut out = Vec::new();
         let consumed = splitter.split(&buf, at_end, &mut out);
+        found.clear();
+        find_from(&buf, 0, &mut found);
+        let mut given = Vec::new();
+        let twin_consumed = twin.split_found(&buf, Some(&found), at_end, &mut given);
+        assert_eq!(
+            (twin_consumed, &given),
+            (consumed, &out),
+            "split_found differs"
+        );
         for split in out {
             let Split::Message(m) = split else {
                 panic!("no limit, so no chunks")

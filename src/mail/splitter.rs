@@ -15,6 +15,12 @@
 //! and marks the message ([`SplitMessage::escaped`]), so that the others are not searched
 //! again.
 //!
+//! The search for `From ` is the only pass over every byte. A caller that reads the
+//! archive on several threads can run it where the bytes were just read, with
+//! [`find_from`], and give the positions to [`MboxSplitter::split_found`], so that the
+//! splitting thread touches only the lines around the candidates. The result is the same
+//! as [`MboxSplitter::split`]'s, whose own search finds the same positions.
+//!
 //! # Streaming and bounded memory
 //!
 //! [`MboxSplitter::split`] takes one buffer at a time (the whole archive, or the next
@@ -137,6 +143,19 @@ pub struct MboxSplitter {
 
 const FROM: &[u8] = b"From ";
 
+/// Adds to `out` every position in `bytes` where `From ` starts, plus `base`: what
+/// [`MboxSplitter::split_found`] takes, for a buffer of which `bytes` is the part from
+/// `base` on (positions that straddle two such parts are the caller's to find).
+pub fn find_from(bytes: &[u8], base: usize, out: &mut Vec<usize>) {
+    out.extend(from_finder().find_iter(bytes).map(|p| base + p));
+}
+
+/// The searcher for `From `, built once: every buffer and every escaped message is searched.
+fn from_finder() -> &'static memmem::Finder<'static> {
+    static FINDER: OnceLock<memmem::Finder<'static>> = OnceLock::new();
+    FINDER.get_or_init(|| memmem::Finder::new(FROM))
+}
+
 /// Lines longer than this are not waited for to decide a separator: a `From ` line
 /// without a line break, or a field name without `:`, that long does not separate.
 pub const MAX_DECISION_LINE: usize = 1 << 20;
@@ -158,7 +177,33 @@ impl MboxSplitter {
     /// says no data follows. Appends what is complete to `out` and returns the number of
     /// bytes consumed from the front of `buf`; at the end, all of it.
     pub fn split(&mut self, buf: &[u8], at_end: bool, out: &mut Vec<Split>) -> usize {
-        let consumed = self.split_inner(buf, at_end, out);
+        self.split_found(buf, None, at_end, out)
+    }
+
+    /// [`split`](Self::split), with the search for `From ` done by the caller: `found`
+    /// holds every position in `buf` where `From ` starts, in increasing order, as
+    /// [`find_from`] gives them (those before the bytes not consumed by the previous call
+    /// may be left out); `None` searches here.
+    ///
+    /// ```
+    /// use linkscan::mail::splitter::{find_from, MboxSplitter};
+    /// let mbox = b"From a\nA: 1\n\nx\nFrom b\nB: 2\n\ny\n";
+    /// let mut found = Vec::new();
+    /// find_from(mbox, 0, &mut found);
+    /// assert_eq!(found, [0, 15]);
+    /// let (mut here, mut given) = (Vec::new(), Vec::new());
+    /// MboxSplitter::new(u64::MAX).split(mbox, true, &mut here);
+    /// MboxSplitter::new(u64::MAX).split_found(mbox, Some(&found), true, &mut given);
+    /// assert_eq!(here, given);
+    /// ```
+    pub fn split_found(
+        &mut self,
+        buf: &[u8],
+        found: Option<&[usize]>,
+        at_end: bool,
+        out: &mut Vec<Split>,
+    ) -> usize {
+        let consumed = self.split_inner(buf, found, at_end, out);
         if consumed > 0 {
             self.line_start = buf[consumed - 1] == b'\n';
         }
@@ -166,7 +211,13 @@ impl MboxSplitter {
         consumed
     }
 
-    fn split_inner(&mut self, buf: &[u8], at_end: bool, out: &mut Vec<Split>) -> usize {
+    fn split_inner(
+        &mut self,
+        buf: &[u8],
+        found: Option<&[usize]>,
+        at_end: bool,
+        out: &mut Vec<Split>,
+    ) -> usize {
         let base = self.offset;
         // Start of the open message's bytes not yet handed out; where to search next.
         let mut pos = 0;
@@ -217,15 +268,19 @@ impl MboxSplitter {
             pos = at;
             search = at;
         }
-        let finder = memmem::Finder::new(FROM);
+        let finder = from_finder();
+        // The first `From ` at or after `at`.
+        let next_from = |at: usize| match found {
+            Some(found) => found.get(found.partition_point(|&p| p < at)).copied(),
+            None => finder.find(&buf[at..]).map(|i| at + i),
+        };
         loop {
             // The next `From ` at a line start. The ones after `>`s at a line start, passed
             // on the way, mark the open message as escaped (a run of `>` reaching back to
             // the start of the buffer counts too: the mark may only err towards searching).
             let mut candidate = None;
             let mut at = search;
-            while let Some(i) = finder.find(&buf[at..]) {
-                let p = at + i;
+            while let Some(p) = next_from(at) {
                 let line_start = if p == 0 {
                     self.line_start
                 } else {
@@ -429,10 +484,7 @@ fn trim_line_end(line: &[u8]) -> &[u8] {
 /// Borrowed when there is nothing to undo. Only the occurrences of `From ` are looked at
 /// (found with memmem), each checked back to its line start.
 pub fn unescape(bytes: &[u8]) -> Cow<'_, [u8]> {
-    // Built once: every message of an archive is searched.
-    static FINDER: OnceLock<memmem::Finder<'static>> = OnceLock::new();
-    let finder = FINDER.get_or_init(|| memmem::Finder::new(FROM));
-    let escaped_line_starts = finder.find_iter(bytes).filter_map(|p| {
+    let escaped_line_starts = from_finder().find_iter(bytes).filter_map(|p| {
         let quotes = bytes[..p].iter().rev().take_while(|&&b| b == b'>').count();
         let start = p - quotes;
         (quotes > 0 && (start == 0 || bytes[start - 1] == b'\n')).then_some(start)
@@ -471,6 +523,7 @@ mod tests {
     /// Splits `mbox` fed `step` bytes at a time.
     fn split_in_steps(mbox: &[u8], step: usize) -> Vec<Flat> {
         let mut splitter = MboxSplitter::new(u64::MAX);
+        let mut twin = MboxSplitter::new(u64::MAX);
         let mut buf = Vec::new();
         let mut fed = 0;
         let mut result = Vec::new();
@@ -481,6 +534,16 @@ mod tests {
             let at_end = fed == mbox.len();
             let mut out = Vec::new();
             let consumed = splitter.split(&buf, at_end, &mut out);
+            // The same with the positions of `From ` found beforehand, by a splitter that
+            // has seen the same buffers.
+            let mut found = Vec::new();
+            find_from(&buf, 0, &mut found);
+            let mut given = Vec::new();
+            assert_eq!(
+                twin.split_found(&buf, Some(&found), at_end, &mut given),
+                consumed
+            );
+            assert_eq!(given, out, "split_found differs from split");
             for split in out {
                 let Split::Message(m) = split else {
                     panic!("no limit, no chunks")
