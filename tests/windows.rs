@@ -330,3 +330,110 @@ fn an_mbox_file_read_on_the_pool_equals_the_same_archive_on_a_pipe() {
     }
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// An mbox archive whose `From ` lines cross the boundaries of the reads of an archive
+/// file (every 4 MiB, `READ_BYTES` in `mail.rs`), each cut at another byte: separators,
+/// an mboxrd-escaped line (the message must still be unescaped) and a `From ` inside a
+/// line. The workers that read find the `From ` in their bytes, and the splitting thread
+/// those across the junction with the bytes carried from the read before. Returns the
+/// archive and how many messages it holds.
+#[cfg(feature = "mail")]
+fn archive_with_from_lines_across_reads() -> (Vec<u8>, usize) {
+    const READ: usize = 4 << 20;
+    let mut mbox = Vec::new();
+    let mut messages = 0;
+    let mut start = |mbox: &mut Vec<u8>| {
+        let i = messages;
+        messages += 1;
+        mbox.extend_from_slice(
+            format!(
+                "From s{i}@example.com Mon Jan  1 00:00:00 2024\nSubject: {i}\n\
+                 Message-ID: <{i}@example.com>\n\nsee https://m{i}.example.com/\n"
+            )
+            .as_bytes(),
+        );
+    };
+    // (boundary, where in `From ` it falls, the text before `From ` on its line).
+    let crossings: [(usize, usize, &[u8]); 8] = [
+        (1, 1, b""),
+        (2, 2, b""),
+        (3, 3, b""),
+        (4, 4, b""),
+        (5, 2, b">"),
+        (6, 3, b">>"),
+        (7, 1, b"as said, "),
+        (8, 4, b""),
+    ];
+    for (k, cut, before) in crossings {
+        let from_at = k * READ - cut;
+        let line_at = from_at - before.len();
+        // Messages of 150 KB up to a little before the line (under the 1 MiB of room
+        // for a carried message start, so that the carry is not joined to a new buffer).
+        while line_at - mbox.len() > 300_000 {
+            start(&mut mbox);
+            while mbox.len() % 150_000 > 100 {
+                mbox.extend_from_slice(b"filler words and no links at all\n");
+            }
+        }
+        if before.is_empty() {
+            // The line starts a message: pad the message before it.
+            start(&mut mbox);
+            let pad = line_at - mbox.len() - 1;
+            mbox.extend(std::iter::repeat_n(b'x', pad));
+            mbox.push(b'\n');
+            start(&mut mbox);
+        } else {
+            // The line is inside a message, with a link after it.
+            start(&mut mbox);
+            let pad = line_at - mbox.len() - 1;
+            mbox.extend(std::iter::repeat_n(b'y', pad));
+            mbox.push(b'\n');
+            mbox.extend_from_slice(before);
+            mbox.extend_from_slice(
+                b"From the archive, x.example.net\nand after it y.example.net\n",
+            );
+        }
+        assert_eq!(&mbox[from_at..from_at + 5], b"From ".as_slice());
+    }
+    start(&mut mbox);
+    mbox.extend_from_slice(b"the last one.example.org\n");
+    (mbox, messages)
+}
+
+#[test]
+#[cfg(feature = "mail")]
+fn from_lines_across_the_reads_of_an_archive_file_split_as_on_a_pipe() {
+    let dir = temp_dir("mbox-across");
+    let path = dir.join("archive.mbox");
+    let (mbox, messages) = archive_with_from_lines_across_reads();
+    std::fs::write(&path, &mbox).unwrap();
+    for threads in ["1", "2", "16"] {
+        let args = ["find", "--mbox", "--format", "jsonl", "-j", threads];
+        let file = as_stdin(on_files(&args, &[&path]), &path);
+        let pipe = on_pipe(&args, &mbox);
+        assert_eq!(
+            file.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&file.stderr)
+        );
+        assert!(
+            file.stdout == pipe.stdout,
+            "-j {threads}: the file and the pipe differ"
+        );
+        assert_eq!(file.stderr, pipe.stderr, "-j {threads}");
+        let stderr = String::from_utf8_lossy(&file.stderr);
+        assert!(
+            stderr.contains(&format!(": {messages} messages, ")),
+            "{stderr}"
+        );
+        // The escaped lines were unescaped: the links after them are where the unescaped
+        // text has them, the same as on the pipe, and every message's link is there.
+        let text = String::from_utf8(file.stdout).unwrap();
+        for i in 0..messages {
+            assert!(text.contains(&format!("m{i}.example.com")), "message {i}");
+        }
+        assert_eq!(text.matches("\"text\":\"x.example.net\"").count(), 3);
+    }
+    std::fs::remove_dir_all(dir).ok();
+}

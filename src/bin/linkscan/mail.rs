@@ -11,12 +11,14 @@
 //! on the reader thread, the only serial work they need. A
 //! message over `--max-message-size` comes as pieces of about 1 MiB, scanned as raw text.
 //! A Maildir is listed, and its files are read by the workers (those over the limit are
-//! read here in pieces). Messages go in batches of about 1 MiB through a bounded channel.
-//! The main thread hands each batch to the global rayon pool of `-j` threads, which
-//! parses, decodes, scans and renders each message (mboxrd escapes are undone there, only
-//! in the messages that hold one); a bounded number of batches are scanned while the main
-//! thread writes the rendered outputs of earlier ones, in archive order. How many reads,
-//! batches and buffers are in flight grows with the threads (see [`Depth`]). Memory is
+//! read here in pieces). Messages go in batches of about 1 MiB: the reader starts the scan
+//! of each batch on the global rayon pool of `-j` threads, which parses, decodes, scans
+//! and renders each message (mboxrd escapes are undone there, only in the messages that
+//! hold one), and sends the batch down a bounded channel to the main thread, which waits
+//! for each batch in turn and writes the rendered outputs in archive order. So no worker
+//! waits for the main thread, and the channel bounds the batches started and not yet
+//! written. How many reads, batches and buffers are in flight grows with the threads (see
+//! [`Depth`]). Memory is
 //! therefore bounded by a few buffers and batches per thread plus, per worker, the
 //! message it scans (at most the limit), whatever the size of the archive.
 //!
@@ -44,7 +46,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use linkscan::checks;
-use linkscan::mail::splitter::{unescape, MboxSplitter, Split, CHUNK};
+use linkscan::mail::splitter::{find_from, unescape, MboxSplitter, Split, CHUNK};
 use linkscan::mail::{open_mbox, MailScanner, MboxWarning, ScannedMessage};
 use rayon::prelude::*;
 
@@ -165,12 +167,13 @@ enum Bytes {
     File,
 }
 
-enum Event {
+enum Event<T> {
     /// An input starts; its size when known.
     Start { input: usize, size: Option<u64> },
-    /// Messages of the current input, and the bytes of all inputs read so far.
+    /// A batch of messages of the current input, being scanned on the pool: where its
+    /// results come, and the bytes of all inputs read so far.
     Batch {
-        messages: Vec<RawMessage>,
+        results: mpsc::Receiver<Vec<Done<T>>>,
         done: u64,
     },
     /// An input could not be opened.
@@ -192,37 +195,33 @@ const BATCH_MESSAGES: usize = 1024;
 /// reads asked for ahead, those the batches hold) stay a small part of the memory.
 const READ_BYTES: usize = 4 << 20;
 
-/// How deep the pipeline is: how much is read, split and scanned ahead of the message
-/// being written. Each worker needs work queued for it when it finishes a message, or it
-/// idles while the reader splits the next buffer or the main thread waits for the slowest
-/// message of the oldest batch; so the depth grows with the threads. At 2 threads it is 3
-/// batches scanned, 2 in the channel, 2 reads ahead; at 16 it is 16, 4 and 4, which on a
-/// 16-core machine took `find --mbox -j 16` from 0.53-0.74 s to 0.30-0.37 s on a 1 GB
-/// archive (the -j 1 run: 2.4-3.3 s), at 62-66 MB of memory instead of 35.
+/// How deep the pipeline is: how much is read, split and scanned ahead of the batch being
+/// written. The reader starts the scan of every batch on the pool as it splits it, so the
+/// workers go on with later batches while the main thread waits for the slowest message
+/// of the oldest one; each worker needs two batches or so queued for it, or it idles.
+/// At 2 threads that is 6 batches started and not yet written and 2 reads ahead; at 16,
+/// 34 and 4.
 #[derive(Clone, Copy, Debug)]
 struct Depth {
-    /// Batches scanned on the pool ahead of the one being written.
-    in_flight: usize,
-    /// Batches the reader may have split ahead of the main thread.
-    channel: usize,
+    /// Batches started on the pool and not yet written (the bound of the channel).
+    batches: usize,
     /// Reads of a plain archive file asked for ahead of the buffer being split.
     reads_ahead: usize,
-    /// The most read buffers kept for reuse: as many as the messages in flight hold, plus
-    /// the reads ahead, plus two being split and filled, so that a buffer seldom has to
-    /// be faulted in afresh.
+    /// The most read buffers kept for reuse: as many as the batches hold, plus the reads
+    /// ahead, plus two being split and filled, so that a buffer seldom has to be faulted
+    /// in afresh.
     pool: usize,
 }
 
 impl Depth {
     fn new(threads: usize) -> Depth {
-        let in_flight = threads.max(3);
-        let channel = (threads / 4).max(2);
+        let batches = 2 * threads + 2;
         let reads_ahead = (threads / 4).max(2);
-        // Every batch holds at most one buffer more than its bytes fill.
-        let held = (in_flight + channel + 1) * BATCH_BYTES / READ_BYTES + 2;
+        // The batches in flight are a stretch of the archive of about their bytes, which
+        // spans as many buffers and two more.
+        let held = (batches + 1) * BATCH_BYTES / READ_BYTES + 2;
         Depth {
-            in_flight,
-            channel,
+            batches,
             reads_ahead,
             pool: (held + reads_ahead + 2).max(8),
         }
@@ -243,15 +242,22 @@ impl<R: Read> Read for Counting<R> {
     }
 }
 
-/// Gathers messages into batches for the channel.
-struct Batcher<'a> {
-    tx: &'a mpsc::SyncSender<Event>,
+/// Starts the scan of a batch of messages of the named input on the pool; its results
+/// come on the receiver.
+type Spawn<'a, T> = dyn Fn(Vec<RawMessage>, &str) -> mpsc::Receiver<Vec<Done<T>>> + 'a;
+
+/// Gathers messages into batches, starts the scan of each, and sends it down the channel.
+struct Batcher<'a, T> {
+    tx: &'a mpsc::SyncSender<Event<T>>,
+    spawn: &'a Spawn<'a, T>,
+    /// The display name of the input being read.
+    input_name: String,
     count: &'a AtomicU64,
     batch: Vec<RawMessage>,
     bytes: usize,
 }
 
-impl Batcher<'_> {
+impl<T> Batcher<'_, T> {
     /// Adds a message; `false` when the receiver is gone (stop reading).
     fn push(&mut self, message: RawMessage, size: usize) -> bool {
         self.batch.push(message);
@@ -269,31 +275,36 @@ impl Batcher<'_> {
         let messages = std::mem::take(&mut self.batch);
         self.bytes = 0;
         let done = self.count.load(Ordering::Relaxed);
-        self.tx.send(Event::Batch { messages, done }).is_ok()
+        let results = (self.spawn)(messages, &self.input_name);
+        self.tx.send(Event::Batch { results, done }).is_ok()
     }
 
-    fn send(&mut self, event: Event) -> bool {
+    fn send(&mut self, event: Event<T>) -> bool {
         self.flush() && self.tx.send(event).is_ok()
     }
 }
 
 /// The reader thread: every input in order, as events.
-fn read_inputs(
-    inputs: Vec<PathBuf>,
+fn read_inputs<T>(
+    inputs: &[PathBuf],
     maildir: bool,
     limit: u64,
     depth: Depth,
-    tx: mpsc::SyncSender<Event>,
+    tx: mpsc::SyncSender<Event<T>>,
+    spawn: &Spawn<'_, T>,
 ) {
     let count = Arc::new(AtomicU64::new(0));
     let mut global = 0;
     let mut batcher = Batcher {
         tx: &tx,
+        spawn,
+        input_name: String::new(),
         count: &count,
         batch: Vec::new(),
         bytes: 0,
     };
     for (input, path) in inputs.iter().enumerate() {
+        batcher.input_name = display(path);
         let ended = if maildir {
             read_maildir(input, path, limit, &mut global, &mut batcher)
         } else {
@@ -313,13 +324,13 @@ fn read_inputs(
 /// Reads one Maildir: the files are listed here and read by the workers, except those
 /// over the size limit, which are read here in pieces. `None` when the receiver is gone;
 /// else the event that ends the input.
-fn read_maildir(
+fn read_maildir<T>(
     input: usize,
     path: &Path,
     limit: u64,
     global: &mut usize,
-    batcher: &mut Batcher<'_>,
-) -> Option<Event> {
+    batcher: &mut Batcher<'_, T>,
+) -> Option<Event<T>> {
     let (files, unreadable) = match linkscan::mail::maildir::read_maildir(path) {
         // A folder that cannot be listed is a read error of its own, not a message.
         Ok(maildir) => (
@@ -493,15 +504,15 @@ fn read_in_chunks(
 
 /// Reads one mbox archive (plain or gzip) in large buffers, split into messages by
 /// [`MboxSplitter`]. `None` when the receiver is gone; else the event that ends the input.
-fn read_mbox(
+fn read_mbox<T>(
     input: usize,
     path: &Path,
     limit: u64,
     depth: Depth,
     count: &Arc<AtomicU64>,
     global: &mut usize,
-    batcher: &mut Batcher<'_>,
-) -> Option<Event> {
+    batcher: &mut Batcher<'_, T>,
+) -> Option<Event<T>> {
     let opened = if path == Path::new(STDIN_NAME) {
         open_stream(Box::new(io::stdin()), None, count)
     } else {
@@ -535,8 +546,8 @@ fn read_mbox(
     // Buffers go round: one whose messages are all done is filled again, so its pages
     // are not faulted in afresh for every 8 MiB of the archive.
     let mut pool: Vec<Arc<Vec<u8>>> = Vec::new();
-    // The bytes not consumed last time: where they are, and how many.
-    let mut carry: Option<(Arc<Vec<u8>>, Range<usize>)> = None;
+    // The bytes not consumed last time.
+    let mut carry: Option<Carry> = None;
     loop {
         let filled = source.fill(&mut pool, carry.take(), count);
         let (buf, data, at_end) = (filled.buf, filled.data, filled.at_end);
@@ -544,10 +555,18 @@ fn read_mbox(
             error = filled.error;
         }
         out.clear();
-        let consumed = splitter.split(&buf[data.clone()], at_end, &mut out);
+        let found = filled.found.as_deref();
+        let consumed = splitter.split_found(&buf[data.clone()], found, at_end, &mut out);
         let shared = Arc::new(buf);
         if data.start + consumed < data.end {
-            carry = Some((Arc::clone(&shared), data.start + consumed..data.end));
+            carry = Some(Carry {
+                buf: Arc::clone(&shared),
+                range: data.start + consumed..data.end,
+                found: filled.found.map(|found| {
+                    let rest = found.partition_point(|&p| p < consumed);
+                    found[rest..].iter().map(|&p| p - consumed).collect()
+                }),
+            });
         }
         // A buffer joined for a long message is not kept: it is as large as the message,
         // and the pool would hold several of them after the message is done.
@@ -661,19 +680,32 @@ enum Source {
     },
 }
 
-/// A buffer read on the pool: the bytes at `[HEADROOM, HEADROOM + len)`.
+/// A buffer read on the pool: the bytes at `[HEADROOM, HEADROOM + len)`, and where
+/// `From ` starts in them (from `HEADROOM`), found by the same worker while they are in
+/// its cache, so that the thread that splits touches only the lines around them.
 struct ReadBuffer {
     buf: Vec<u8>,
     len: usize,
+    found: Vec<usize>,
     error: Option<io::Error>,
 }
 
-/// A buffer for the splitter: the carry, then new bytes, in `buf[data]`.
+/// A buffer for the splitter: the carry, then new bytes, in `buf[data]`; where `From `
+/// starts in `data`, when known (else the splitter searches).
 struct Filled {
     buf: Vec<u8>,
     data: Range<usize>,
+    found: Option<Vec<usize>>,
     at_end: bool,
     error: Option<io::Error>,
+}
+
+/// The bytes of a buffer not consumed by the splitter, for the next one; where `From `
+/// starts in them (from `range.start`), when known.
+struct Carry {
+    buf: Arc<Vec<u8>>,
+    range: Range<usize>,
+    found: Option<Vec<usize>>,
 }
 
 /// A buffer of the pool that no message holds any more, else a new one.
@@ -700,10 +732,10 @@ impl Source {
     fn fill(
         &mut self,
         pool: &mut Vec<Arc<Vec<u8>>>,
-        carry: Option<(Arc<Vec<u8>>, Range<usize>)>,
+        carry: Option<Carry>,
         count: &AtomicU64,
     ) -> Filled {
-        let kept = carry.as_ref().map_or(0, |(_, r)| r.len());
+        let kept = carry.as_ref().map_or(0, |c| c.range.len());
         match self {
             Source::Stream(reader) => {
                 let mut buf = free_buffer(pool);
@@ -715,13 +747,14 @@ impl Source {
                 if buf.len() < want {
                     buf.resize(want, 0);
                 }
-                if let Some((from, range)) = carry {
-                    buf[..kept].copy_from_slice(&from[range]);
+                if let Some(carry) = carry {
+                    buf[..kept].copy_from_slice(&carry.buf[carry.range]);
                 }
                 let (got, error) = input::fill(reader, &mut buf[kept..want]);
                 Filled {
                     buf,
                     data: 0..kept + got,
+                    found: None,
                     at_end: kept + got < want,
                     error,
                 }
@@ -741,17 +774,24 @@ impl Source {
                     ReadBuffer {
                         mut buf,
                         len,
+                        found: read_found,
                         error,
                     },
                     at_end,
                 ) = next(pool);
                 let mut data = HEADROOM..HEADROOM + len;
+                let mut found = Some(read_found);
                 match carry {
-                    Some((from, range)) if kept <= HEADROOM => {
+                    Some(carry) if kept <= HEADROOM => {
                         data.start = HEADROOM - kept;
-                        buf[data.start..HEADROOM].copy_from_slice(&from[range]);
+                        buf[data.start..HEADROOM].copy_from_slice(&carry.buf[carry.range]);
+                        found = carry.found.zip(found).map(|(before, after)| {
+                            joined_found(&buf[data.clone()], kept, before, after)
+                        });
                     }
-                    Some((from, range)) => {
+                    Some(Carry {
+                        buf: from, range, ..
+                    }) => {
                         // A carry larger than the room (a long message): one buffer with
                         // it and at least as many new bytes, so that a long message is
                         // copied a bounded number of times (twice at most), not once per
@@ -774,6 +814,7 @@ impl Source {
                         return Filled {
                             buf: joined,
                             data,
+                            found: None,
                             at_end,
                             error,
                         };
@@ -783,12 +824,29 @@ impl Source {
                 Filled {
                     buf,
                     data,
+                    found,
                     at_end,
                     error,
                 }
             }
         }
     }
+}
+
+/// Where `From ` starts in `data`, the carry then the bytes read after it, from where it
+/// starts in each: those of the carry, those across the junction (found here), and those
+/// of the new bytes.
+fn joined_found(data: &[u8], kept: usize, mut before: Vec<usize>, after: Vec<usize>) -> Vec<usize> {
+    const LEN: usize = b"From ".len();
+    let (lo, hi) = (
+        kept.saturating_sub(LEN - 1),
+        (kept + LEN - 1).min(data.len()),
+    );
+    let mut across = Vec::new();
+    find_from(&data[lo..hi], lo, &mut across);
+    before.extend(across.into_iter().filter(|&p| p < kept && p + LEN > kept));
+    before.extend(after.into_iter().map(|p| p + kept));
+    before
 }
 
 /// The next buffer of a plain archive file read on the pool, and whether it is the last;
@@ -828,7 +886,14 @@ fn read_on_pool(file: Arc<File>, offset: u64, mut buf: Vec<u8>) -> mpsc::Receive
         }
         let read = &mut buf[HEADROOM..HEADROOM + READ_BYTES];
         let (len, error) = files::read_full(&file, offset, read);
-        let _ = tx.send(ReadBuffer { buf, len, error });
+        let mut found = Vec::new();
+        find_from(&read[..len], 0, &mut found);
+        let _ = tx.send(ReadBuffer {
+            buf,
+            len,
+            found,
+            error,
+        });
     });
     rx
 }
@@ -867,13 +932,6 @@ fn scan(scanner: &MailScanner, raw: &RawMessage) -> (ScannedMessage, bool, Optio
             }
         }
     }
-}
-
-/// An event of the reader in the main thread's queue; a batch comes with the channel its
-/// results arrive on.
-enum Queued<T> {
-    Event(Event),
-    Batch(mpsc::Receiver<Vec<Done<T>>>, u64),
 }
 
 /// Scans and renders the messages of one batch on the pool, in order.
@@ -1016,14 +1074,12 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
         run.inputs
     };
     let depth = Depth::new(rayon::current_num_threads());
-    let (tx, rx) = mpsc::sync_channel(depth.channel);
-    let owned: Vec<PathBuf> = inputs.to_vec();
+    let (tx, rx) = mpsc::sync_channel(depth.batches);
     let maildir = run.args.maildir;
     let limit = run
         .args
         .max_message_size
         .unwrap_or(DEFAULT_MAX_MESSAGE_SIZE);
-    let reader = thread::spawn(move || read_inputs(owned, maildir, limit, depth, tx));
 
     let quiet = run.args.no_progress || run.quiet;
     let show_progress = !quiet && io::stderr().is_terminal();
@@ -1036,16 +1092,29 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
     let mut totals = Totals::default();
     let mut current = String::new();
     let scanner = &run.scanner;
-    // Batches are scanned on the pool while earlier ones are written: a few are in flight,
-    // and the main thread handles them (and the other events) in order.
-    let result = rayon::in_place_scope(|scope| -> io::Result<()> {
-        let mut queue: VecDeque<Queued<R::Rendered>> = VecDeque::new();
-        let mut batches = 0;
-        // The display name of the input the reader is on (ahead of `current`).
-        let mut reading = String::new();
-        let mut handle = |item: Queued<R::Rendered>| -> io::Result<()> {
-            match item {
-                Queued::Event(Event::Start { input, size }) => {
+    let result = thread::scope(|threads| -> io::Result<()> {
+        // The reader splits the archives and starts the scan of each batch on the pool
+        // itself, so the workers never wait for the main thread, which waits for each
+        // batch in turn and writes it. The channel bounds the batches started and not yet
+        // written.
+        threads.spawn(move || {
+            rayon::in_place_scope(|scope| {
+                let spawn = |messages: Vec<RawMessage>, input_name: &str| {
+                    let (tx, results) = mpsc::sync_channel(1);
+                    let input_name = input_name.to_owned();
+                    scope.spawn(move |_| {
+                        let _ = tx.send(scan_batch(scanner, render, &input_name, messages));
+                    });
+                    results
+                };
+                read_inputs(inputs, maildir, limit, depth, tx, &spawn);
+            });
+        });
+        // Moved here, so that it is gone as soon as the main thread stops.
+        let rx = rx;
+        for event in &rx {
+            match event {
+                Event::Start { input, size } => {
                     current = display(&inputs[input]);
                     totals = Totals::default();
                     if let Some(size) = size {
@@ -1053,7 +1122,7 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                     }
                     sink.start(&current)?;
                 }
-                Queued::Batch(results, done) => {
+                Event::Batch { results, done } => {
                     // Blocks until the pool has scanned the batch (or gave up on it).
                     let results: Vec<Done<R::Rendered>> = results
                         .recv()
@@ -1091,16 +1160,16 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                         bar.set_message(format!("{} messages", all.messages + totals.messages));
                     }
                 }
-                Queued::Event(Event::Failed { input, error }) => {
+                Event::Failed { input, error } => {
                     let name = display(&inputs[input]);
                     bar.suspend(|| eprintln!("linkscan: {name}: {error}"));
                     outcome = Outcome::InputErrors;
                 }
-                Queued::Event(Event::End {
+                Event::End {
                     error,
                     read_errors,
                     unreadable,
-                }) => {
+                } => {
                     if read_errors > 0 || !unreadable.is_empty() {
                         outcome = Outcome::InputErrors;
                     }
@@ -1126,44 +1195,13 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                     }
                     all.add(&totals);
                 }
-                Queued::Event(Event::Batch { .. }) => unreachable!("batches are queued as such"),
-            }
-            Ok(())
-        };
-        for event in &rx {
-            match event {
-                Event::Batch { messages, done } => {
-                    let (tx, results) = mpsc::sync_channel(1);
-                    let input_name = reading.clone();
-                    scope.spawn(move |_| {
-                        let _ = tx.send(scan_batch(scanner, render, &input_name, messages));
-                    });
-                    queue.push_back(Queued::Batch(results, done));
-                    batches += 1;
-                }
-                event => {
-                    if let Event::Start { input, .. } = &event {
-                        reading = display(&inputs[*input]);
-                    }
-                    queue.push_back(Queued::Event(event));
-                }
-            }
-            while batches > depth.in_flight {
-                let item = queue.pop_front().expect("batches are queued");
-                if matches!(item, Queued::Batch(..)) {
-                    batches -= 1;
-                }
-                handle(item)?;
             }
         }
-        while let Some(item) = queue.pop_front() {
-            handle(item)?;
-        }
+        // (Once the main thread stops early, on a write error, the channel is gone and the
+        // reader stops by itself.)
         sink.finish()
     });
     bar.finish_and_clear();
-    // The reader stops by itself once the channel is gone.
-    let _ = reader.join();
     result?;
     if !quiet && inputs.len() > 1 {
         eprintln!("linkscan: total: {}", summary(&all));
