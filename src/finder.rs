@@ -266,6 +266,22 @@ impl Iterator for Links<'_, '_> {
             }
         }
     }
+
+    /// Counts without handing each link out, when no link is refined or left out but by
+    /// its length (`linkscan find --count`).
+    fn count(mut self) -> usize {
+        if self.unfiltered() {
+            return self.scanner.count_links(self.max_link_len);
+        }
+        self.fold(0, |n, _| n + 1)
+    }
+}
+
+impl Links<'_, '_> {
+    /// Whether every link the scanner finds is reported as it is (but for its length).
+    fn unfiltered(&self) -> bool {
+        self.report == Policy::Conformant && self.urls && self.emails
+    }
 }
 
 impl std::iter::FusedIterator for Links<'_, '_> {}

@@ -105,6 +105,15 @@ pub fn matches_are_their_text(text: &str) -> Result<(), String> {
 pub fn entry_points_agree(data: &[u8]) -> Result<(), String> {
     let finder = LinkFinder::new();
     let links: Vec<Link> = finder.links_bytes(data).collect();
+    // `count` has a loop of its own (no link handed out), as have the filtered counts
+    // below and the readable policy's (which takes the general loop).
+    check("count", finder.links_bytes(data).count(), links.len())?;
+    let readable = LinkFinder::builder().policy(Policy::Readable).build();
+    check(
+        "count (readable)",
+        readable.links_bytes(data).count(),
+        readable.links_bytes(data).fold(0, |n, _| n + 1),
+    )?;
 
     // Ordered, disjoint, in bounds, on character boundaries, and valid UTF-8 inside.
     let mut previous_end = 0;
@@ -135,17 +144,18 @@ pub fn entry_points_agree(data: &[u8]) -> Result<(), String> {
 
     // Turning a kind off only filters the output.
     for (urls, emails) in [(true, false), (false, true)] {
-        let filtered: Vec<Link> = LinkFinder::builder()
-            .urls(urls)
-            .emails(emails)
-            .build()
-            .links_bytes(data)
-            .collect();
+        let kind = LinkFinder::builder().urls(urls).emails(emails).build();
+        let filtered: Vec<Link> = kind.links_bytes(data).collect();
         let want: Vec<Link> = links
             .iter()
             .copied()
             .filter(|l| (l.kind() == LinkKind::Url) == urls)
             .collect();
+        check(
+            "kind filter, count",
+            kind.links_bytes(data).count(),
+            want.len(),
+        )?;
         check("kind filter", filtered, want)?;
     }
 
@@ -158,16 +168,18 @@ pub fn entry_points_agree(data: &[u8]) -> Result<(), String> {
 
     // A length limit only leaves out the links longer than it.
     for max in [0, 1, 11, 64] {
-        let limited: Vec<Link> = LinkFinder::builder()
-            .max_link_len(Some(max))
-            .build()
-            .links_bytes(data)
-            .collect();
+        let limit = LinkFinder::builder().max_link_len(Some(max)).build();
+        let limited: Vec<Link> = limit.links_bytes(data).collect();
         let want: Vec<Link> = links
             .iter()
             .copied()
             .filter(|l| l.end() - l.start() <= max)
             .collect();
+        check(
+            &format!("max_link_len {max}, count"),
+            limit.links_bytes(data).count(),
+            want.len(),
+        )?;
         check(&format!("max_link_len {max}"), limited, want)?;
     }
 
