@@ -289,6 +289,28 @@ fn archive() -> Vec<u8> {
     mbox
 }
 
+/// Runs `find --mbox --format jsonl -j THREADS` on the archive file `path` and on `mbox`
+/// (its bytes) from a pipe; asserts both succeed with the same output and warnings, and
+/// returns the file's output (its name written `-`, as on the pipe).
+#[cfg(feature = "mail")]
+fn assert_mbox_file_equals_pipe(path: &Path, mbox: &[u8], threads: &str) -> Output {
+    let args = ["find", "--mbox", "--format", "jsonl", "-j", threads];
+    let file = as_stdin(on_files(&args, &[path]), path);
+    let pipe = on_pipe(&args, mbox);
+    assert_eq!(
+        file.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&file.stderr)
+    );
+    assert!(
+        file.stdout == pipe.stdout,
+        "-j {threads}: the file and the pipe differ"
+    );
+    assert_eq!(file.stderr, pipe.stderr, "-j {threads}");
+    file
+}
+
 #[test]
 #[cfg(feature = "mail")]
 fn an_mbox_file_read_on_the_pool_equals_the_same_archive_on_a_pipe() {
@@ -298,27 +320,7 @@ fn an_mbox_file_read_on_the_pool_equals_the_same_archive_on_a_pipe() {
     std::fs::write(&path, &mbox).unwrap();
     // 16 and 32 threads ask for more reads ahead and keep more batches in flight.
     for threads in ["1", "2", "16", "32"] {
-        let args = [
-            "find",
-            "--mbox",
-            "--no-progress",
-            "--format",
-            "jsonl",
-            "-j",
-            threads,
-        ];
-        let file = as_stdin(on_files(&args, &[&path]), &path);
-        let pipe = on_pipe(&args, &mbox);
-        assert_eq!(
-            file.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&file.stderr)
-        );
-        assert!(
-            file.stdout == pipe.stdout,
-            "-j {threads}: the file and the pipe differ"
-        );
+        let file = assert_mbox_file_equals_pipe(&path, &mbox, threads);
         let text = String::from_utf8(file.stdout).unwrap();
         for i in 0..24 {
             assert!(
@@ -408,20 +410,7 @@ fn from_lines_across_the_reads_of_an_archive_file_split_as_on_a_pipe() {
     let (mbox, messages) = archive_with_from_lines_across_reads();
     std::fs::write(&path, &mbox).unwrap();
     for threads in ["1", "2", "16"] {
-        let args = ["find", "--mbox", "--format", "jsonl", "-j", threads];
-        let file = as_stdin(on_files(&args, &[&path]), &path);
-        let pipe = on_pipe(&args, &mbox);
-        assert_eq!(
-            file.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&file.stderr)
-        );
-        assert!(
-            file.stdout == pipe.stdout,
-            "-j {threads}: the file and the pipe differ"
-        );
-        assert_eq!(file.stderr, pipe.stderr, "-j {threads}");
+        let file = assert_mbox_file_equals_pipe(&path, &mbox, threads);
         let stderr = String::from_utf8_lossy(&file.stderr);
         assert!(
             stderr.contains(&format!(": {messages} messages, ")),
