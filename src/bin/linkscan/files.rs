@@ -303,8 +303,7 @@ fn read_and_work<T>(
     let short = short
         .or_else(|| (got < window.len).then(|| shrank(window.offset + got as u64, window.size)));
     let bytes = &buf[..got];
-    let utf16 = window.offset == 0
-        && (bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]));
+    let utf16 = window.offset == 0 && input::starts_utf16(bytes);
     let mut result = spare
         .lock()
         .expect("no worker panics")
