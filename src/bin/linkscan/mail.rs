@@ -51,7 +51,7 @@ use linkscan::mail::{open_mbox, MailScanner, MboxWarning, ScannedMessage};
 use rayon::prelude::*;
 
 use crate::files;
-use crate::find::Format;
+use crate::find::{Format, PerInput};
 use crate::input::{self, describe, STDIN_NAME};
 use crate::render::{decimal, json_str, tsv_field, tsv_unescape, Name};
 use crate::words;
@@ -1231,12 +1231,15 @@ struct FindRender {
 /// `find` over archives: the output, and the counts.
 struct FindSink<'o, W: Write> {
     out: &'o mut W,
-    count: bool,
+    /// -c, -l, --files-without-match: a line per archive.
+    per_input: PerInput,
     /// -q: print nothing.
     quiet: bool,
     several: bool,
     /// Links found in all inputs so far.
     found: usize,
+    /// Archives named by -l or --files-without-match.
+    listed: usize,
 }
 
 /// The `file` field of a JSON line: the name as a string, or `{"bytes":…}` when it is not
@@ -1381,12 +1384,11 @@ impl<W: Write> Emit<Vec<u8>> for FindSink<'_, W> {
 
     fn end(&mut self, input: &str, totals: &Totals) -> io::Result<()> {
         self.found += totals.links;
-        if self.count && !self.quiet {
-            if self.several {
-                writeln!(self.out, "{input}:{}", totals.links)?;
-            } else {
-                writeln!(self.out, "{}", totals.links)?;
-            }
+        if !self.quiet {
+            let listed = self
+                .per_input
+                .end(self.out, self.several, input, totals.links)?;
+            self.listed += usize::from(listed);
         }
         Ok(())
     }
@@ -1413,17 +1415,18 @@ pub(crate) fn find<W: Write>(
     }
     let render = FindRender {
         format: args.format,
-        // -q renders nothing, as --count does.
-        count: args.count || args.quiet,
+        // -q renders nothing, as --count, -l and --files-without-match do.
+        count: args.quiet || PerInput::of(args) != PerInput::Links,
         only: args.only_matching,
         checks: args.checks,
     };
     let mut sink = FindSink {
         out,
-        count: args.count,
+        per_input: PerInput::of(args),
         quiet: args.quiet,
         several: args.files.len() > 1,
         found: 0,
+        listed: 0,
     };
     let outcome = run(
         Run {
@@ -1438,6 +1441,10 @@ pub(crate) fn find<W: Write>(
     Ok(match outcome {
         // grep -q: a link found wins over an input error.
         _ if args.quiet && sink.found > 0 => Outcome::Ok,
+        Outcome::Ok if sink.per_input == PerInput::WithoutMatch && sink.listed == 0 => {
+            Outcome::NotFound
+        }
+        Outcome::Ok if sink.per_input == PerInput::WithoutMatch => Outcome::Ok,
         Outcome::Ok if sink.found == 0 => Outcome::NotFound,
         outcome => outcome,
     })
