@@ -12,9 +12,12 @@
 //! pool. Buffers are reused, so the memory used is a few windows' output at most,
 //! whatever the size of the input or the density of its links.
 //!
-//! The JSON is written by hand in the exact form `serde_json` gives the record
+//! The JSON is written by hand in the form `serde_json` gives the record
 //! `{"file","start","end","kind","text"[,"checks"]}`: the file name is rendered once per
-//! input ([`Name`]), the link text through `serde_json`'s string escaping.
+//! input ([`Name`]), the link text through [`json_str`], which also escapes the characters
+//! a terminal would act on (see [`crate::terminal`]). TSV fields and `-o` lines are
+//! escaped as TSV fields ([`tsv_field`]), so no output line holds them raw; `--format
+//! marked` is the input itself and is written as it is.
 
 use std::io::{self, Write};
 use std::ops::Range;
@@ -103,7 +106,8 @@ impl Renderer<'_> {
                 if self.column {
                     let _ = write!(out, "{}:", pos.column);
                 }
-                out.extend_from_slice(&bytes[link.range()]);
+                // Escaped as a TSV field: no control or Bidi_Control character raw.
+                tsv_field(out, &bytes[link.range()]);
                 out.push(b'\n');
                 continue;
             }

@@ -1145,7 +1145,10 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                                 .unwrap_or_default();
                             bar.suspend(|| {
                                 for w in &done.warnings {
-                                    eprintln!("linkscan: {file}: message {}{id}: {w}", done.index);
+                                    crate::warn!(
+                                        "linkscan: {file}: message {}{id}: {w}",
+                                        done.index
+                                    );
                                 }
                             });
                         }
@@ -1162,7 +1165,7 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                 }
                 Event::Failed { input, error } => {
                     let name = display(&inputs[input]);
-                    bar.suspend(|| eprintln!("linkscan: {name}: {error}"));
+                    bar.suspend(|| crate::warn!("linkscan: {name}: {error}"));
                     outcome = Outcome::InputErrors;
                 }
                 Event::End {
@@ -1174,24 +1177,24 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                         outcome = Outcome::InputErrors;
                     }
                     for folder in &unreadable {
-                        bar.suspend(|| eprintln!("linkscan: {folder}"));
+                        bar.suspend(|| crate::warn!("linkscan: {folder}"));
                     }
                     if let Some(error) = error {
                         bar.suspend(|| {
                             if totals.messages > 0 {
-                                eprintln!(
+                                crate::warn!(
                                     "linkscan: {current}: {error} (after {} messages)",
                                     totals.messages
                                 );
                             } else {
-                                eprintln!("linkscan: {current}: {error}");
+                                crate::warn!("linkscan: {current}: {error}");
                             }
                         });
                         outcome = Outcome::InputErrors;
                     }
                     sink.end(&current, &totals)?;
                     if !quiet {
-                        bar.suspend(|| eprintln!("linkscan: {current}: {}", summary(&totals)));
+                        bar.suspend(|| crate::warn!("linkscan: {current}: {}", summary(&totals)));
                     }
                     all.add(&totals);
                 }
@@ -1204,7 +1207,7 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
     bar.finish_and_clear();
     result?;
     if !quiet && inputs.len() > 1 {
-        eprintln!("linkscan: total: {}", summary(&all));
+        crate::warn!("linkscan: total: {}", summary(&all));
     }
     Ok(outcome)
 }
@@ -1320,7 +1323,7 @@ impl Render for FindRender {
             }
             for link in part.links() {
                 if self.only {
-                    out.extend_from_slice(link.text().as_bytes());
+                    tsv_field(&mut out, link.text().as_bytes());
                     out.push(b'\n');
                     continue;
                 }

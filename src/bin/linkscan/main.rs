@@ -22,6 +22,7 @@ mod linkify;
 mod mail;
 mod render;
 mod shell;
+mod terminal;
 mod walk;
 mod words;
 
@@ -77,6 +78,9 @@ fails: a \"checks\" array in jsonl (empty when it passes all), a last column in 
   bidi_control       the link holds a Bidi_Control character (U+202E…)
 Detection itself is not changed: every link is still reported.
 
+Control characters (C0, DEL, C1) and Bidi_Control characters (U+202E…) never reach the
+terminal raw: jsonl writes them \\uXXXX, tsv and -o as \\xHH (C0, DEL) or \\uXXXX (the
+others), as tsv writes a tab \\t; warnings on stderr are escaped the same way.
 Invalid UTF-8 is scanned as bytes (it never belongs to a link), not rejected.
 Exit status (as grep's): 0 when a link was found, 1 when none was, 2 when an input could
 not be read (the others are still processed) or an argument was wrong; 2 wins over 1.
@@ -557,7 +561,7 @@ fn main() -> ExitCode {
         Ok(Outcome::InputErrors) => ExitCode::from(2),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("linkscan: {}", input::describe(&e));
+            crate::warn!("linkscan: {}", input::describe(&e));
             ExitCode::from(2)
         }
     }
