@@ -10,15 +10,16 @@
 #   -n RUNS  runs of each command; the median wall time is used (default 3)
 #   -s MB    the least size of each input in MB (default 256)
 #   -d DIR   where the inputs are made (default: $TMPDIR or /tmp, then linkscan-bench)
-#   -b BIN   time this linkscan binary instead of building the release binary (to compare
+#   -b BIN   time this linkscan binary instead of building the profiling binary (to compare
 #            builds, or on a machine without a toolchain)
 #
 # The corpora are read from $LINKSCAN_SHARED/corpus (default ../shared/corpus beside the
 # repository): the text input is email-intl.txt repeated, the archive email-en.mbox
 # repeated (so both hold real text in many scripts, and the archive real messages). The
-# release binary is built first. Output goes to /dev/null, as a pipe to a consumer would
-# cost the consumer's time. Printed: MB/s per mode and thread count, each -j N / -j 1
-# ratio, and the ratio of mail mode to plain text mode on the same archive file.
+# binary is built first with the `profiling` profile (the release code with symbols, so a
+# profiler can look at the build that was timed). Output goes to /dev/null, as a pipe to a
+# consumer would cost the consumer's time. Printed: MB/s per mode and thread count, each
+# -j N / -j 1 ratio, and the ratio of mail mode to plain text mode on the same archive file.
 set -eu
 
 jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
@@ -33,7 +34,7 @@ while getopts j:n:s:d:b: opt; do
     s) size_mb=$OPTARG ;;
     d) dir=$OPTARG ;;
     b) bin=$OPTARG ;;
-    *) sed -n '2,21p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,22p' "$0" >&2; exit 2 ;;
     esac
 done
 jobs=$(echo "$jobs" | tr ',' ' ')
@@ -51,8 +52,8 @@ for f in email-intl.txt email-en.mbox; do
 done
 
 if [ -z "$bin" ]; then
-    (cd "$root" && cargo build --release --locked --quiet)
-    bin="$root/target/release/linkscan"
+    (cd "$root" && cargo build --profile profiling --locked --quiet)
+    bin="$root/target/profiling/linkscan"
 fi
 [ -x "$bin" ] || { echo "pipeline.sh: $bin is not an executable" >&2; exit 2; }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Throughput of the Python package against the command line, on the same bytes.
 
-    python benches/python.py [FILE] [--bin target/release/linkscan] [--runs 7]
+    python benches/python.py [FILE] [--bin target/profiling/linkscan] [--runs 7]
 
 FILE defaults to the shared corpus email-intl.txt. Reports, as best of --runs:
 
@@ -66,7 +66,7 @@ def rows_of(data: bytes, size: int) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file", nargs="?", default=str(REPO.parent / "shared/corpus/email-intl.txt"))
-    parser.add_argument("--bin", default=str(REPO / "target/release/linkscan"))
+    parser.add_argument("--bin", default=str(REPO / "target/profiling/linkscan"))
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
 

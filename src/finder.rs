@@ -209,7 +209,7 @@ impl LinkFinderBuilder {
     /// The prefilter kernel (default: the fastest this CPU supports, [`Kernel::detect`]).
     /// Every kernel gives the same links; this is for tests and benchmarks.
     ///
-    #[cfg(feature = "internals")]
+    #[cfg(feature = "__internals")]
     #[doc(hidden)]
     pub fn prefilter_kernel(mut self, kernel: Kernel) -> Self {
         self.finder.kernel = kernel;

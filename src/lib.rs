@@ -43,7 +43,7 @@
 
 mod ascii;
 pub mod checks;
-#[cfg(feature = "internals")]
+#[cfg(feature = "__internals")]
 #[doc(hidden)]
 pub mod conformance;
 pub mod display;
@@ -54,7 +54,7 @@ mod link;
 #[cfg(feature = "mail")]
 pub mod mail;
 mod matches;
-#[cfg(feature = "internals")]
+#[cfg(feature = "__internals")]
 #[doc(hidden)]
 pub mod oracle;
 mod parts;
@@ -94,8 +94,8 @@ pub use terminate::{link_end, link_end_bytes, BRACKET_LIMIT};
 pub use tld::{is_syntactic_tld, TldListError, TldPolicy, TldSet};
 
 /// What this crate's tests, benchmarks, fuzz targets and command-line tool look at inside
-/// the library (feature `internals`): not part of the API, under no semver promise.
-#[cfg(feature = "internals")]
+/// the library (feature `__internals`): not part of the API, under no semver promise.
+#[cfg(feature = "__internals")]
 #[doc(hidden)]
 pub mod internals {
     pub use crate::props::raw;

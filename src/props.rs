@@ -152,7 +152,7 @@ pub fn is_dot(c: char) -> bool {
 
 /// Raw property lookups by code point, including surrogates, for exhaustive tests.
 #[doc(hidden)]
-#[cfg(feature = "internals")]
+#[cfg(feature = "__internals")]
 pub mod raw {
     /// The Link_Term value of any code point (past U+10FFFF: Hard).
     pub fn link_term(cp: u32) -> super::LinkTerm {

@@ -323,3 +323,93 @@ fn empty_input_and_length_limit() {
         "2\n"
     );
 }
+
+/// The characters that must never reach a terminal raw: C0 and C1 controls, DEL and the
+/// Bidi_Control characters.
+fn is_terminal_control(c: char) -> bool {
+    c.is_control() || linkscan::is_bidi_control(c)
+}
+
+#[test]
+fn output_escapes_controls_and_bidi_controls() {
+    let controls: Vec<char> = (0..0x20u32)
+        .chain([0x7F])
+        .chain(0x80..0xA0)
+        .filter_map(char::from_u32)
+        .chain("\u{061C}\u{200E}\u{200F}\u{202A}\u{202B}\u{202C}\u{202D}\u{202E}".chars())
+        .chain("\u{2066}\u{2067}\u{2068}\u{2069}".chars())
+        .collect();
+    let mut rng = common::rng::Rng::new(0x7465_726d);
+    let mut text = String::new();
+    for i in 0..200 {
+        let c = *rng.pick(&controls);
+        let d = *rng.pick(&controls);
+        text.push_str(&format!(
+            "{d}see https://h{i}.example.com/a{c}b?q=“x” and m{i}@example.org{c} “quoted” {d}\n"
+        ));
+    }
+    let name = format!("out\u{1B}]0;title\u{7}{}.txt", '\u{202E}');
+    let path = temp_file(&name, text.as_bytes());
+    let path = path.to_str().unwrap();
+    let clean = |out: &Output| {
+        let printed = stdout(out);
+        assert!(
+            !printed
+                .chars()
+                .filter(|&c| c != '\n' && c != '\t')
+                .any(is_terminal_control),
+            "{printed:?}"
+        );
+        printed
+    };
+    // JSON: escaped as \uXXXX, and read back as the very text.
+    let jsonl = clean(&linkscan(&["find", path], b""));
+    let mut links = 0;
+    for line in jsonl.lines() {
+        let record: serde_json::Value = serde_json::from_str(line).expect("JSON");
+        let (start, end) = (
+            record["start"].as_u64().unwrap(),
+            record["end"].as_u64().unwrap(),
+        );
+        assert_eq!(record["text"], text[start as usize..end as usize], "{line}");
+        assert_eq!(record["file"], path);
+        links += 1;
+    }
+    assert!(links >= 400, "{links} links");
+    assert!(
+        jsonl.contains("\\u202e") || jsonl.contains("\\u0085"),
+        "{jsonl}"
+    );
+    // TSV and -o: escaped as TSV escapes a tab.
+    let tsv = clean(&linkscan(&["find", "--format", "tsv", path], b""));
+    assert_eq!(tsv.lines().count(), links);
+    assert!(tsv.lines().all(|l| l.split('\t').count() == 5), "{tsv}");
+    assert!(tsv.contains("/out\\x1B]0;title\\x07\\u202E.txt\t"), "{tsv}");
+    let only = clean(&linkscan(&["find", "-o", path], b""));
+    assert_eq!(only.lines().count(), links);
+    // "quoted" text and other characters of the U+20xx block are not escaped.
+    assert!(clean(&linkscan(&["find", "-o"], "x.com/“a”—b".as_bytes())).contains("“a”—b"));
+}
+
+#[test]
+fn warnings_on_stderr_carry_no_control_bytes() {
+    let mbox = temp_file(
+        "evil.mbox",
+        b"From a@example.com Mon Jan  1 00:00:00 2024\nMessage-ID: <\x1b]0;owned\x07@x\xe2\x80\xae>\n\
+Subject: hi\nContent-Type: text/plain; charset=x-no-such-charset\n\nsee a.example.com\n",
+    );
+    let out = linkscan(&["find", "--mbox", mbox.to_str().unwrap()], b"");
+    let err = String::from_utf8(out.stderr).expect("UTF-8 warnings");
+    assert!(err.contains("x-no-such-charset"), "{err}");
+    assert!(err.contains("\\x1B]0;owned\\x07@x\\u202E"), "{err}");
+    let missing = "missing\u{1B}[31m\u{202E}.txt".to_string();
+    let out = linkscan(&["find", &missing], b"");
+    let err2 = String::from_utf8(out.stderr).expect("UTF-8 errors");
+    assert!(err2.contains("missing\\x1B[31m\\u202E.txt"), "{err2}");
+    for err in [err, err2] {
+        assert!(
+            !err.chars().filter(|&c| c != '\n').any(is_terminal_control),
+            "{err:?}"
+        );
+    }
+}

@@ -985,3 +985,69 @@ fn spans_cover_the_text_and_agree_with_links() {
         assert_eq!(link_spans, texts, "{text:?}");
     }
 }
+
+/// The lines of the `[name]` table of a TOML file (up to the next table), trimmed, without
+/// comments or blank lines.
+fn toml_table<'a>(toml: &'a str, name: &str) -> Vec<&'a str> {
+    let header = format!("[{name}]");
+    toml.lines()
+        .map(str::trim)
+        .skip_while(|line| *line != header)
+        .skip(1)
+        .take_while(|line| !line.starts_with('['))
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .collect()
+}
+
+#[test]
+fn release_binary_is_stripped_and_profiling_keeps_symbols() {
+    let manifest = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"))
+        .expect("Cargo.toml");
+    let release = toml_table(&manifest, "profile.release");
+    assert!(release.contains(&"strip = true"), "{release:?}");
+    assert!(
+        !release.iter().any(|line| line.starts_with("debug")),
+        "{release:?}"
+    );
+    let profiling = toml_table(&manifest, "profile.profiling");
+    for line in ["inherits = \"release\"", "debug = 1", "strip = \"none\""] {
+        assert!(profiling.contains(&line), "{line} not in {profiling:?}");
+    }
+    let bench = toml_table(&manifest, "profile.bench");
+    for line in ["debug = 1", "strip = \"none\""] {
+        assert!(bench.contains(&line), "{line} not in {bench:?}");
+    }
+    let pipeline =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/benches/pipeline.sh"))
+            .expect("benches/pipeline.sh");
+    assert!(pipeline.contains("--profile profiling"), "pipeline.sh");
+    assert!(!pipeline.contains("target/release"), "pipeline.sh");
+}
+
+#[test]
+fn licences_and_package_metadata_are_real() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mit = std::fs::read_to_string(root.join("LICENSE-MIT")).expect("LICENSE-MIT");
+    assert!(mit.contains("Copyright (c) The linkscan authors"), "{mit}");
+    assert!(mit.contains("Permission is hereby granted, free of charge"));
+    let apache = std::fs::read_to_string(root.join("LICENSE-APACHE")).expect("LICENSE-APACHE");
+    assert!(apache.contains("Apache License") && apache.contains("Version 2.0, January 2004"));
+    assert!(apache.contains("END OF TERMS AND CONDITIONS"));
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
+    let package = toml_table(&manifest, "package");
+    assert!(package.contains(&"license = \"MIT OR Apache-2.0\""));
+    // A repository field only with a real address.
+    for line in package.iter().filter(|l| l.starts_with("repository")) {
+        assert!(line.contains("https://") && !line.contains('<'), "{line}");
+    }
+    // Features that are not for users start with `__` (the convention docs.rs hides).
+    let features = toml_table(&manifest, "features");
+    assert!(
+        features.iter().any(|l| l.starts_with("__internals = ")),
+        "{features:?}"
+    );
+    assert!(
+        !features.iter().any(|l| l.starts_with("internals")),
+        "{features:?}"
+    );
+}

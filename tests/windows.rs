@@ -198,7 +198,7 @@ fn many_small_files_come_out_in_order_with_errors_in_their_place() {
     }
     let refs: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
     for threads in ["1", "2"] {
-        let out = on_files(&["find", "-j", threads, "--count"], &refs);
+        let out = on_files(&["find", "-j", threads, "--count", "--include-zero"], &refs);
         assert_eq!(out.status.code(), Some(2), "a missing file is an error");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(

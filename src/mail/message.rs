@@ -161,8 +161,8 @@ pub struct MailLink {
 
 impl MailLink {
     /// A link made up by the caller, for the tests of code that consumes scan results
-    /// (feature `internals`; not part of the API).
-    #[cfg(feature = "internals")]
+    /// (feature `__internals`; not part of the API).
+    #[cfg(feature = "__internals")]
     #[doc(hidden)]
     pub fn from_parts(
         range: Range<usize>,

@@ -47,7 +47,7 @@ use runs::{ScalarRuns, WithRuns};
 pub struct Kernel(Kind);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(not(any(test, feature = "internals")), allow(dead_code))] // tests choose kernels
+#[cfg_attr(not(any(test, feature = "__internals")), allow(dead_code))] // tests choose kernels
 enum Kind {
     Portable,
     #[cfg(target_arch = "x86_64")]
@@ -82,13 +82,13 @@ impl Kernel {
     }
 
     /// The scalar kernel, available everywhere.
-    #[cfg_attr(not(any(test, feature = "internals")), allow(dead_code))] // tests choose kernels
+    #[cfg_attr(not(any(test, feature = "__internals")), allow(dead_code))] // tests choose kernels
     pub fn portable() -> Kernel {
         Kernel(Kind::Portable)
     }
 
     /// Every kernel this CPU can run, slowest first (for tests and benchmarks).
-    #[cfg_attr(not(any(test, feature = "internals")), allow(dead_code))] // tests choose kernels
+    #[cfg_attr(not(any(test, feature = "__internals")), allow(dead_code))] // tests choose kernels
     pub fn available() -> Vec<Kernel> {
         let mut kernels = vec![Kernel(Kind::Portable)];
         #[cfg(target_arch = "x86_64")]
@@ -104,7 +104,7 @@ impl Kernel {
     }
 
     /// `"portable"`, `"sse2"`, `"avx2"` or `"neon"`.
-    #[cfg_attr(not(any(test, feature = "internals")), allow(dead_code))] // tests choose kernels
+    #[cfg_attr(not(any(test, feature = "__internals")), allow(dead_code))] // tests choose kernels
     pub fn name(self) -> &'static str {
         match self.0 {
             Kind::Portable => "portable",

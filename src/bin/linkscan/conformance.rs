@@ -6,6 +6,11 @@
 //! the 17.0.0 file is counted apart and does not fail the run; with `--verbose` the real
 //! failures are listed first, under their own heading, and the errata after them under
 //! theirs, each saying what the file expects and what the text of UTS #58 gives.
+//!
+//! Without a DIR argument the files are looked for in `$LINKSCAN_SHARED/unicode/17.0.0`,
+//! else `../shared/unicode/17.0.0` (beside a checkout of this repository); when they are
+//! not there, the error says where they come from (Unicode's data folder) and the two
+//! ways to point at them.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -20,6 +25,30 @@ use crate::{ConformanceArgs, Outcome};
 
 fn default_dir() -> PathBuf {
     shared_dir(Path::new("")).join("unicode").join("17.0.0")
+}
+
+/// Where the conformance files come from, for the error of a folder without them.
+const WHERE_FROM: &str =
+    "the files are Unicode's, in https://www.unicode.org/Public/17.0.0/linkification/ \
+     (LinkDetectionTest.txt, LinkFormattingTest.txt): give their folder as DIR \
+     (`linkscan conformance DIR`), or set LINKSCAN_SHARED to a folder that holds \
+     unicode/17.0.0/ with them";
+
+/// The error for a folder `dir` without `file` (`given`: named on the command line).
+fn missing(dir: &Path, file: &Path, given: bool) -> io::Error {
+    let default = if given {
+        ""
+    } else {
+        " (the default folder: $LINKSCAN_SHARED/unicode/17.0.0, else ../shared/unicode/17.0.0)"
+    };
+    io::Error::new(
+        io::ErrorKind::NotFound,
+        format!(
+            "no {} in {}{default}; {WHERE_FROM}",
+            file.file_name().unwrap_or_default().to_string_lossy(),
+            dir.display()
+        ),
+    )
 }
 
 fn read(path: &Path) -> io::Result<String> {
@@ -83,6 +112,11 @@ pub(crate) fn run(args: &ConformanceArgs, out: &mut impl Write) -> io::Result<Ou
     let dir = args.dir.clone().unwrap_or_else(default_dir);
     let detection_path = dir.join("LinkDetectionTest.txt");
     let formatting_path = dir.join("LinkFormattingTest.txt");
+    for path in [&detection_path, &formatting_path] {
+        if !path.exists() {
+            return Err(missing(&dir, path, args.dir.is_some()));
+        }
+    }
     let detection = read(&detection_path)?;
     let formatting = read(&formatting_path)?;
     let mut failed = 0;

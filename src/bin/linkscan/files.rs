@@ -225,7 +225,7 @@ pub(crate) fn for_each_window<T: Send>(
                             // The input's later windows read nothing more: its first
                             // error is the one reported.
                             if failed != Some(input) {
-                                eprintln!("linkscan: {}: {}", name.text, describe(&e));
+                                crate::warn!("linkscan: {}: {}", name.text, describe(&e));
                                 failed = Some(input);
                             }
                             outcome = Outcome::InputErrors;
@@ -241,7 +241,7 @@ pub(crate) fn for_each_window<T: Send>(
                         input::warn_forced(name, *forced);
                         if let Some(e) = error {
                             if failed != Some(*input) {
-                                eprintln!("linkscan: {name}: {}", describe(e));
+                                crate::warn!("linkscan: {name}: {}", describe(e));
                             }
                             outcome = Outcome::InputErrors;
                         }

@@ -12,9 +12,12 @@
 //! pool. Buffers are reused, so the memory used is a few windows' output at most,
 //! whatever the size of the input or the density of its links.
 //!
-//! The JSON is written by hand in the exact form `serde_json` gives the record
+//! The JSON is written by hand in the form `serde_json` gives the record
 //! `{"file","start","end","kind","text"[,"checks"]}`: the file name is rendered once per
-//! input ([`Name`]), the link text through `serde_json`'s string escaping.
+//! input ([`Name`]), the link text through [`json_str`], which also escapes the characters
+//! a terminal would act on (see [`crate::terminal`]). TSV fields and `-o` lines are
+//! escaped as TSV fields ([`tsv_field`]), so no output line holds them raw; `--format
+//! marked` is the input itself and is written as it is.
 
 use std::io::{self, Write};
 use std::ops::Range;
@@ -103,7 +106,8 @@ impl Renderer<'_> {
                 if self.column {
                     let _ = write!(out, "{}:", pos.column);
                 }
-                out.extend_from_slice(&bytes[link.range()]);
+                // Escaped as a TSV field: no control or Bidi_Control character raw.
+                tsv_field(out, &bytes[link.range()]);
                 out.push(b'\n');
                 continue;
             }
@@ -235,11 +239,13 @@ pub(crate) fn run(
         ));
     }
     let several = files.len() > 1 || walked;
+    let per_input = PerInput::of(args);
     let renderer = Renderer {
         finder,
         format: args.format,
-        // -q only needs to know whether there is a link.
-        count: args.count || args.quiet,
+        // -q only needs to know whether there is a link, -c, -l and
+        // --files-without-match how many each input has.
+        count: args.quiet || per_input != PerInput::Links,
         only: args.only_matching,
         several,
         line: args.line_number,
@@ -247,6 +253,8 @@ pub(crate) fn run(
         checks: args.checks,
     };
     let mut found = 0usize;
+    // The inputs -l or --files-without-match printed.
+    let mut listed = 0usize;
     // (input index, name, links so far): printed when the next input starts, or at the end.
     let mut counted: Option<(usize, String, usize)> = None;
     // What the calling thread does with each piece's output, in order.
@@ -260,12 +268,12 @@ pub(crate) fn run(
                 Ok(())
             };
         }
-        if args.count {
+        if per_input != PerInput::Links {
             match &mut counted {
                 Some((counting, _, n)) if *counting == input => *n += piece.links,
                 _ => {
                     if let Some((_, done, n)) = counted.take() {
-                        print_count(out, several, &done, n)?;
+                        listed += usize::from(per_input.end(out, several, &done, n)?);
                     }
                     counted = Some((input, name.text.clone(), piece.links));
                 }
@@ -294,9 +302,17 @@ pub(crate) fn run(
         outcome => outcome?,
     };
     if let Some((_, name, n)) = counted {
-        print_count(out, several, &name, n)?;
+        listed += usize::from(per_input.end(out, several, &name, n)?);
     }
     Ok(match outcome {
+        // --files-without-match succeeds when it names an input (as ripgrep).
+        Outcome::Ok if per_input == PerInput::WithoutMatch => {
+            if listed > 0 {
+                Outcome::Ok
+            } else {
+                Outcome::NotFound
+            }
+        }
         Outcome::Ok if found == 0 => Outcome::NotFound,
         outcome => outcome,
     })
@@ -370,10 +386,55 @@ impl std::fmt::Display for Found {
 
 impl std::error::Error for Found {}
 
-fn print_count(out: &mut impl Write, several: bool, name: &str, n: usize) -> io::Result<()> {
-    if several {
-        writeln!(out, "{name}:{n}")
-    } else {
-        writeln!(out, "{n}")
+/// What `find` prints for each input instead of its links, once the input is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PerInput {
+    /// The links themselves (no line per input).
+    Links,
+    /// `-c`: the number of links; with several inputs `NAME:N`, for the inputs with a link
+    /// only unless `--include-zero` (as ripgrep). A single input's count is always
+    /// printed, 0 included: it is the total.
+    Count { include_zero: bool },
+    /// `-l`: the name of each input with a link.
+    WithMatches,
+    /// `--files-without-match`: the name of each input without one.
+    WithoutMatch,
+}
+
+impl PerInput {
+    pub(crate) fn of(args: &FindArgs) -> PerInput {
+        if args.files_with_matches {
+            PerInput::WithMatches
+        } else if args.files_without_match {
+            PerInput::WithoutMatch
+        } else if args.count {
+            PerInput::Count {
+                include_zero: args.include_zero,
+            }
+        } else {
+            PerInput::Links
+        }
+    }
+
+    /// Writes the line of the input `name` (of `several`) that has `n` links, if it has
+    /// one; returns whether it wrote one.
+    pub(crate) fn end(
+        self,
+        out: &mut impl Write,
+        several: bool,
+        name: &str,
+        n: usize,
+    ) -> io::Result<bool> {
+        match self {
+            PerInput::Links => return Ok(false),
+            PerInput::Count { .. } if !several => writeln!(out, "{n}")?,
+            PerInput::Count { include_zero } if n > 0 || include_zero => {
+                writeln!(out, "{name}:{n}")?
+            }
+            PerInput::WithMatches if n > 0 => writeln!(out, "{name}")?,
+            PerInput::WithoutMatch if n == 0 => writeln!(out, "{name}")?,
+            _ => return Ok(false),
+        }
+        Ok(true)
     }
 }

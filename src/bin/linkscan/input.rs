@@ -130,7 +130,7 @@ pub(crate) fn for_each_window(
                     let name = &names[input].text;
                     warn_forced(name, forced);
                     if let Some(e) = error {
-                        eprintln!("linkscan: {name}: {}", describe(&e));
+                        crate::warn!("linkscan: {name}: {}", describe(&e));
                         outcome = Outcome::InputErrors;
                     }
                 }
@@ -302,7 +302,7 @@ pub(crate) fn starts_utf16(start: &[u8]) -> bool {
 
 /// The warning for an input that starts with a UTF-16 byte-order mark.
 pub(crate) fn warn_utf16(name: &str) {
-    eprintln!(
+    crate::warn!(
         "linkscan: {name}: warning: the input starts with a UTF-16 byte-order mark; it is \
          scanned as bytes, so the links of UTF-16 text are not found (convert it first: \
          iconv -f UTF-16 -t UTF-8)"
@@ -312,7 +312,7 @@ pub(crate) fn warn_utf16(name: &str) {
 /// The warning for `forced` cuts at a character boundary in the input `name`, if any.
 pub(crate) fn warn_forced(name: &str, forced: u64) {
     if forced > 0 {
-        eprintln!(
+        crate::warn!(
             "linkscan: {name}: warning: {forced} run(s) of more than {} MiB without white \
              space were cut at a character boundary; a link across such a cut is split",
             MAX_RUN >> 20

@@ -14,8 +14,10 @@ use linkscan::LinkFinder;
 
 use crate::{input, LinkifyArgs, Outcome};
 
+/// Linkifies `files` (the inputs, directories already walked).
 pub(crate) fn run(
     args: &LinkifyArgs,
+    files: &[std::path::PathBuf],
     finder: LinkFinder,
     out: &mut impl Write,
 ) -> io::Result<Outcome> {
@@ -24,13 +26,13 @@ pub(crate) fn run(
         .default_scheme(args.default_scheme.clone())
         .checks(args.checks);
     if !args.standalone {
-        return input::for_each_piece(&args.files, &finder, |_, _, piece| {
+        return input::for_each_piece(files, &finder, |_, _, piece| {
             linkifier.write_html_with_links(piece.bytes, piece.links.iter().copied(), out)
         });
     }
-    html::write_page_start(&page_title(&args.files), out)?;
+    html::write_page_start(&page_title(files), out)?;
     let mut open: Option<usize> = None;
-    let outcome = input::for_each_piece(&args.files, &finder, |input, _, piece| {
+    let outcome = input::for_each_piece(files, &finder, |input, _, piece| {
         if open != Some(input) {
             if open.is_some() {
                 html::write_text_block_end(out)?;

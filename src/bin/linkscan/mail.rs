@@ -51,7 +51,7 @@ use linkscan::mail::{open_mbox, MailScanner, MboxWarning, ScannedMessage};
 use rayon::prelude::*;
 
 use crate::files;
-use crate::find::Format;
+use crate::find::{Format, PerInput};
 use crate::input::{self, describe, STDIN_NAME};
 use crate::render::{decimal, json_str, tsv_field, tsv_unescape, Name};
 use crate::words;
@@ -1145,7 +1145,10 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                                 .unwrap_or_default();
                             bar.suspend(|| {
                                 for w in &done.warnings {
-                                    eprintln!("linkscan: {file}: message {}{id}: {w}", done.index);
+                                    crate::warn!(
+                                        "linkscan: {file}: message {}{id}: {w}",
+                                        done.index
+                                    );
                                 }
                             });
                         }
@@ -1162,7 +1165,7 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                 }
                 Event::Failed { input, error } => {
                     let name = display(&inputs[input]);
-                    bar.suspend(|| eprintln!("linkscan: {name}: {error}"));
+                    bar.suspend(|| crate::warn!("linkscan: {name}: {error}"));
                     outcome = Outcome::InputErrors;
                 }
                 Event::End {
@@ -1174,24 +1177,24 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                         outcome = Outcome::InputErrors;
                     }
                     for folder in &unreadable {
-                        bar.suspend(|| eprintln!("linkscan: {folder}"));
+                        bar.suspend(|| crate::warn!("linkscan: {folder}"));
                     }
                     if let Some(error) = error {
                         bar.suspend(|| {
                             if totals.messages > 0 {
-                                eprintln!(
+                                crate::warn!(
                                     "linkscan: {current}: {error} (after {} messages)",
                                     totals.messages
                                 );
                             } else {
-                                eprintln!("linkscan: {current}: {error}");
+                                crate::warn!("linkscan: {current}: {error}");
                             }
                         });
                         outcome = Outcome::InputErrors;
                     }
                     sink.end(&current, &totals)?;
                     if !quiet {
-                        bar.suspend(|| eprintln!("linkscan: {current}: {}", summary(&totals)));
+                        bar.suspend(|| crate::warn!("linkscan: {current}: {}", summary(&totals)));
                     }
                     all.add(&totals);
                 }
@@ -1204,7 +1207,7 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
     bar.finish_and_clear();
     result?;
     if !quiet && inputs.len() > 1 {
-        eprintln!("linkscan: total: {}", summary(&all));
+        crate::warn!("linkscan: total: {}", summary(&all));
     }
     Ok(outcome)
 }
@@ -1231,12 +1234,15 @@ struct FindRender {
 /// `find` over archives: the output, and the counts.
 struct FindSink<'o, W: Write> {
     out: &'o mut W,
-    count: bool,
+    /// -c, -l, --files-without-match: a line per archive.
+    per_input: PerInput,
     /// -q: print nothing.
     quiet: bool,
     several: bool,
     /// Links found in all inputs so far.
     found: usize,
+    /// Archives named by -l or --files-without-match.
+    listed: usize,
 }
 
 /// The `file` field of a JSON line: the name as a string, or `{"bytes":…}` when it is not
@@ -1317,7 +1323,7 @@ impl Render for FindRender {
             }
             for link in part.links() {
                 if self.only {
-                    out.extend_from_slice(link.text().as_bytes());
+                    tsv_field(&mut out, link.text().as_bytes());
                     out.push(b'\n');
                     continue;
                 }
@@ -1381,12 +1387,11 @@ impl<W: Write> Emit<Vec<u8>> for FindSink<'_, W> {
 
     fn end(&mut self, input: &str, totals: &Totals) -> io::Result<()> {
         self.found += totals.links;
-        if self.count && !self.quiet {
-            if self.several {
-                writeln!(self.out, "{input}:{}", totals.links)?;
-            } else {
-                writeln!(self.out, "{}", totals.links)?;
-            }
+        if !self.quiet {
+            let listed = self
+                .per_input
+                .end(self.out, self.several, input, totals.links)?;
+            self.listed += usize::from(listed);
         }
         Ok(())
     }
@@ -1413,17 +1418,18 @@ pub(crate) fn find<W: Write>(
     }
     let render = FindRender {
         format: args.format,
-        // -q renders nothing, as --count does.
-        count: args.count || args.quiet,
+        // -q renders nothing, as --count, -l and --files-without-match do.
+        count: args.quiet || PerInput::of(args) != PerInput::Links,
         only: args.only_matching,
         checks: args.checks,
     };
     let mut sink = FindSink {
         out,
-        count: args.count,
+        per_input: PerInput::of(args),
         quiet: args.quiet,
         several: args.files.len() > 1,
         found: 0,
+        listed: 0,
     };
     let outcome = run(
         Run {
@@ -1438,6 +1444,10 @@ pub(crate) fn find<W: Write>(
     Ok(match outcome {
         // grep -q: a link found wins over an input error.
         _ if args.quiet && sink.found > 0 => Outcome::Ok,
+        Outcome::Ok if sink.per_input == PerInput::WithoutMatch && sink.listed == 0 => {
+            Outcome::NotFound
+        }
+        Outcome::Ok if sink.per_input == PerInput::WithoutMatch => Outcome::Ok,
         Outcome::Ok if sink.found == 0 => Outcome::NotFound,
         outcome => outcome,
     })

@@ -22,6 +22,7 @@ mod linkify;
 mod mail;
 mod render;
 mod shell;
+mod terminal;
 mod walk;
 mod words;
 
@@ -77,11 +78,17 @@ fails: a \"checks\" array in jsonl (empty when it passes all), a last column in 
   bidi_control       the link holds a Bidi_Control character (U+202E…)
 Detection itself is not changed: every link is still reported.
 
+Control characters (C0, DEL, C1) and Bidi_Control characters (U+202E…) never reach the
+terminal raw: jsonl writes them \\uXXXX, tsv and -o as \\xHH (C0, DEL) or \\uXXXX (the
+others), as tsv writes a tab \\t; warnings on stderr are escaped the same way.
 Invalid UTF-8 is scanned as bytes (it never belongs to a link), not rejected.
 Exit status (as grep's): 0 when a link was found, 1 when none was, 2 when an input could
 not be read (the others are still processed) or an argument was wrong; 2 wins over 1.
 With -q, nothing is printed and the run stops at the first link (exit 0, whatever else).
 -o prints the text of each link alone, one per line.
+-c prints the number of links; with several inputs one FILE:N line per input that has a
+link (--include-zero: every input). -l prints the names of the inputs with a link,
+--files-without-match those without one (exit 0 when it prints one).
 
 Directories are walked as ripgrep walks them: recursively, .gitignore respected, hidden
 files skipped (--hidden), binary files skipped with a note; --no-ignore, -g/--glob and
@@ -103,6 +110,7 @@ Examples:
   linkscan find --format tsv --kind url *.txt
   linkscan find --checks --format tsv notes.txt
   linkscan find -o -n .                        every link of a project, with its line
+  linkscan find -l -t md .                     the Markdown files that have a link
   if linkscan find -q notes.txt; then echo has links; fi
   zcat archive.gz | linkscan find --count
   linkscan find --mbox -j 2 list.mbox.gz > links.jsonl
@@ -110,6 +118,8 @@ Examples:
     Find(FindArgs),
     /// Write the text as HTML with every link wrapped in `<a href="…">`.
     #[command(after_long_help = "\
+Directories are walked as `linkscan find` walks them (see its --help).
+
 The output is an HTML fragment, for embedding in a page: the escaped text and its links,
 without <html>, <head> or a charset. With --standalone it is a complete page (doctype,
 <meta charset=\"utf-8\">, each input in a <pre dir=\"auto\"> block that keeps its line
@@ -177,8 +187,9 @@ Examples:
     Man(ManArgs),
     /// Run the official conformance files of a Unicode data folder and print the counts.
     #[command(after_long_help = "\
-DIR holds LinkDetectionTest.txt and LinkFormattingTest.txt (as in Unicode's data folder
-for UTS #58). Default: $LINKSCAN_SHARED/unicode/17.0.0, else ../shared/unicode/17.0.0.
+DIR holds LinkDetectionTest.txt and LinkFormattingTest.txt, the files Unicode publishes
+for UTS #58 in https://www.unicode.org/Public/17.0.0/linkification/.
+Default: $LINKSCAN_SHARED/unicode/17.0.0, else ../shared/unicode/17.0.0.
 Exit status 1 when a case fails (known errata of the 17.0.0 formatting file excepted).
 
 Example:
@@ -301,6 +312,23 @@ struct FindArgs {
     /// Print only the number of links (per file when there are several, as `FILE:N`).
     #[arg(short, long)]
     count: bool,
+    /// With --count and several inputs: also print the inputs without a link (`FILE:0`).
+    #[arg(long, requires = "count")]
+    include_zero: bool,
+    /// Print only the names of the inputs that have a link, one per line (grep -l).
+    #[arg(
+        short = 'l',
+        long,
+        conflicts_with_all = ["count", "quiet", "only_matching", "format", "checks", "line_number", "column"]
+    )]
+    files_with_matches: bool,
+    /// Print only the names of the inputs without a link, one per line (grep -L); exit 0
+    /// when one is printed.
+    #[arg(
+        long,
+        conflicts_with_all = ["files_with_matches", "count", "quiet", "only_matching", "format", "checks", "line_number", "column"]
+    )]
+    files_without_match: bool,
     /// Print nothing; exit 0 as soon as a link is found, 1 when there is none (grep -q).
     #[arg(short, long)]
     quiet: bool,
@@ -345,6 +373,8 @@ struct LinkifyArgs {
     checks: bool,
     #[command(flatten)]
     detect: DetectArgs,
+    #[command(flatten)]
+    walk: walk::WalkArgs,
     /// The folder of the HTML archive (with --mbox/--maildir).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -481,8 +511,10 @@ fn main() -> ExitCode {
         )),
         #[cfg(feature = "mail")]
         Command::Linkify(args) if args.mail.archives() => args
-            .detect
-            .finder()
+            .walk
+            .refuse("--mbox and --maildir")
+            .and_then(|()| out_folder(args.out.as_deref()))
+            .and_then(|()| args.detect.finder())
             .map_err(usage_error)
             .and_then(|finder| {
                 args.detect.start_threads()?;
@@ -501,7 +533,17 @@ fn main() -> ExitCode {
             .map_err(usage_error)
             .and_then(|finder| {
                 args.detect.start_threads()?;
-                linkify::run(args, finder, &mut out)
+                // Directories are walked as `find` walks them.
+                let walk::Walked { files, outcome, .. } = walk::expand(&args.files, &args.walk)?;
+                if files.is_empty() && !args.files.is_empty() {
+                    return Ok(outcome);
+                }
+                Ok(
+                    match (linkify::run(args, &files, finder, &mut out)?, outcome) {
+                        (_, Outcome::InputErrors) => Outcome::InputErrors,
+                        (linked, _) => linked,
+                    },
+                )
             }),
         Command::Escape(args) => escape::run(args, &mut out),
         Command::Display(args) => display::run(args, &mut out),
@@ -519,7 +561,7 @@ fn main() -> ExitCode {
         Ok(Outcome::InputErrors) => ExitCode::from(2),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("linkscan: {}", input::describe(&e));
+            crate::warn!("linkscan: {}", input::describe(&e));
             ExitCode::from(2)
         }
     }
@@ -555,6 +597,18 @@ impl LinkifyArgs {
     #[cfg(not(feature = "mail"))]
     fn mail_args(&self) -> &() {
         &()
+    }
+}
+
+/// Refuses an `--out` that exists and is not a folder (before anything is read).
+#[cfg(feature = "mail")]
+fn out_folder(out: Option<&std::path::Path>) -> Result<(), String> {
+    match out {
+        Some(path) if path.exists() && !path.is_dir() => Err(format!(
+            "--out {}: not a folder (the HTML archive is a folder of pages)",
+            path.display()
+        )),
+        _ => Ok(()),
     }
 }
 

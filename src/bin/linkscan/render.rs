@@ -4,16 +4,19 @@
 //! # TSV escaping
 //!
 //! Every TSV field is written with `\` as `\\`, a tab as `\t`, a line feed as `\n`, a
-//! carriage return as `\r`, and each byte that is not part of valid UTF-8 as `\xHH` (two
-//! upper-case hex digits). The escaped text holds no tab or line break, and unescaping it
-//! gives back the original bytes exactly (the `\` of the escapes is itself escaped, so no
-//! escape is ambiguous).
+//! carriage return as `\r`, each other C0 control and DEL as `\xHH`, each C1 control and
+//! Bidi_Control character as `\uXXXX` (see [`crate::terminal`]), and each byte that is not
+//! part of valid UTF-8 as `\xHH` (upper-case hex digits). The escaped text holds no tab,
+//! line break or terminal control, and unescaping it gives back the original bytes exactly
+//! (the `\` of the escapes is itself escaped, so no escape is ambiguous).
 //!
 //! # JSON strings and numbers
 //!
-//! [`json_str`] writes a string as `serde_json` does, and takes `serde_json`'s escaping
-//! only for a string that needs it (a `"`, a `\` or a control character): a link's text
-//! never has a control character and seldom a quote, so it is copied as it is.
+//! [`json_str`] writes a string as `serde_json` does, except that DEL, the C1 controls and
+//! the Bidi_Control characters are escaped too (`\u007f`, `\u0085`, `\u202e`: the same
+//! string to a JSON reader, and no surprise on a terminal). A string without a `"`, a `\`
+//! or an escaped character ([`crate::terminal::has_special`], which only decodes at the
+//! bytes that can start one) is copied as it is, which is nearly every link.
 //! [`decimal`] writes a number with `itoa`, as `serde_json` does.
 //!
 //! # File names in JSON
@@ -25,6 +28,8 @@
 
 use std::borrow::Cow;
 use std::ffi::OsStr;
+
+use crate::terminal;
 
 /// A file name, rendered once for every output.
 #[derive(Clone, Debug)]
@@ -43,7 +48,11 @@ impl Name {
 
     pub(crate) fn from_bytes(bytes: &[u8]) -> Name {
         let json = match std::str::from_utf8(bytes) {
-            Ok(text) => serde_json::to_string(text).expect("a string always serializes"),
+            Ok(text) => {
+                let mut json = Vec::with_capacity(text.len() + 2);
+                json_str(&mut json, text);
+                String::from_utf8(json).expect("JSON strings are UTF-8")
+            }
             Err(_) => format!("{{\"bytes\":\"{}\"}}", base64(bytes)),
         };
         let mut text = Vec::new();
@@ -59,14 +68,30 @@ impl Name {
 /// a.example/x"y  ->  "a.example/x\"y"
 /// ```
 pub(crate) fn json_str(out: &mut Vec<u8>, text: &str) {
-    if text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
-        serde_json::to_writer(&mut *out, text).expect("serializing to a Vec cannot fail");
-    } else {
-        out.reserve(text.len() + 2);
-        out.push(b'"');
+    out.reserve(text.len() + 2);
+    out.push(b'"');
+    if memchr::memchr(b'"', text.as_bytes()).is_none()
+        && !terminal::has_special(text.as_bytes(), true)
+    {
         out.extend_from_slice(text.as_bytes());
-        out.push(b'"');
+    } else {
+        for c in text.chars() {
+            match c {
+                '"' => out.extend_from_slice(b"\\\""),
+                '\\' => out.extend_from_slice(b"\\\\"),
+                '\n' => out.extend_from_slice(b"\\n"),
+                '\r' => out.extend_from_slice(b"\\r"),
+                '\t' => out.extend_from_slice(b"\\t"),
+                '\u{8}' => out.extend_from_slice(b"\\b"),
+                '\u{c}' => out.extend_from_slice(b"\\f"),
+                c if terminal::is_special(c) => {
+                    out.extend_from_slice(format!("\\u{:04x}", c as u32).as_bytes());
+                }
+                c => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+            }
+        }
     }
+    out.push(b'"');
 }
 
 /// Appends `n` in decimal.
@@ -94,21 +119,7 @@ pub(crate) fn os_bytes(name: &OsStr) -> Cow<'_, [u8]> {
 /// Appends `bytes` to `out` as one TSV field; see the [module](self) documentation.
 pub(crate) fn tsv_field(out: &mut Vec<u8>, bytes: &[u8]) {
     for chunk in bytes.utf8_chunks() {
-        let valid = chunk.valid().as_bytes();
-        let mut at = 0;
-        for (i, &b) in valid.iter().enumerate() {
-            let escaped: &[u8] = match b {
-                b'\\' => b"\\\\",
-                b'\t' => b"\\t",
-                b'\n' => b"\\n",
-                b'\r' => b"\\r",
-                _ => continue,
-            };
-            out.extend_from_slice(&valid[at..i]);
-            out.extend_from_slice(escaped);
-            at = i + 1;
-        }
-        out.extend_from_slice(&valid[at..]);
+        terminal::escape_into(out, chunk.valid().as_bytes(), true);
         for &b in chunk.invalid() {
             out.extend_from_slice(format!("\\x{b:02X}").as_bytes());
         }
@@ -132,6 +143,19 @@ pub(crate) fn tsv_unescape(text: &str) -> Vec<u8> {
                     .get(i + 2..i + 4)
                     .and_then(|h| u8::from_str_radix(h, 16).ok())
                     .map(|b| (b, 4)),
+                b'u' => {
+                    // A C1 or Bidi_Control character.
+                    let c = text
+                        .get(i + 2..i + 6)
+                        .and_then(|h| u32::from_str_radix(h, 16).ok())
+                        .and_then(char::from_u32);
+                    if let Some(c) = c {
+                        out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                        i += 6;
+                        continue;
+                    }
+                    None
+                }
                 _ => None,
             };
             if let Some((b, len)) = decoded {
@@ -178,8 +202,8 @@ mod tests {
             "https://a.example/x\"y",
             "a\\b",
             "tab\there",
-            "\u{1}\u{1F}\u{7F}",
-            "中文.example/é?q=\u{2028}",
+            "\u{1}\u{8}\u{C}\u{1F}",
+            "中文.example/é?q=\u{2028} “quoted”",
         ] {
             let mut out = Vec::new();
             json_str(&mut out, text);
@@ -193,6 +217,29 @@ mod tests {
     }
 
     #[test]
+    fn json_strings_escape_terminal_controls_and_read_back() {
+        let cases = [
+            ("a\u{202E}b", r#""a\u202eb""#),
+            ("\u{7F}\u{85}\u{9F}", r#""\u007f\u0085\u009f""#),
+            ("\u{1B}]0;x\u{7}", r#""\u001b]0;x\u0007""#),
+            (
+                "\u{61C}\u{200E}\u{200F}\u{2066}\u{2069}",
+                r#""\u061c\u200e\u200f\u2066\u2069""#,
+            ),
+            ("\u{2028}\u{2030}\u{A0}", "\"\u{2028}\u{2030}\u{A0}\""),
+        ];
+        for (text, want) in cases {
+            let mut out = Vec::new();
+            json_str(&mut out, text);
+            assert_eq!(String::from_utf8(out.clone()).unwrap(), want);
+            assert_eq!(serde_json::from_slice::<String>(&out).unwrap(), text);
+        }
+        let name = Name::from_bytes("x\u{202E}txt.exe".as_bytes());
+        assert_eq!(name.json, r#""x\u202etxt.exe""#);
+        assert_eq!(name.text, "x\\u202Etxt.exe");
+    }
+
+    #[test]
     fn tsv_fields_escape_and_round_trip() {
         let cases: &[&[u8]] = &[
             b"plain name.txt",
@@ -201,12 +248,15 @@ mod tests {
             b"back\\slash \\t literal",
             b"bad \xFF\xFE utf-8 \xC3",
             "été.txt".as_bytes(),
+            "\u{1B}]0;title\u{7} \u{7F}\u{85} \u{202E}exe.txt \u{2066}\u{2069} “q”".as_bytes(),
+            b"\\u202E literal",
         ];
         for &case in cases {
             let mut out = Vec::new();
             tsv_field(&mut out, case);
             let text = String::from_utf8(out).unwrap();
             assert!(!text.contains(['\t', '\n', '\r']), "{text:?}");
+            assert!(!text.chars().any(terminal::is_special), "{text:?}");
             assert_eq!(tsv_unescape(&text), case, "{text:?}");
         }
         let mut out = Vec::new();

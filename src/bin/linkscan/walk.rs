@@ -116,12 +116,12 @@ pub(crate) fn expand(paths: &[PathBuf], args: &WalkArgs) -> io::Result<Walked> {
                     let file = entry.into_path();
                     match is_binary(&file) {
                         Ok(false) => files.push(file),
-                        Ok(true) => eprintln!(
+                        Ok(true) => crate::warn!(
                             "linkscan: {}: binary file skipped",
                             Name::new(file.as_os_str()).text
                         ),
                         Err(e) => {
-                            eprintln!(
+                            crate::warn!(
                                 "linkscan: {}: {}",
                                 Name::new(file.as_os_str()).text,
                                 crate::input::describe(&e)
@@ -132,7 +132,7 @@ pub(crate) fn expand(paths: &[PathBuf], args: &WalkArgs) -> io::Result<Walked> {
                 }
                 Ok(_) => {}
                 Err(e) => {
-                    eprintln!("linkscan: {e}");
+                    crate::warn!("linkscan: {e}");
                     outcome = Outcome::InputErrors;
                 }
             }
