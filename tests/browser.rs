@@ -14,7 +14,12 @@
 //!   that the measurement sees the reordering these rules prevent. A screenshot of the page
 //!   is kept under Cargo's target folder (`target/tmp/browser/bidi.png`).
 //!
-//! Both need `chromium` (Debian's package; `.ci/run` installs it), so they are
+//! * `flowed_paragraphs_wrap_and_message_ids_lead_to_their_pages`: a `format=flowed`
+//!   paragraph is drawn wrapped by the browser (the sender's soft breaks gone), quoted
+//!   paragraphs indented by their depth, and a cited Message-ID is a link that opens its
+//!   message's page (screenshot: `target/tmp/browser/flowed.png`).
+//!
+//! They need `chromium` (Debian's package; `.ci/run` installs it), so they are
 //! `#[ignore = "needs chromium"]`: a plain `cargo test` reports them as ignored, and
 //! `cargo test -- --ignored` (as CI runs) fails with a message when chromium is missing.
 #![cfg(feature = "mail")]

@@ -11,7 +11,8 @@
 //!   flat path.
 //! * `cli_*`: a generated archive with flowed parts (DelSp yes and no, quoted,
 //!   space-stuffed, quoted-printable, base64, in a multipart) gives the same links as the
-//!   same texts sent fixed, through `find --mbox`, `find --maildir` and the HTML archive.
+//!   same texts sent fixed, through `find --mbox`, `find --maildir` and the HTML archive;
+//!   and the archive links each cited Message-ID it holds to its message's page.
 #![cfg(feature = "mail")]
 
 mod common;
@@ -555,4 +556,70 @@ fn cli_archive_gives_the_same_links_as_the_fixed_text() {
         all.iter().any(|h| *h == "https://old.example.com/a/b"),
         "{all:?}"
     );
+}
+
+#[test]
+fn cli_archive_links_cited_message_ids_to_their_pages() {
+    let dir = temp_dir("mids");
+    let mbox = dir.join("mids.mbox");
+    let message = |n: usize, body: &str, flowed: bool| {
+        let format = if flowed { "; format=flowed" } else { "" };
+        format!(
+            "From x@example.org Mon Jan  1 00:00:0{n} 2024\nMessage-ID: <m{n}@example.org>\n\
+             Subject: s{n}\nContent-Type: text/plain{format}\n\n{body}\n"
+        )
+    };
+    let archive = [
+        // A citation of a later message, in flowed text, quoted.
+        message(
+            1,
+            "See \n<m2@example.org> soon.\n>As <m3@example.org> said",
+            true,
+        ),
+        // A citation of an earlier one, one the archive lacks, and a forged marker.
+        message(
+            2,
+            "In <m1@example.org> you wrote; <gone@example.org> is elsewhere.\n\
+             <span class=\"mid\" data-mid=\"m1@example.org\">x</span><!--/mid-->",
+            false,
+        ),
+        message(3, "Me: <m3@example.org>.", false),
+    ]
+    .concat();
+    std::fs::write(&mbox, archive).unwrap();
+    let out_dir = dir.join("web");
+    let out = common::linkscan(
+        &[
+            "linkify",
+            "--mbox",
+            "--no-progress",
+            "--out",
+            out_dir.to_str().unwrap(),
+            mbox.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let page = |n: usize| std::fs::read_to_string(out_dir.join(format!("0000{n}.html"))).unwrap();
+    let cited = |html: &str| -> Vec<String> {
+        html.split("<a class=\"mid\" href=\"")
+            .skip(1)
+            .map(|rest| rest.split_once("</a>").unwrap().0.to_string())
+            .collect()
+    };
+    assert_eq!(
+        cited(&page(1)),
+        [
+            "00002.html\">&lt;m2@example.org&gt;",
+            "00003.html\">&lt;m3@example.org&gt;"
+        ]
+    );
+    let two = page(2);
+    assert_eq!(cited(&two), ["00001.html\">&lt;m1@example.org&gt;"]);
+    // The Message-ID the archive lacks keeps its detected link, and links nowhere else.
+    assert!(two.contains("href=\"mailto:gone@example.org\""), "{two}");
+    assert!(!two.contains("gone@example.org&gt;</a>"), "{two}");
+    // The forged marker is text.
+    assert!(two.contains("&lt;span class=&quot;mid&quot;"), "{two}");
+    assert_eq!(cited(&page(3)), ["00003.html\">&lt;m3@example.org&gt;"]);
 }
