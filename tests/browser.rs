@@ -14,7 +14,12 @@
 //!   that the measurement sees the reordering these rules prevent. A screenshot of the page
 //!   is kept under Cargo's target folder (`target/tmp/browser/bidi.png`).
 //!
-//! Both need `chromium` (Debian's package; `.ci/run` installs it), so they are
+//! * `flowed_paragraphs_wrap_and_message_ids_lead_to_their_pages`: a `format=flowed`
+//!   paragraph is drawn wrapped by the browser (the sender's soft breaks gone), quoted
+//!   paragraphs indented by their depth, and a cited Message-ID is a link that opens its
+//!   message's page (screenshot: `target/tmp/browser/flowed.png`).
+//!
+//! They need `chromium` (Debian's package; `.ci/run` installs it), so they are
 //! `#[ignore = "needs chromium"]`: a plain `cargo test` reports them as ignored, and
 //! `cargo test -- --ignored` (as CI runs) fails with a message when chromium is missing.
 #![cfg(feature = "mail")]
@@ -579,5 +584,147 @@ fn standalone_page_keeps_lines_charset_and_direction() {
     let (gap1, gap2) = (tops[1] - tops[0], tops[2] - tops[1]);
     assert!(line > 0.0 && gap2 > 0.5 * line, "{r}");
     assert!(gap1 > 1.5 * gap2 && gap1 < 2.5 * gap2, "{r}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A flowed message (RFC 3676, DelSp=yes) and a reply that cites it by Message-ID, in an
+/// archive: the sender's soft breaks are gone and the browser wraps the paragraph at the
+/// page's width (measured: the word after the sender's first soft break sits on the first
+/// drawn line, and the paragraph takes several drawn lines, as wide as the text column);
+/// quoted paragraphs are drawn indented by their depth; the cited Message-ID is a link to
+/// the page of its message. A screenshot is kept (`target/tmp/browser/flowed.png`).
+#[test]
+#[ignore = "needs chromium"]
+fn flowed_paragraphs_wrap_and_message_ids_lead_to_their_pages() {
+    let browser = chromium();
+    let dir = std::env::temp_dir().join(format!("linkscan-flowed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // A paragraph of about 1200 characters, broken every few words by the sender.
+    let words: Vec<String> = (0..200).map(|i| format!("word{i}")).collect();
+    let mut flowed = String::new();
+    for chunk in words.chunks(6) {
+        flowed.push_str(&chunk.join(" "));
+        flowed.push_str("  \n"); // DelSp=yes: the last space is the soft break's
+    }
+    flowed.push_str("see https://example.com/a/very/long/pa \nth/to/the/doc.\n\n");
+    flowed.push_str(">quoted and flowed  \n>on two lines\n>>quoted twice\n\n");
+    let mbox = dir.join("flowed.mbox");
+    std::fs::write(
+        &mbox,
+        format!(
+            "From x@example.com Mon Jan  1 00:00:00 2024\n\
+             From: x@example.com\nSubject: flowed\nMessage-ID: <flowed.1@example.com>\n\
+             Content-Type: text/plain; charset=utf-8; format=flowed; delsp=yes\n\n{flowed}\
+             From y@example.com Mon Jan  1 00:00:01 2024\n\
+             From: y@example.com\nSubject: re: flowed\nMessage-ID: <reply.2@example.com>\n\
+             Content-Type: text/plain; charset=utf-8\n\n\
+             In <flowed.1@example.com> you wrote; <elsewhere.3@example.com> is not here.\n"
+        ),
+    )
+    .unwrap();
+    let out_dir = dir.join("web");
+    linkify_archive(&out_dir, &[&mbox]);
+
+    // The screenshot, kept for people to look at.
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    std::fs::create_dir_all(&shots).unwrap();
+    let shot = shots.join("flowed.png");
+    let _ = std::fs::remove_file(&shot);
+    let status = chromium_command(&browser, &dir)
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(format!("file://{}", out_dir.join("00001.html").display()))
+        .output()
+        .expect("chromium runs");
+    assert!(status.status.success(), "{status:?}");
+
+    const MEASURE_FLOWED: &str = "<script>\
+        const ps = [...document.querySelectorAll('.flowed p')];\
+        const first = ps[0], text = first.firstChild;\
+        const at = (word) => { const i = text.data.indexOf(word); const r = document.createRange();\
+          r.setStart(text, i); r.setEnd(text, i + word.length); return r.getBoundingClientRect(); };\
+        const tops = new Set([...(() => { const r = document.createRange(); r.selectNodeContents(first);\
+          return r.getClientRects(); })()].map(b => Math.round(b.top)));\
+        const quoted = ps.filter(p => p.closest('blockquote'));\
+        const r = {paragraphs: ps.length,\
+          word0: at('word0 ').top, word6: at('word6 ').top, word6left: at('word6 ').left,\
+          word0left: at('word0 ').left, lines: tops.size,\
+          width: first.getBoundingClientRect().width, column: document.querySelector('.flowed').getBoundingClientRect().width,\
+          link: ps.map(p => [...p.querySelectorAll('a')].map(a => a.href)).flat(),\
+          plain: ps[0].getBoundingClientRect().left,\
+          quoted: quoted.map(p => [p.textContent, p.getBoundingClientRect().left])};\
+        const o = document.createElement('pre'); o.id = 'measured';\
+        o.textContent = JSON.stringify(r); document.body.appendChild(o);\
+        </script>";
+    let page = std::fs::read_to_string(out_dir.join("00001.html")).unwrap();
+    let measured_page = out_dir.join("measured-flowed.html");
+    std::fs::write(
+        &measured_page,
+        page.replace("</body>", &format!("{MEASURE_FLOWED}</body>")),
+    )
+    .unwrap();
+    let dom = dump_dom(&browser, &measured_page);
+    let start = dom.find("<pre id=\"measured\">").expect("the script ran") + 19;
+    let json = &dom[start..start + dom[start..].find("</pre>").unwrap()];
+    let r: serde_json::Value = serde_json::from_str(json).expect("the measurements");
+    let f = |k: &str| r[k].as_f64().unwrap_or_else(|| panic!("{k} in {r}"));
+    // The word after the sender's first soft break is drawn on the first line, to the
+    // right of the first word: the sender's line breaks are gone.
+    assert_eq!(f("word0"), f("word6"), "{r}");
+    assert!(f("word6left") > f("word0left"), "{r}");
+    // The browser wraps the paragraph: several lines, as wide as the column.
+    assert!(f("lines") >= 4.0, "{r}");
+    assert!(f("width") > 0.9 * f("column"), "{r}");
+    // The URL broken by a DelSp soft break is one link.
+    assert_eq!(
+        r["link"],
+        serde_json::json!(["https://example.com/a/very/long/path/to/the/doc"]),
+        "{r}"
+    );
+    // Quoted paragraphs: indented by their depth.
+    let quoted = r["quoted"].as_array().unwrap();
+    assert_eq!(quoted.len(), 2, "{r}");
+    assert_eq!(quoted[0][0], "quoted and flowed on two lines", "{r}");
+    assert_eq!(quoted[1][0], "quoted twice", "{r}");
+    let (depth1, depth2) = (
+        quoted[0][1].as_f64().unwrap(),
+        quoted[1][1].as_f64().unwrap(),
+    );
+    assert!(f("plain") < depth1 && depth1 < depth2, "{r}");
+
+    // The reply's page: the cited Message-ID is a link to the first page, which the
+    // browser opens on that message; the one the archive lacks is no link to a page.
+    const MEASURE_REPLY: &str = "<script>\
+        const r = {mids: [...document.querySelectorAll('a.mid')].map(a => [a.textContent, a.href,\
+          a.getBoundingClientRect().width])};\
+        const o = document.createElement('pre'); o.id = 'measured';\
+        o.textContent = JSON.stringify(r); document.body.appendChild(o);\
+        </script>";
+    let page = std::fs::read_to_string(out_dir.join("00002.html")).unwrap();
+    let measured_page = out_dir.join("measured-reply.html");
+    std::fs::write(
+        &measured_page,
+        page.replace("</body>", &format!("{MEASURE_REPLY}</body>")),
+    )
+    .unwrap();
+    let dom = dump_dom(&browser, &measured_page);
+    let start = dom.find("<pre id=\"measured\">").expect("the script ran") + 19;
+    let json = dom[start..start + dom[start..].find("</pre>").unwrap()]
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    let r: serde_json::Value = serde_json::from_str(&json).expect("the measurements");
+    let mids = r["mids"].as_array().unwrap();
+    assert_eq!(mids.len(), 1, "{r}");
+    assert_eq!(mids[0][0], "<flowed.1@example.com>", "{r}");
+    assert!(mids[0][2].as_f64().unwrap() > 0.0, "{r}");
+    let target = mids[0][1].as_str().unwrap();
+    assert_eq!(
+        target,
+        format!("file://{}", out_dir.join("00001.html").display())
+    );
+    let opened = dump_dom(&browser, &out_dir.join("00001.html"));
+    assert!(opened.contains("flowed.1@example.com"), "{opened}");
+    assert!(opened.contains("<title>flowed</title>"), "{opened}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

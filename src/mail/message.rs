@@ -10,7 +10,9 @@
 //!
 //! * the decoded Subject is scanned as part `subject`;
 //! * each `text/plain` part (and each part without a Content-Type, which is text/plain by
-//!   RFC 2045) is scanned as decoded;
+//!   RFC 2045) is scanned as decoded; a `format=flowed` one is unflowed first (see
+//!   [`flowed`](super::flowed)), on the general and the flat path alike, since both
+//!   hand their parse to the same walk;
 //! * of each `text/html` part, the visible text is scanned (see [`html_text`]); links in
 //!   `href` attributes are reported too, with [`LinkSource::Href`] and the range of the
 //!   anchor's text;
@@ -237,6 +239,8 @@ pub struct TextPart {
     pub(crate) content_type: Option<String>,
     pub(crate) text: String,
     pub(crate) links: Vec<MailLink>,
+    /// A `format=flowed` part, whose `text` is unflowed ([`flowed`](super::flowed)).
+    pub(crate) flowed: bool,
 }
 
 impl TextPart {
@@ -258,6 +262,26 @@ impl TextPart {
     /// The links, in order (href links after the text links).
     pub fn links(&self) -> &[MailLink] {
         &self.links
+    }
+
+    /// Whether this is a `text/plain; format=flowed` part (RFC 3676). Its
+    /// [`text`](Self::text) is then unflowed by [`flowed::unflow`](super::flowed::unflow):
+    /// each paragraph on one line, quoted paragraphs as `>` marks, one space and the
+    /// paragraph, which [`flowed::paragraphs`](super::flowed::paragraphs) reads back; the
+    /// links and their offsets are those of that text.
+    ///
+    /// ```
+    /// use linkscan::mail::MailScanner;
+    /// let raw = b"Content-Type: text/plain; format=flowed; delsp=yes\r\n\r\n\
+    ///             see https://example.com/very/long/pa \r\nth/to/doc\r\n";
+    /// let scanned = MailScanner::new().scan(raw);
+    /// let part = &scanned.parts()[0];
+    /// assert!(part.is_flowed());
+    /// assert_eq!(part.text(), "see https://example.com/very/long/path/to/doc\r\n");
+    /// assert_eq!(part.links()[0].text(), "https://example.com/very/long/path/to/doc");
+    /// ```
+    pub fn is_flowed(&self) -> bool {
+        self.flowed
     }
 }
 
@@ -491,6 +515,7 @@ impl MailScanner {
         let text = String::from_utf8_lossy(raw).into_owned();
         let links = self.text_links(&text);
         out.parts.push(TextPart {
+            flowed: false,
             path: "1".into(),
             content_type: Some("text/plain".into()),
             text,
@@ -552,6 +577,7 @@ impl MailScanner {
                 });
             }
             out.parts.push(TextPart {
+                flowed: false,
                 links: self.text_links(subject),
                 path,
                 content_type: None,
@@ -646,6 +672,7 @@ impl MailScanner {
             let start = (part.offset_header as usize).min(end);
             let text = String::from_utf8_lossy(&raw[start..end]).into_owned();
             out.parts.push(TextPart {
+                flowed: false,
                 path: path.to_string(),
                 content_type: Some("text/plain".into()),
                 links: self.text_links(&text),
@@ -756,8 +783,18 @@ impl MailScanner {
                 };
                 if html {
                     out.parts.push(self.html_part(path, content_type, text));
+                } else if let Some(delsp) = plain.then(|| flowed_format(part)).flatten() {
+                    let text = super::flowed::unflow(text, delsp);
+                    out.parts.push(TextPart {
+                        flowed: true,
+                        path: path.to_string(),
+                        content_type: Some(content_type),
+                        links: self.text_links(&text),
+                        text,
+                    });
                 } else {
                     out.parts.push(TextPart {
+                        flowed: false,
                         path: path.to_string(),
                         content_type: Some(content_type),
                         links: self.text_links(text),
@@ -775,6 +812,7 @@ impl MailScanner {
                     });
                     let text = String::from_utf8_lossy(bytes).into_owned();
                     out.parts.push(TextPart {
+                        flowed: false,
                         path: path.to_string(),
                         content_type: Some("text/plain".into()),
                         links: self.text_links(&text),
@@ -856,6 +894,7 @@ impl MailScanner {
             }
         }
         TextPart {
+            flowed: false,
             path: path.to_string(),
             content_type: Some(content_type),
             text,
@@ -919,6 +958,16 @@ fn is_known_charset(label: &str) -> bool {
         l.as_str(),
         "utf-8" | "utf8" | "us-ascii" | "ascii" | "ansi_x3.4-1968" | "us" | "iso646-us"
     ) || charset_decoder(l.as_bytes()).is_some()
+}
+
+/// `Some(delsp)` for a part whose Content-Type says `format=flowed` (RFC 3676).
+fn flowed_format(part: &MessagePart<'_>) -> Option<bool> {
+    let attributes = part.content_type()?.attributes()?;
+    super::flowed::format(
+        attributes
+            .iter()
+            .map(|a| (a.name.as_ref(), a.value.as_ref())),
+    )
 }
 
 /// `Name <address>`, `address` or `Name` of the first address.

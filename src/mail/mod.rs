@@ -11,7 +11,9 @@
 //!    messages of a Maildir ([`maildir`]).
 //! 2. [`MailScanner::scan`] parses one message, decodes its Subject and text parts,
 //!    extracts the visible text of HTML parts ([`html_text()`]) and finds the links, with a
-//!    warning for each problem met ([`message`]).
+//!    warning for each problem met ([`message`]). A `format=flowed` text part (RFC 3676)
+//!    is unflowed before the scan ([`flowed`]): a URL the sender broke over two lines is
+//!    found whole.
 //!
 //! Messages are independent, so a caller may scan them in parallel (the `linkscan` command
 //! does, with rayon) and put the results back in archive order.
@@ -32,6 +34,7 @@
 //! ```
 
 mod fast;
+pub mod flowed;
 pub mod html_text;
 pub mod maildir;
 pub mod mbox;

@@ -53,6 +53,7 @@ impl MailScanner {
                 content_type: Some("text/plain".into()),
                 text: String::from_utf8_lossy(bytes).into_owned(),
                 links,
+                flowed: false,
             }],
             ..ScannedMessage::default()
         }

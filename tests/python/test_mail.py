@@ -81,3 +81,59 @@ def test_errors():
     broken = gzip.compress(b"From a Mon Jan  1 00:00:00 2024\nSubject: x\n\nbody x.com\n" * 50)[:-20]
     with pytest.raises(OSError):
         list(scan_mbox(broken))
+
+
+def flowed_archive(flowed: bool) -> bytes:
+    """Messages with format=flowed parts (DelSp yes and no, quoted, space-stuffed), or the
+    same texts sent fixed."""
+
+    def message(n, params, flowed_body, fixed_body):
+        ct = f"text/plain; charset=utf-8; {params}" if flowed else "text/plain; charset=utf-8"
+        body = flowed_body if flowed else fixed_body
+        return (
+            f"From a@example.com Mon Jan  1 00:00:0{n} 2024\r\nMessage-ID: <f{n}@example.com>\r\n"
+            f"Subject: flowed {n}\r\nContent-Type: {ct}\r\n\r\n{body}"
+        )
+
+    return "".join(
+        [
+            message(
+                1,
+                "format=flowed; delsp=yes",
+                "The report: https://example.com/reports/annual-re \r\nport.pdf and  \r\nftp.example.org/da \r\nta.csv\r\n",
+                "The report: https://example.com/reports/annual-report.pdf and ftp.example.org/data.csv\r\n",
+            ),
+            message(
+                2,
+                "format=flowed",
+                "Write to help@example.org or see \r\nhttps://example.net/faq today.\r\n >not a quote: www.example.org\r\n",
+                "Write to help@example.org or see https://example.net/faq today.\r\n >not a quote: www.example.org\r\n",
+            ),
+            message(
+                3,
+                "format=flowed; delsp=yes",
+                "Ann wrote:\r\n>see https://old.example.com/a \r\n>/b\r\n>>and x@exam \r\n>>ple.com\r\n",
+                "Ann wrote:\r\n> see https://old.example.com/a/b\r\n>> and x@example.com\r\n",
+            ),
+        ]
+    ).encode()
+
+
+def test_flowed_parts_give_the_links_of_the_same_text_sent_fixed(tmp_path, linkscan_bin):
+    flowed = [link for m in scan_mbox(flowed_archive(True)) for link in m.links]
+    fixed = [link for m in scan_mbox(flowed_archive(False)) for link in m.links]
+    assert flowed == fixed
+    assert [l["text"] for l in flowed] == [
+        "https://example.com/reports/annual-report.pdf",
+        "ftp.example.org/data.csv",
+        "help@example.org",
+        "https://example.net/faq",
+        "www.example.org",
+        "https://old.example.com/a/b",
+        "x@example.com",
+    ]
+    # The same through the command line.
+    path = tmp_path / "flowed.mbox"
+    path.write_bytes(flowed_archive(True))
+    strip = lambda links: [{k: v for k, v in l.items() if k != "file"} for l in links]
+    assert strip(cli(linkscan_bin, "--mbox", str(path))) == strip(flowed)

@@ -27,6 +27,11 @@
 //! display form, isolated left to right with their fields in order, pointing to their
 //! ASCII form, with no Bidi_Control character left raw.
 //!
+//! A `format=flowed` part (RFC 3676) is shown as paragraphs that the browser wraps, quoted
+//! ones at their quote depth; a Message-ID cited in a text part (`<id@host>`) becomes a
+//! link to the page of that message when the archive has it, once the run knows every
+//! message (see [`text`]).
+//!
 //! Files are written without following links: each page and the index is written to a
 //! new file (created exclusively, so never through a symbolic link) and then renamed
 //! over its name ([`create_replacing`]). A symbolic link already in the folder under a
@@ -46,7 +51,10 @@ use linkscan::html::{write_escaped, write_link, Linkifier};
 use linkscan::mail::{LinkSource, MailLink, MailScanner, ScannedMessage, TextPart};
 
 use crate::mail::{self, Emit, Render, Run, Totals};
+
+mod text;
 use crate::{words, LinkifyArgs, Outcome};
+use text::References;
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:62em;margin:1em auto;\
 padding:0 1em;line-height:1.4}pre{white-space:pre-wrap;overflow-wrap:anywhere;\
@@ -58,7 +66,10 @@ table.index td,table.index th{text-align:left;padding:.1em .6em;vertical-align:t
 overflow-wrap:anywhere}\
 .warnings{color:#8a4b00}h2{font-size:1em;color:#555}.date{white-space:nowrap}\
 nav a,nav span{margin-right:1em}nav span{color:#999}td.reply{padding-left:2em}tbody.thread{border-top:1px solid #ddd}\
-h2.month{font-size:1.2em;color:inherit;margin-top:1.5em}";
+h2.month{font-size:1.2em;color:inherit;margin-top:1.5em}\
+.flowed{background:#f6f6f6;padding:.5em}.flowed p{margin:0;min-height:1.4em;white-space:pre-wrap;\
+overflow-wrap:anywhere;unicode-bidi:plaintext}\
+.flowed blockquote{margin:0 0 0 .2em;padding-left:.8em;border-left:2px solid #99b;color:#335}";
 
 /// Writes `<!DOCTYPE html>…<body>` with `title`.
 fn write_head(out: &mut impl Write, title: &str) -> io::Result<()> {
@@ -229,6 +240,8 @@ pub(crate) struct Row {
     from: String,
     subject: String,
     links: usize,
+    /// The message's own Message-ID, and the Message-IDs its text parts cite.
+    references: References,
     /// Writing the page failed.
     error: Option<io::Error>,
 }
@@ -262,6 +275,7 @@ impl Pages {
         index: usize,
         global: usize,
         m: &ScannedMessage,
+        references: &mut References,
     ) -> io::Result<()> {
         let mut out = BufWriter::new(create_replacing(path)?);
         let subject = m.subject().unwrap_or("(no subject)");
@@ -319,7 +333,7 @@ impl Pages {
             out.write_all(b"</ul>\n")?;
         }
         for part in m.parts().iter().filter(|p| p.path() != "subject") {
-            write_part(part, self.checks, &mut out)?;
+            write_part(part, self.checks, references, &mut out)?;
         }
         out.write_all(b"</body></html>\n")?;
         out.flush()?;
@@ -383,15 +397,26 @@ impl Write for Replacing {
     }
 }
 
-fn write_part(part: &TextPart, checks: bool, out: &mut impl Write) -> io::Result<()> {
+fn write_part(
+    part: &TextPart,
+    checks: bool,
+    references: &mut References,
+    out: &mut impl Write,
+) -> io::Result<()> {
     out.write_all(b"<section class=\"part\"><h2>Part ")?;
     write_escaped(part.path(), out)?;
     if let Some(ct) = &part.content_type() {
         out.write_all(" · ".as_bytes())?;
         write_escaped(ct, out)?;
     }
-    out.write_all(b"</h2>\n<pre dir=\"auto\">")?;
-    write_linkified(part.text(), part.links(), checks, out)?;
+    out.write_all(b"</h2>\n")?;
+    if part.is_flowed() && text::write_flowed(part, checks, references, out)? {
+        return out.write_all(b"</section>\n");
+    }
+    out.write_all(b"<pre dir=\"auto\">")?;
+    let text = part.text();
+    let links = text::Links::new(part.links());
+    text::write_citing(text, &links, 0..text.len(), checks, references, out)?;
     out.write_all(b"</pre></section>\n")
 }
 
@@ -400,8 +425,16 @@ impl Render for Pages {
 
     fn render(&self, file: &str, index: usize, global: usize, m: &ScannedMessage) -> Row {
         let page = page_name(global);
+        let mut references = References::of(m);
         let error = self
-            .write_page(&self.dir.join(&page), file, index, global, m)
+            .write_page(
+                &self.dir.join(&page),
+                file,
+                index,
+                global,
+                m,
+                &mut references,
+            )
             .err();
         let links = if self.checks {
             let links = m.parts().iter().flat_map(|p| p.links());
@@ -418,6 +451,7 @@ impl Render for Pages {
             from: m.from().unwrap_or_default().to_string(),
             subject: m.subject().unwrap_or("(no subject)").to_string(),
             links,
+            references,
             error,
         }
     }
@@ -598,7 +632,10 @@ pub(crate) fn run(
         &mut sink,
     );
     // The index is written even when the run stopped early: what was written is kept.
-    let written = sink.end_last_page().and_then(|()| sink.write());
+    let written = sink
+        .end_last_page()
+        .and_then(|()| sink.link_references())
+        .and_then(|()| sink.write());
     let outcome = outcome?;
     written?;
     Ok(outcome)

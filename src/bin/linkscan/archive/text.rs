@@ -1,0 +1,383 @@
+//! The text of a part on an archive page: flowed paragraphs, and Message-IDs that lead to
+//! the pages of their messages.
+//!
+//! # Flowed parts
+//!
+//! A `format=flowed` part (RFC 3676) comes from the scanner unflowed, one paragraph per
+//! line, quoted ones as `>` marks and a space ([`paragraphs`] reads them back). It is
+//! written as a `<div class="flowed">` of `<p>` elements that the browser wraps at the
+//! page's width, each paragraph inside as many `<blockquote>` elements as its quote
+//! depth (at most [`MAX_QUOTE_DEPTH`]; deeper quotes keep their extra marks as text). A
+//! link never spans a line break, so each paragraph is written with its own links; should
+//! one ever cross a paragraph's bounds, the part is written as fixed text instead
+//! (nothing is dropped). Fixed parts are a `<pre>` as before.
+//!
+//! # Message-IDs
+//!
+//! A `<left@right>` in a text part (RFC 5322 `msg-id`, ASCII `atext` and dots on each
+//! side, at most [`MAX_ID`] bytes) may cite a message of the archive. Pages are written
+//! in parallel as messages are scanned, before the archive knows all its messages, so
+//! each such citation is written as it would be otherwise (its detected link, if any)
+//! inside a marker, `<span class="mid" data-mid="ID">…</span><!--/mid-->`, and the
+//! page's [`References`] keep its IDs. When the run ends, [`Index::link_references`]
+//! rewrites each page that cites a message of the archive: each marker of such an ID
+//! becomes `<a class="mid" href="PAGE">&lt;ID&gt;</a>`, a link to the page of the
+//! first message with that Message-ID. A citation of a message the archive does not have
+//! stays as it was written: no link leaves the archive for it. Text from a message
+//! never contains a raw `<`, so a message cannot forge a marker.
+//!
+//! # Invariants
+//!
+//! * The links written are those of the part, each once, in the order of the text; a
+//!   Message-ID marker is placed only where no link crosses its bounds.
+//! * Memory: a page keeps at most [`MAX_KEPT_REFERENCES`] cited IDs in the index's row;
+//!   past that it is only marked as citing more, and its markers are all looked at when
+//!   the run ends.
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::{self, Write};
+use std::ops::Range;
+
+use linkscan::html::write_escaped;
+use linkscan::mail::flowed::paragraphs;
+use linkscan::mail::{MailLink, ScannedMessage, TextPart};
+
+use super::{create_replacing, write_linkified, Index};
+
+/// How many levels of quoting a flowed paragraph is shown at.
+pub(super) const MAX_QUOTE_DEPTH: usize = 16;
+
+/// The longest Message-ID that is linked (RFC 5322's line length).
+pub(super) const MAX_ID: usize = 998;
+
+/// How many cited Message-IDs an index row keeps for its page.
+pub(super) const MAX_KEPT_REFERENCES: usize = 64;
+
+/// A page's own Message-ID and the Message-IDs its text parts cite.
+#[derive(Default)]
+pub(crate) struct References {
+    own: Option<String>,
+    cited: Vec<String>,
+    /// The page cites more than [`MAX_KEPT_REFERENCES`] IDs.
+    more: bool,
+}
+
+impl References {
+    /// `m`'s own Message-ID (when it could be linked), nothing cited yet.
+    pub(super) fn of(m: &ScannedMessage) -> References {
+        References {
+            own: m
+                .message_id()
+                .filter(|id| message_id_len(&format!("<{id}>")) == Some(id.len() + 2))
+                .map(str::to_string),
+            ..References::default()
+        }
+    }
+
+    fn cite(&mut self, id: &str) {
+        if self.cited.iter().any(|c| c == id) {
+            return;
+        }
+        if self.cited.len() < MAX_KEPT_REFERENCES {
+            self.cited.push(id.to_string());
+        } else {
+            self.more = true;
+        }
+    }
+}
+
+/// The length of the `<left@right>` Message-ID at the start of `text`, if there is one.
+fn message_id_len(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    if b.first() != Some(&b'<') {
+        return None;
+    }
+    let mut at = None;
+    for (i, &c) in b.iter().enumerate().skip(1).take(MAX_ID + 1) {
+        match c {
+            b'>' => {
+                let at = at?;
+                let atom = |s: &[u8]| {
+                    !s.is_empty()
+                        && !s.starts_with(b".")
+                        && !s.ends_with(b".")
+                        && !s.windows(2).any(|w| w == b"..")
+                };
+                return (atom(&b[1..at]) && atom(&b[at + 1..i])).then_some(i + 1);
+            }
+            b'@' if at.is_none() => at = Some(i),
+            // RFC 5322 atext and dots, less `&` and `'`, which HTML would escape.
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'.' => {}
+            b'!' | b'#' | b'$' | b'%' | b'*' | b'+' | b'-' | b'/' | b'=' | b'?' | b'^' | b'_'
+            | b'`' | b'{' | b'|' | b'}' | b'~' => {}
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The links of a part in the order of their starts, for finding those of a range and
+/// whether a place is inside one in logarithmic time.
+pub(super) struct Links<'a> {
+    sorted: Vec<&'a MailLink>,
+    /// The largest end of `sorted[..=k]`.
+    max_end: Vec<usize>,
+}
+
+impl<'a> Links<'a> {
+    pub(super) fn new(links: &'a [MailLink]) -> Links<'a> {
+        let mut sorted: Vec<&MailLink> = links.iter().collect();
+        sorted.sort_by_key(|l| l.start());
+        let max_end = sorted
+            .iter()
+            .scan(0, |max, l| {
+                *max = l.end().max(*max);
+                Some(*max)
+            })
+            .collect();
+        Links { sorted, max_end }
+    }
+
+    /// Whether a link starts before `at` and ends after it.
+    fn crossed(&self, at: usize) -> bool {
+        let k = self.sorted.partition_point(|l| l.start() < at);
+        k > 0 && self.max_end[k - 1] > at
+    }
+
+    /// The links that start in `range`.
+    fn starting_in(&self, range: &Range<usize>) -> &[&'a MailLink] {
+        let from = self.sorted.partition_point(|l| l.start() < range.start);
+        let to = self.sorted.partition_point(|l| l.start() < range.end);
+        &self.sorted[from..to]
+    }
+}
+
+/// Writes `text[range]` with the links that lie wholly inside it.
+fn write_range(
+    text: &str,
+    links: &Links<'_>,
+    range: Range<usize>,
+    checks: bool,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let inside: Vec<MailLink> = links
+        .starting_in(&range)
+        .iter()
+        .filter(|l| l.end() <= range.end)
+        .map(|l| {
+            MailLink::from_parts(
+                l.start() - range.start..l.end() - range.start,
+                l.kind(),
+                l.source(),
+                l.text().to_string(),
+                l.href().to_string(),
+            )
+        })
+        .collect();
+    write_linkified(&text[range], &inside, checks, out)
+}
+
+/// Writes `text[range]` with its links, each Message-ID in it inside a marker (see the
+/// [module](self) documentation), and notes the IDs in `references`.
+pub(super) fn write_citing(
+    text: &str,
+    links: &Links<'_>,
+    range: Range<usize>,
+    checks: bool,
+    references: &mut References,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let mut written = range.start;
+    let mut from = range.start;
+    while let Some(i) = memchr::memchr(b'<', &text.as_bytes()[from..range.end]) {
+        let start = from + i;
+        let Some(len) = message_id_len(&text[start..range.end]) else {
+            from = start + 1;
+            continue;
+        };
+        let end = start + len;
+        if links.crossed(start) || links.crossed(end) {
+            from = start + 1;
+            continue;
+        }
+        write_range(text, links, written..start, checks, out)?;
+        let id = &text[start + 1..end - 1];
+        out.write_all(b"<span class=\"mid\" data-mid=\"")?;
+        write_escaped(id, out)?;
+        out.write_all(b"\">")?;
+        write_range(text, links, start..end, checks, out)?;
+        out.write_all(b"</span><!--/mid-->")?;
+        references.cite(id);
+        written = end;
+        from = end;
+    }
+    write_range(text, links, written..range.end, checks, out)
+}
+
+/// Writes a flowed part's paragraphs (see the [module](self) documentation); `false`,
+/// with nothing written, when a link crosses a paragraph's bounds.
+pub(super) fn write_flowed(
+    part: &TextPart,
+    checks: bool,
+    references: &mut References,
+    out: &mut impl Write,
+) -> io::Result<bool> {
+    let text = part.text();
+    let links = Links::new(part.links());
+    // Each paragraph as shown: its depth and the range written.
+    let shown: Vec<(usize, Range<usize>)> = paragraphs(text)
+        .map(|p| {
+            if p.depth > MAX_QUOTE_DEPTH {
+                // The marks past the shown depth stay as text.
+                (
+                    MAX_QUOTE_DEPTH,
+                    p.line.start + MAX_QUOTE_DEPTH..p.content.end,
+                )
+            } else {
+                (p.depth, p.content)
+            }
+        })
+        .collect();
+    let contained = |l: &MailLink| {
+        let k = shown.partition_point(|(_, r)| r.start <= l.start());
+        k > 0 && l.end() <= shown[k - 1].1.end
+    };
+    if !part.links().iter().all(contained) {
+        return Ok(false);
+    }
+    out.write_all(b"<div class=\"flowed\" dir=\"auto\">")?;
+    let mut depth = 0;
+    for (d, range) in shown {
+        for _ in depth..d {
+            out.write_all(b"<blockquote>")?;
+        }
+        for _ in d..depth {
+            out.write_all(b"</blockquote>")?;
+        }
+        depth = d;
+        out.write_all(b"<p>")?;
+        write_citing(text, &links, range, checks, references, out)?;
+        out.write_all(b"</p>\n")?;
+    }
+    for _ in 0..depth {
+        out.write_all(b"</blockquote>")?;
+    }
+    out.write_all(b"</div>")?;
+    Ok(true)
+}
+
+/// `html` with each marker of a Message-ID that `page_of` knows made a link to its page.
+fn resolve(html: &str, page_of: impl Fn(&str) -> Option<String>) -> String {
+    const OPEN: &str = "<span class=\"mid\" data-mid=\"";
+    const CLOSE: &str = "<!--/mid-->";
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(i) = rest.find(OPEN) {
+        let after = &rest[i + OPEN.len()..];
+        let (Some(q), Some(c)) = (after.find('"'), after.find(CLOSE)) else {
+            break;
+        };
+        let id = &after[..q];
+        out.push_str(&rest[..i]);
+        match page_of(id) {
+            Some(page) => {
+                out.push_str(&format!(
+                    "<a class=\"mid\" href=\"{page}\">&lt;{id}&gt;</a>"
+                ));
+            }
+            None => out.push_str(&rest[i..i + OPEN.len() + c + CLOSE.len()]),
+        }
+        rest = &after[c + CLOSE.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+impl Index {
+    /// Makes the Message-IDs cited on the pages links to the pages of their messages (see
+    /// the [module](self) documentation): only pages that cite a message of the archive
+    /// are rewritten.
+    pub(super) fn link_references(&self) -> io::Result<()> {
+        let mut pages: HashMap<&str, &str> = HashMap::new();
+        let mut rows: Vec<&super::Row> = self.rows.iter().collect();
+        rows.sort_by_key(|row| row.global);
+        for row in &rows {
+            if let Some(id) = &row.references.own {
+                pages.entry(id).or_insert(&row.page);
+            }
+        }
+        for row in rows {
+            let r = &row.references;
+            if !(r.more || r.cited.iter().any(|id| pages.contains_key(id.as_str()))) {
+                continue;
+            }
+            let path = self.dir.join(&row.page);
+            let html = fs::read_to_string(&path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+            let linked = resolve(&html, |id| pages.get(id).map(|p| p.to_string()));
+            if linked != html {
+                let mut out = create_replacing(&path)?;
+                out.write_all(linked.as_bytes())?;
+                out.finish()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_ids_are_recognised_by_their_syntax() {
+        assert_eq!(message_id_len("<a.b@c.d> x"), Some(9));
+        assert_eq!(message_id_len("<CAHk-=w+x/y@mail.gmail.com>"), Some(28));
+        for no in [
+            "<a@>", "<@b>", "<a b@c>", "<a@b@c>", "<a..b@c>", "<a@b", "a@b>", "<a&b@c>",
+        ] {
+            assert_eq!(message_id_len(no), None, "{no}");
+        }
+        let long = format!("<{}@b>", "a".repeat(MAX_ID));
+        assert_eq!(message_id_len(&long), None);
+    }
+
+    #[test]
+    fn markers_of_known_ids_become_links_and_others_stay() {
+        let mut references = References::default();
+        let mut html = Vec::new();
+        let text = "see <one@example.org> and <two@example.org>.";
+        let links = Links::new(&[]);
+        write_citing(
+            text,
+            &links,
+            0..text.len(),
+            false,
+            &mut references,
+            &mut html,
+        )
+        .unwrap();
+        let html = String::from_utf8(html).unwrap();
+        assert_eq!(references.cited, ["one@example.org", "two@example.org"]);
+        let linked = resolve(&html, |id| {
+            (id == "one@example.org").then(|| "00007.html".into())
+        });
+        assert_eq!(
+            linked,
+            "see <a class=\"mid\" href=\"00007.html\">&lt;one@example.org&gt;</a> and \
+             <span class=\"mid\" data-mid=\"two@example.org\">&lt;two@example.org&gt;</span><!--/mid-->."
+        );
+    }
+
+    #[test]
+    fn a_page_keeps_a_bounded_number_of_cited_ids() {
+        let mut references = References::default();
+        for i in 0..MAX_KEPT_REFERENCES + 5 {
+            references.cite(&format!("{i}@x"));
+            references.cite(&format!("{i}@x"));
+        }
+        assert_eq!(references.cited.len(), MAX_KEPT_REFERENCES);
+        assert!(references.more);
+    }
+}
