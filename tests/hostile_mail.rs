@@ -543,3 +543,39 @@ fn maildir_unreadable_cur_keeps_new() {
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// --- Round 3 -----------------------------------------------------------------------------
+
+/// One HTML part with a tag of 7,000 double-quoted attributes (42 KB) overflowed a
+/// worker's stack in the HTML tokenizer (SIGABRT, exit 134), and every message after it
+/// was lost. Here 50,000 of them, then a message with a link.
+#[test]
+fn a_tag_of_many_attributes_does_not_kill_the_run() {
+    let attrs = " x=\"y\"".repeat(50_000);
+    let html = format!(
+        "Subject: wide\nContent-Type: text/html\n\n<p{attrs}>https://wide.example.com/</p>\n"
+    );
+    let archive = mbox(&[
+        html.as_bytes(),
+        b"Subject: after\n\nhttps://after.example.com/\n",
+    ]);
+    let dir = temp_dir("wide-tag");
+    let path = dir.join("wide.mbox");
+    write(&path, &archive);
+    let out = linkscan_limited(&["find", "--mbox", "--format", "tsv", path.to_str().unwrap()]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(text.contains("https://wide.example.com/"), "{text}");
+    assert!(text.contains("https://after.example.com/"), "{text}");
+    let web = dir.join("web");
+    let out = linkscan_limited(&[
+        "linkify",
+        "--mbox",
+        path.to_str().unwrap(),
+        "--out",
+        web.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(web.join("index.html").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
