@@ -579,3 +579,79 @@ fn a_tag_of_many_attributes_does_not_kill_the_run() {
     assert!(web.join("index.html").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The `(href, shown text)` of every `<a href>` of an HTML page.
+fn anchors_of(page: &str) -> Vec<(String, String)> {
+    page.split("<a href=\"")
+        .skip(1)
+        .filter_map(|rest| {
+            let href = &rest[..rest.find('"')?];
+            let after = &rest[rest.find('>')? + 1..];
+            let shown = &after[..after.find("</a>")?];
+            Some((href.to_string(), shown.to_string()))
+        })
+        .collect()
+}
+
+/// The pages of a message over `--max-message-size` drew the links of their piece at
+/// offsets in the whole message: only the first page had links, or they were drawn over
+/// the wrong text. Each page now draws each link of its piece over its own text, every
+/// link once, also in a piece with bytes that are not UTF-8.
+#[test]
+fn pages_of_an_over_limit_message_draw_their_own_links() {
+    let mut body = String::new();
+    let mut n = 0;
+    while body.len() < 3 << 20 {
+        body.push_str(&format!(
+            "line {n} https://p{n}.example.com/x{n} and more\n"
+        ));
+        n += 1;
+    }
+    let mut message = b"Subject: big\n\n".to_vec();
+    message.extend_from_slice(body.as_bytes());
+    // A byte that is not UTF-8 in the middle of the second piece.
+    let bad = message.len() * 2 / 3;
+    let bad = bad + message[bad..].iter().position(|&b| b == b' ').unwrap();
+    message.insert(bad, 0xff);
+    let archive = mbox(&[&message, b"Subject: after\n\nhttps://after.example.com/\n"]);
+    let dir = temp_dir("pages-of-pieces");
+    let path = dir.join("big.mbox");
+    write(&path, &archive);
+    let web = dir.join("web");
+    let out = linkscan_limited(&[
+        "linkify",
+        "--mbox",
+        "--max-message-size",
+        "1M",
+        path.to_str().unwrap(),
+        "--out",
+        web.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let mut seen = Vec::new();
+    let mut pages = 0;
+    for entry in std::fs::read_dir(&web).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name == "index.html" || !name.ends_with(".html") {
+            continue;
+        }
+        pages += 1;
+        let page = std::fs::read_to_string(&path).unwrap();
+        for (href, shown) in anchors_of(&page) {
+            if let Some(k) = href.strip_prefix("https://p") {
+                let k = &k[..k.find('.').unwrap()];
+                assert_eq!(
+                    shown,
+                    format!("https://p{k}.example.com/x{k}"),
+                    "{name}: {href} drawn over other text"
+                );
+                seen.push(k.parse::<usize>().unwrap());
+            }
+        }
+    }
+    assert!(pages >= 4, "{pages} pages");
+    seen.sort_unstable();
+    assert_eq!(seen, (0..n).collect::<Vec<_>>(), "every link drawn once");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -291,9 +291,20 @@ pub struct ScannedMessage {
     pub(crate) subject: Option<String>,
     pub(crate) parts: Vec<TextPart>,
     pub(crate) warnings: Vec<MailWarning>,
+    /// Where the text of a piece scanned raw starts in its message.
+    pub(crate) piece_offset: usize,
 }
 
 impl ScannedMessage {
+    /// For a piece of a message over the size limit scanned as raw text
+    /// ([`MailScanner::scan_raw`]): where the piece starts in the raw message. Its links'
+    /// offsets count from the start of the message, so the link at `start` is at
+    /// `start - piece_offset()` in the piece's text (when the piece is valid UTF-8). `0`
+    /// for a parsed message.
+    pub fn piece_offset(&self) -> usize {
+        self.piece_offset
+    }
+
     /// The Message-ID, without angle brackets.
     pub fn message_id(&self) -> Option<&str> {
         self.message_id.as_deref()

@@ -14,7 +14,8 @@
 //! The result has one part, path `1`, content type `text/plain`, whose `text` is the piece
 //! (invalid UTF-8 replaced by U+FFFD); link offsets are byte offsets in the raw message
 //! (header and body, From_ line excluded), so the links of consecutive pieces read as those
-//! of one part.
+//! of one part; [`ScannedMessage::piece_offset`] says where the piece starts, for drawing
+//! its links on its own text.
 
 use super::message::{LinkSource, MailLink, MailScanner, ScannedMessage, TextPart};
 
@@ -54,6 +55,7 @@ impl MailScanner {
                 text: String::from_utf8_lossy(bytes).into_owned(),
                 links,
             }],
+            piece_offset: offset,
             ..ScannedMessage::default()
         }
     }

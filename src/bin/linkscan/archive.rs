@@ -71,9 +71,15 @@ fn write_head(out: &mut impl Write, title: &str) -> io::Result<()> {
 }
 
 /// Writes `text` with its links as `<a>` elements ([`choose_links`] picks them): a text
-/// link in its display form, isolated left to right with its fields in order
+/// link in its display form, isolated left to right with their fields in order
 /// ([`write_link`]); an href link on its anchor text, isolated in its own direction. Every
 /// `href` is the link's ASCII form, and no Bidi_Control character reaches a link.
+///
+/// `base` is where `text` starts in the offsets of the links (the start of a piece of a
+/// message scanned raw, else 0). A text link is drawn only over its own text: where the
+/// text at its offsets differs (a piece whose invalid UTF-8 became U+FFFD, 3 bytes for
+/// each 1 to 3), it is looked for after them and after the link before; never found, it
+/// is left as text.
 ///
 /// With `checks`, a link that fails a security check of UTS #58 section 8 is written as
 /// text, its Bidi_Control characters percent-escaped all the same (a U+202E in it must not
@@ -81,22 +87,35 @@ fn write_head(out: &mut impl Write, title: &str) -> io::Result<()> {
 pub(crate) fn write_linkified(
     text: &str,
     links: &[MailLink],
+    base: usize,
     checks: bool,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let mut at = 0;
     for link in choose_links(links, &mut 0) {
-        if link.start() < at
-            || !text.is_char_boundary(link.start())
-            || !text.is_char_boundary(link.end())
-        {
+        let (Some(mut start), Some(mut end)) =
+            (link.start().checked_sub(base), link.end().checked_sub(base))
+        else {
+            continue;
+        };
+        if link.source() == LinkSource::Text && text.get(start..end) != Some(link.text()) {
+            let from = start.max(at);
+            match text.get(from..).and_then(|rest| rest.find(link.text())) {
+                Some(found) => {
+                    start = from + found;
+                    end = start + link.text().len();
+                }
+                None => continue,
+            }
+        }
+        if start < at || !text.is_char_boundary(start) || !text.is_char_boundary(end) {
             continue;
         }
-        write_escaped(&text[at..link.start()], out)?;
-        let link_text = &text[link.start()..link.end()];
+        write_escaped(&text[at..start], out)?;
+        let link_text = &text[start..end];
         if checks && !passes_checks(link) {
             write_escaped(&escape_bidi_controls(link_text), out)?;
-            at = link.end();
+            at = end;
             continue;
         }
         match link.source() {
@@ -114,7 +133,7 @@ pub(crate) fn write_linkified(
                 out.write_all(b"</a></bdi>")?;
             }
         }
-        at = link.end();
+        at = end;
     }
     write_escaped(&text[at..], out)
 }
@@ -305,7 +324,7 @@ impl Pages {
         )?;
         out.write_all(b"<tr><th>Subject</th><td class=\"subject\" dir=\"auto\">")?;
         match m.parts().iter().find(|p| p.path() == "subject") {
-            Some(part) => write_linkified(part.text(), part.links(), self.checks, &mut out)?,
+            Some(part) => write_linkified(part.text(), part.links(), 0, self.checks, &mut out)?,
             None => write_escaped(subject, &mut out)?,
         }
         out.write_all(b"</td></tr>\n</table>\n")?;
@@ -319,7 +338,7 @@ impl Pages {
             out.write_all(b"</ul>\n")?;
         }
         for part in m.parts().iter().filter(|p| p.path() != "subject") {
-            write_part(part, self.checks, &mut out)?;
+            write_part(part, m.piece_offset(), self.checks, &mut out)?;
         }
         out.write_all(b"</body></html>\n")?;
         out.flush()?;
@@ -383,7 +402,7 @@ impl Write for Replacing {
     }
 }
 
-fn write_part(part: &TextPart, checks: bool, out: &mut impl Write) -> io::Result<()> {
+fn write_part(part: &TextPart, base: usize, checks: bool, out: &mut impl Write) -> io::Result<()> {
     out.write_all(b"<section class=\"part\"><h2>Part ")?;
     write_escaped(part.path(), out)?;
     if let Some(ct) = &part.content_type() {
@@ -391,7 +410,7 @@ fn write_part(part: &TextPart, checks: bool, out: &mut impl Write) -> io::Result
         write_escaped(ct, out)?;
     }
     out.write_all(b"</h2>\n<pre dir=\"auto\">")?;
-    write_linkified(part.text(), part.links(), checks, out)?;
+    write_linkified(part.text(), part.links(), base, checks, out)?;
     out.write_all(b"</pre></section>\n")
 }
 
@@ -647,7 +666,7 @@ mod tests {
         // And the page itself: every anchor is drawn.
         let (text, links) = anchors(40_000);
         let mut page = Vec::new();
-        write_linkified(&text, &links, false, &mut page).unwrap();
+        write_linkified(&text, &links, 0, false, &mut page).unwrap();
         let page = String::from_utf8(page).unwrap();
         assert_eq!(page.matches("<a href=").count(), 40_000);
     }
