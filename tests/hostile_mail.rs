@@ -458,7 +458,9 @@ fn write(path: &Path, bytes: &[u8]) {
 }
 
 /// A symbolically linked message was skipped silently; it is followed now, and a dangling
-/// link is reported by name (exit 2) while the other messages are read.
+/// link is reported by name (exit 2) while the other messages are read. A link out of the
+/// Maildir (`cur/1 -> /proc/self/environ`) published the archiver's environment: it is
+/// not followed, and is reported by name.
 #[cfg(unix)]
 #[test]
 fn maildir_symlinks_are_followed_and_dangling_ones_reported() {
@@ -466,16 +468,22 @@ fn maildir_symlinks_are_followed_and_dangling_ones_reported() {
     let dir = temp_dir("maildir-links");
     let md = dir.join("Maildir");
     write(
-        &dir.join("store/1"),
+        &md.join("store/1"),
         b"Subject: linked\n\nhttps://linked.example.com/\n",
     );
     write(
         &md.join("cur/2.plain"),
         b"Subject: plain\n\nhttps://plain.example.com/\n",
     );
+    write(
+        &dir.join("secret"),
+        b"Subject: secret\n\nhttps://secret.example.com/\n",
+    );
     std::fs::create_dir_all(md.join("new")).unwrap();
-    symlink(dir.join("store/1"), md.join("cur/1.linked")).unwrap();
+    symlink(md.join("store/1"), md.join("cur/1.linked")).unwrap();
     symlink(dir.join("store/none"), md.join("new/3.dangling")).unwrap();
+    symlink(dir.join("secret"), md.join("new/4.outside")).unwrap();
+    symlink("/proc/self/environ", md.join("new/5.environ")).unwrap();
     let out = common::linkscan(
         &["find", "--maildir", "--format", "tsv", md.to_str().unwrap()],
         b"",
@@ -483,12 +491,35 @@ fn maildir_symlinks_are_followed_and_dangling_ones_reported() {
     let text = stdout(&out);
     assert!(text.contains("https://linked.example.com/"), "{text}");
     assert!(text.contains("https://plain.example.com/"), "{text}");
+    assert!(!text.contains("secret.example.com"), "{text}");
     let err = stderr(&out);
     assert!(
         err.contains("3.dangling") && err.contains("could not be read"),
         "{err}"
     );
+    for name in ["4.outside", "5.environ"] {
+        let line = err.lines().find(|l| l.contains(name)).unwrap_or_default();
+        assert!(line.contains("outside the Maildir"), "{err}");
+    }
     assert_eq!(out.status.code(), Some(2), "{out:?}");
+    // And in the HTML archive: no page shows the environment.
+    let web = dir.join("web");
+    let out = common::linkscan(
+        &[
+            "linkify",
+            "--maildir",
+            md.to_str().unwrap(),
+            "--out",
+            web.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    for entry in std::fs::read_dir(&web).unwrap() {
+        let page = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        assert!(!page.contains("PATH="), "{page}");
+        assert!(!page.contains("secret.example.com"), "{page}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

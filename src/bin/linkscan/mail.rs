@@ -163,8 +163,10 @@ enum Bytes {
     /// A piece of an mbox message over the size limit, scanned as raw text: the piece, its
     /// offset in the message, and whether it is the message's first.
     Chunk(Arc<Vec<u8>>, Range<usize>, u64, bool),
-    /// A Maildir message file (its path is the message's), read by the worker.
-    File,
+    /// A Maildir message file (its path is the message's), read by the worker: the
+    /// Maildir (links are followed only to files inside it) and the size limit (counted
+    /// on the bytes read, whatever the file's size said).
+    File(Arc<Path>, u64),
 }
 
 enum Event<T> {
@@ -358,6 +360,7 @@ fn read_maildir<T>(
         return None;
     }
     let mut read_errors = 0;
+    let root: Arc<Path> = Arc::from(path);
     for (i, (file, size)) in files.into_iter().zip(sizes).enumerate() {
         *global += 1;
         let size = size.unwrap_or(0);
@@ -367,7 +370,7 @@ fn read_maildir<T>(
                 index: i + 1,
                 global: *global,
                 path: Some(file),
-                bytes: Bytes::File,
+                bytes: Bytes::File(Arc::clone(&root), limit),
                 warnings: Vec::new(),
             };
             if !batcher.push(message, size as usize) {
@@ -400,7 +403,8 @@ fn read_maildir<T>(
             gone = !batcher.push(message, len);
             !gone
         };
-        let result = File::open(&file).and_then(|f| read_in_chunks(f, &mut each));
+        let result = linkscan::mail::maildir::open_message(path, &file)
+            .and_then(|f| read_in_chunks(f, &mut each));
         if gone {
             return None;
         }
@@ -920,9 +924,9 @@ fn scan(scanner: &MailScanner, raw: &RawMessage) -> (ScannedMessage, bool, Optio
             let offset = usize::try_from(*offset).unwrap_or(usize::MAX);
             (scanner.scan_raw(&buf[range.clone()], offset), *first, None)
         }
-        Bytes::File => {
+        Bytes::File(root, limit) => {
             let path = raw.path.as_deref().unwrap_or(Path::new(""));
-            match std::fs::read(path) {
+            match read_message_file(root, path, *limit) {
                 Ok(bytes) => (scanner.scan(&bytes), true, None),
                 Err(e) => (
                     ScannedMessage::default(),
@@ -932,6 +936,27 @@ fn scan(scanner: &MailScanner, raw: &RawMessage) -> (ScannedMessage, bool, Optio
             }
         }
     }
+}
+
+/// Reads a Maildir message file of at most `limit` bytes (its size was within the limit
+/// when listed): through [`open_message`](linkscan::mail::maildir::open_message), so a
+/// link out of the Maildir is refused, and no more than `limit` bytes, so a file whose
+/// size said less (a `/proc` file says 0) or that grew is an error, not a message held
+/// whole.
+fn read_message_file(root: &Path, path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let file = linkscan::mail::maildir::open_message(root, path)?;
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "it holds more than the {limit} bytes of --max-message-size, more than its \
+                 size said when it was listed (it grew, or is not a plain file)"
+            ),
+        ));
+    }
+    Ok(bytes)
 }
 
 /// Scans and renders the messages of one batch on the pool, in order.
@@ -1441,4 +1466,28 @@ pub(crate) fn find<W: Write>(
         Outcome::Ok if sink.found == 0 => Outcome::NotFound,
         outcome => outcome,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The size limit of a Maildir message counts the bytes read, not the size the file
+    /// gave when it was listed (a `/proc` file says 0; a file may grow): a file over it is
+    /// an error after `limit + 1` bytes, never read whole.
+    #[test]
+    fn a_maildir_file_is_read_up_to_the_limit() {
+        let dir = std::env::temp_dir().join(format!("linkscan-read-limit-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("cur")).unwrap();
+        let path = dir.join("cur/1");
+        std::fs::write(&path, vec![b'x'; 10_000]).unwrap();
+        let e = read_message_file(&dir, &path, 4096).unwrap_err();
+        assert!(e.to_string().contains("more than the 4096 bytes"), "{e}");
+        assert_eq!(
+            read_message_file(&dir, &path, 10_000).unwrap().len(),
+            10_000
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
