@@ -686,3 +686,52 @@ fn pages_of_an_over_limit_message_draw_their_own_links() {
     assert_eq!(seen, (0..n).collect::<Vec<_>>(), "every link drawn once");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// An anchor whose text reads as another URL or host than its `href`
+/// (`https://www.paypal.com/` with a zero-width space, or with U+2024 for its dots) was
+/// drawn as a working link to its real target. Such a link now shows its target as its
+/// text; anchors whose text is prose or the same host stay as they are.
+#[test]
+fn anchors_that_claim_another_host_show_their_target() {
+    let html = "Subject: pay\nContent-Type: text/html; charset=utf-8\n\n\
+        <p><a href=\"https://evil.com/steal\">https://www.pay\u{200B}pal.com/</a></p>\
+        <p><a href=\"https://evil.com/two\">www\u{2024}paypal\u{2024}com</a></p>\
+        <p><a href=\"mailto:thief@evil.com\">support@pay\u{00AD}pal.com</a></p>\
+        <p><a href=\"https://www.paypal.com/help\">paypal.com</a></p>\
+        <p><a href=\"https://evil.com/three\">Click here</a></p>\n";
+    let dir = temp_dir("claims");
+    let path = dir.join("pay.mbox");
+    write(&path, &mbox(&[html.as_bytes()]));
+    let web = dir.join("web");
+    let out = linkscan_limited(&[
+        "linkify",
+        "--mbox",
+        path.to_str().unwrap(),
+        "--out",
+        web.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let page = std::fs::read_to_string(web.join("00001.html")).unwrap();
+    let anchors = anchors_of(&page);
+    for (href, shown) in &anchors {
+        if href.contains("evil.com") {
+            assert!(
+                shown.contains("evil.com") || shown == "Click here",
+                "{href} drawn over {shown:?}"
+            );
+        }
+    }
+    let hrefs: Vec<&str> = anchors.iter().map(|(h, _)| h.as_str()).collect();
+    for target in [
+        "https://evil.com/steal",
+        "https://evil.com/two",
+        "mailto:thief@evil.com",
+        "https://evil.com/three",
+    ] {
+        assert!(hrefs.contains(&target), "{target} not drawn: {anchors:?}");
+    }
+    // The honest anchor keeps its text (drawn as the text link it is).
+    let honest = anchors.iter().find(|(_, shown)| shown == "paypal.com");
+    assert!(honest.unwrap().0.contains("paypal.com"), "{anchors:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

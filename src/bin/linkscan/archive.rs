@@ -3,7 +3,9 @@
 //! Each page (`00001.html`, … numbered over all inputs in order) shows From, Date, Subject
 //! and Message-ID, the warnings of the message if any, and every scanned text part with its
 //! links: the decoded text of plain parts, the visible text of HTML parts (whose own
-//! `<a href>` links are kept on their anchor text where no detected link overlaps). The
+//! `<a href>` links are kept on their anchor text where no detected link overlaps; an
+//! anchor whose text reads as a link to another host than its target, as a reader reads
+//! it, shows that text plainly followed by the real target as the link). The
 //! pages are written in parallel as messages are scanned, each with links to the previous
 //! and the next page in archive order (the last page's "Next" is removed once the run knows
 //! it is the last).
@@ -44,6 +46,7 @@ use std::path::{Path, PathBuf};
 use linkscan::display::{ascii_form, display_link, escape_bidi_controls, DisplayOptions};
 use linkscan::html::{write_escaped, write_link, Linkifier};
 use linkscan::mail::{LinkSource, MailLink, MailScanner, ScannedMessage, TextPart};
+use linkscan::LinkKind;
 
 use crate::mail::{self, Emit, Render, Run, Totals};
 use crate::{words, LinkifyArgs, Outcome};
@@ -91,8 +94,31 @@ pub(crate) fn write_linkified(
     checks: bool,
     out: &mut impl Write,
 ) -> io::Result<()> {
+    let finder = linkscan::LinkFinder::new();
+    let anchor_text =
+        |link: &MailLink| text.get(link.start().checked_sub(base)?..link.end().checked_sub(base)?);
+    let claims = |link: &MailLink| {
+        link.source() == LinkSource::Href
+            && link.start() < link.end()
+            && anchor_text(link)
+                .is_some_and(|shown| claims_another_host(&finder, shown, link.href()))
+    };
+    // The anchors whose text claims another host: the text links inside them give way,
+    // so that their real target is drawn.
+    let mut claiming: Vec<(usize, usize)> = links
+        .iter()
+        .filter(|l| claims(l))
+        .map(|l| (l.start(), l.end()))
+        .collect();
+    claiming.sort_unstable();
+    let inside_claim = |link: &MailLink| {
+        link.source() == LinkSource::Text
+            && claiming[..claiming.partition_point(|&(start, _)| start < link.end())]
+                .last()
+                .is_some_and(|&(_, end)| end > link.start())
+    };
     let mut at = 0;
-    for link in choose_links(links, &mut 0) {
+    for link in choose_links(links, &inside_claim, &mut 0) {
         let (Some(mut start), Some(mut end)) =
             (link.start().checked_sub(base), link.end().checked_sub(base))
         else {
@@ -123,6 +149,21 @@ pub(crate) fn write_linkified(
                 let shown = display_link(link_text, link.kind(), &DisplayOptions::default());
                 write_link(&shown, link.kind(), link.href(), Some("nofollow"), out)?;
             }
+            // Anchor text that reads as a link to another host (`https://www.paypal.com/`
+            // with a zero-width space in it, over an href to evil.com): the claim is
+            // shown as text, and the link is drawn with its real target as its text.
+            _ if claims(link) => {
+                out.write_all(b"<bdi>")?;
+                write_escaped(&escape_bidi_controls(link_text), out)?;
+                out.write_all(b"</bdi> ")?;
+                let target = link.href();
+                let bare = match link.kind() {
+                    LinkKind::Email => target.strip_prefix("mailto:").unwrap_or(target),
+                    _ => target,
+                };
+                let shown = display_link(bare, link.kind(), &DisplayOptions::default());
+                write_link(&shown, link.kind(), target, Some("nofollow"), out)?;
+            }
             // The anchor text of an HTML part is prose, not a link's text: isolated in
             // its own direction, with no Bidi_Control character left raw.
             _ => {
@@ -138,23 +179,85 @@ pub(crate) fn write_linkified(
     write_escaped(&text[at..], out)
 }
 
-/// The links to draw, in text order: every text link, and each href link (from an HTML
-/// part) whose anchor text is not empty and overlaps no text link and no href link drawn
-/// before it (the leftmost wins).
+/// Whether the anchor text `shown` reads as a URL, host or email address whose host is
+/// not that of `href` (nor a domain above or below it). The text is read as a reader
+/// reads it: default-ignorable characters (zero-width spaces and joiners, soft hyphens,
+/// Bidi_Control characters, variation selectors, …) removed, and characters that look
+/// like a full stop (`․` U+2024, `。`, `．`, `｡`, `﹒`) read as `.`; the links the finder
+/// sees in that text are its claims.
+fn claims_another_host(finder: &linkscan::LinkFinder, shown: &str, href: &str) -> bool {
+    let read: String = shown
+        .chars()
+        .filter(|&c| !is_default_ignorable(c))
+        .map(|c| match c {
+            '\u{2024}' | '\u{3002}' | '\u{FF0E}' | '\u{FF61}' | '\u{FE52}' | '\u{2E33}' => '.',
+            c => c,
+        })
+        .collect();
+    let Some(target) = host_of(href) else {
+        return false;
+    };
+    finder.links(&read).any(|claim| {
+        host_of(claim.as_str()).is_some_and(|claimed| {
+            claimed != target
+                && !claimed.ends_with(&format!(".{target}"))
+                && !target.ends_with(&format!(".{claimed}"))
+        })
+    })
+}
+
+/// The host of a URL or email (with or without a scheme), in lower-case ASCII (IDNA).
+fn host_of(link: &str) -> Option<String> {
+    let rest = link.strip_prefix("mailto:").unwrap_or(link);
+    let rest = rest.split_once("://").map_or(rest, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = host.rsplit_once(':').map_or(host, |(h, port)| {
+        if port.bytes().all(|b| b.is_ascii_digit()) {
+            h
+        } else {
+            host
+        }
+    });
+    let host = host.trim_end_matches('.');
+    if host.is_empty() {
+        return None;
+    }
+    Some(idna::domain_to_ascii(host).unwrap_or_else(|_| host.to_lowercase()))
+}
+
+/// Default_Ignorable_Code_Point (Unicode's DerivedCoreProperties): characters with no
+/// visible glyph of their own.
+fn is_default_ignorable(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}'..='\u{1160}' | '\u{17B4}'..='\u{17B5}'
+        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
+        | '\u{FFA0}' | '\u{FFF0}'..='\u{FFF8}' | '\u{1BCA0}'..='\u{1BCA3}'
+        | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E0FFF}')
+}
+
+/// The links to draw, in text order: every text link except those `dropped`, and each
+/// href link (from an HTML part) whose anchor text is not empty and overlaps no text link
+/// and no href link drawn before it (the leftmost wins).
 ///
 /// Linear after sorting: text links (disjoint, as the finder reports them) and href links
 /// are each sorted by start, then one sweep moves a cursor over the text links while it
 /// walks the href links, so each href link is compared with one text link and with the
 /// last href link taken. `work` counts the comparisons made (sorting included), for the
 /// tests that hold the whole to O(n log n).
-fn choose_links<'a>(links: &'a [MailLink], work: &mut usize) -> Vec<&'a MailLink> {
+fn choose_links<'a>(
+    links: &'a [MailLink],
+    dropped: &dyn Fn(&MailLink) -> bool,
+    work: &mut usize,
+) -> Vec<&'a MailLink> {
     let mut by_start = |a: &&MailLink, b: &&MailLink| {
         *work += 1;
         (a.start(), a.end()).cmp(&(b.start(), b.end()))
     };
     let mut text: Vec<&MailLink> = links
         .iter()
-        .filter(|l| l.source() == LinkSource::Text)
+        .filter(|l| l.source() == LinkSource::Text && !dropped(l))
         .collect();
     text.sort_by(&mut by_start);
     let mut hrefs: Vec<&MailLink> = links
@@ -626,7 +729,6 @@ pub(crate) fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use linkscan::LinkKind;
 
     fn link(start: usize, end: usize, source: LinkSource) -> MailLink {
         MailLink::from_parts(
@@ -654,7 +756,7 @@ mod tests {
         let work = |n| {
             let (_, links) = anchors(n);
             let mut work = 0;
-            assert_eq!(choose_links(&links, &mut work).len(), n);
+            assert_eq!(choose_links(&links, &|_| false, &mut work).len(), n);
             work
         };
         let (small, large) = (work(40_000), work(160_000));
@@ -685,11 +787,40 @@ mod tests {
             link(12, 18, LinkSource::Href),
             link(36, 39, LinkSource::Href),
         ];
-        let chosen: Vec<(usize, usize)> = choose_links(&links, &mut 0)
+        let chosen: Vec<(usize, usize)> = choose_links(&links, &|_| false, &mut 0)
             .iter()
             .map(|l| (l.start(), l.end()))
             .collect();
         assert_eq!(chosen, [(0, 5), (5, 10), (12, 18), (20, 30), (36, 39)]);
+    }
+
+    /// Anchor text that reads as another host, once invisible characters and look-alike
+    /// full stops are read as a reader reads them; the same host, a domain above or below
+    /// it, and prose are no claim.
+    #[test]
+    fn claims_of_another_host() {
+        let f = linkscan::LinkFinder::new();
+        let evil = "https://evil.com/steal";
+        for shown in [
+            "https://www.pay\u{200B}pal.com/",
+            "www\u{2024}paypal\u{2024}com",
+            "paypal.com",
+            "https://paypal.com.evil.net/",
+            "Log in at\u{FEFF} bank.co.uk now",
+        ] {
+            assert!(claims_another_host(&f, shown, evil), "{shown:?}");
+        }
+        for (shown, href) in [
+            ("Click here", evil),
+            ("evil.com", evil),
+            ("www.evil.com", evil),
+            ("EVIL.COM/steal", evil),
+            ("paypal.com", "https://www.paypal.com/x"),
+            ("bücher.de", "https://xn--bcher-kva.de/"),
+            ("a@evil.com", "mailto:b@evil.com"),
+        ] {
+            assert!(!claims_another_host(&f, shown, href), "{shown:?} {href}");
+        }
     }
 
     /// A page's name held by a symbolic link: the link is replaced, its target untouched.
