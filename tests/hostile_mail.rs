@@ -735,3 +735,37 @@ fn anchors_that_claim_another_host_show_their_target() {
     assert!(honest.unwrap().0.contains("paypal.com"), "{anchors:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// An mbox with classic Mac OS line ends (CR alone): the first `From ` line never ended,
+/// so its first 4 MiB became one "From line" and no link was found (exit 1). Its lines
+/// are read as LF-ended now, plain, gzip-compressed and on standard input.
+#[test]
+fn cr_only_mbox_keeps_every_link() {
+    let mut archive = Vec::new();
+    for k in 0..1000 {
+        archive.extend_from_slice(
+            format!(
+                "From a@example.com Mon Jan  1 00:00:00 2024\rSubject: m{k}\r\rsee https://m{k}.example.com/\r\r"
+            )
+            .as_bytes(),
+        );
+    }
+    let dir = temp_dir("cr-only");
+    let plain = dir.join("mac.mbox");
+    write(&plain, &archive);
+    let gz = dir.join("mac.mbox.gz");
+    write(&gz, &gzip(&archive));
+    for path in [&plain, &gz] {
+        let out = linkscan_limited(&["find", "--mbox", "--count", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(stdout(&out).contains("1000"), "{}", stdout(&out));
+        let out = linkscan_limited(&["find", "--mbox", "--format", "tsv", path.to_str().unwrap()]);
+        let text = stdout(&out);
+        assert!(text.contains("https://m0.example.com/"), "{text}");
+        assert!(text.contains("https://m999.example.com/"), "{text}");
+        assert!(!stderr(&out).contains("From line"), "{}", stderr(&out));
+    }
+    let out = common::linkscan(&["find", "--mbox", "--count", "-"], &archive);
+    assert!(stdout(&out).contains("1000"), "{out:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

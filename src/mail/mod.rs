@@ -64,14 +64,75 @@ pub fn is_gzip(head: &[u8]) -> bool {
 }
 
 /// The archive read from `reader`, decompressed when it starts with the gzip magic bytes
-/// ([`is_gzip`]), whatever its name. Concatenated gzip members are read in turn.
+/// ([`is_gzip`]), whatever its name. Concatenated gzip members are read in turn. An
+/// archive whose lines end in CR alone (classic Mac OS: [`has_cr_line_ends`]) is read with
+/// each CR, and each CR LF, as one LF, so that its `From ` lines separate its messages.
 pub fn open_mbox<'r, R: Read + Send + 'r>(reader: R) -> io::Result<Box<dyn BufRead + Send + 'r>> {
     let mut buffered = BufReader::with_capacity(BUFFER, reader);
     let head = buffered.fill_buf()?;
-    if is_gzip(head) {
+    let mut archive: Box<dyn BufRead + Send + 'r> = if is_gzip(head) {
         let decoder = flate2::bufread::MultiGzDecoder::new(buffered);
-        Ok(Box::new(BufReader::with_capacity(BUFFER, decoder)))
+        Box::new(BufReader::with_capacity(BUFFER, decoder))
     } else {
-        Ok(Box::new(buffered))
+        Box::new(buffered)
+    };
+    if has_cr_line_ends(archive.fill_buf()?) {
+        let lf = LineFeeds {
+            inner: archive,
+            after_cr: false,
+        };
+        archive = Box::new(BufReader::with_capacity(BUFFER, lf));
+    }
+    Ok(archive)
+}
+
+/// Whether an archive that starts with `head` has its lines ended by CR alone: a CR in its
+/// first line and no LF before it (an mbox starts with a `From ` line).
+///
+/// ```
+/// assert!(linkscan::mail::has_cr_line_ends(b"From a@example.com Mon Jan  1 00:00:00 2024\rSubject: x\r"));
+/// assert!(!linkscan::mail::has_cr_line_ends(b"From a@example.com Mon Jan  1 00:00:00 2024\r\nSubject: x\r\n"));
+/// ```
+pub fn has_cr_line_ends(head: &[u8]) -> bool {
+    match memchr::memchr2(b'\r', b'\n', head) {
+        Some(i) => head[i] == b'\r' && head.get(i + 1).is_some_and(|&b| b != b'\n'),
+        None => false,
+    }
+}
+
+/// Reads `inner` with each CR, and each CR LF, as one LF.
+struct LineFeeds<R> {
+    inner: R,
+    /// The last byte given out was a CR made LF: an LF right after it is dropped.
+    after_cr: bool,
+}
+
+impl<R: BufRead> Read for LineFeeds<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let available = self.inner.fill_buf()?;
+            if available.is_empty() || buf.is_empty() {
+                return Ok(0);
+            }
+            let mut taken = 0;
+            let mut written = 0;
+            for &b in available {
+                if written == buf.len() {
+                    break;
+                }
+                taken += 1;
+                if b == b'\n' && self.after_cr {
+                    self.after_cr = false;
+                    continue;
+                }
+                self.after_cr = b == b'\r';
+                buf[written] = if b == b'\r' { b'\n' } else { b };
+                written += 1;
+            }
+            self.inner.consume(taken);
+            if written > 0 {
+                return Ok(written);
+            }
+        }
     }
 }

@@ -527,7 +527,9 @@ fn read_mbox<T>(
                 .filter(|m| m.is_file())
                 .map(|m| m.len());
             match size {
-                Some(size) if !is_gzip(&file) => {
+                // A gzip archive, or one whose lines end in CR alone, is read as a stream
+                // (decompressed, or with its line ends made LF, by `open_mbox`).
+                Some(size) if !is_gzip(&file) && !has_cr_line_ends(&file) => {
                     Ok((Source::file(file, size, depth.reads_ahead), Some(size)))
                 }
                 _ => open_stream(Box::new(file), size, count),
@@ -642,6 +644,14 @@ fn read_mbox<T>(
 fn is_gzip(file: &File) -> bool {
     let mut head = [0u8; 2];
     matches!(file.read_at(&mut head, 0), Ok(2)) && linkscan::mail::is_gzip(&head)
+}
+
+/// Whether a file's lines end in CR alone, by its first line
+/// ([`linkscan::mail::has_cr_line_ends`]).
+fn has_cr_line_ends(file: &File) -> bool {
+    let mut head = vec![0u8; 64 << 10];
+    let (len, _) = files::read_full(file, 0, &mut head);
+    linkscan::mail::has_cr_line_ends(&head[..len])
 }
 
 /// A stream (standard input, or a gzip archive decompressed) read on the reader thread.
