@@ -382,29 +382,39 @@ fn read_maildir<T>(
         let index = i + 1;
         let mut first = true;
         let mut gone = false;
-        let mut each = |bytes: Vec<u8>, offset: u64| {
+        let mut each = |bytes: Vec<u8>, offset: u64, short: bool| {
             let len = bytes.len();
             let range = 0..len;
             if !first {
                 *global += 1;
+            }
+            let mut warnings = if first {
+                vec![over_limit(limit)]
+            } else {
+                Vec::new()
+            };
+            if short {
+                warnings.push(format!(
+                    "a run of more than {} bytes without white space was cut at a character \
+                     boundary at byte {}; a link across the cut is split",
+                    limit.max(CHUNK as u64),
+                    offset + len as u64
+                ));
             }
             let message = RawMessage {
                 index,
                 global: *global,
                 path: Some(file.clone()),
                 bytes: Bytes::Chunk(Arc::new(bytes), range, offset, first),
-                warnings: if first {
-                    vec![over_limit(limit)]
-                } else {
-                    Vec::new()
-                },
+                warnings,
             };
             first = false;
             gone = !batcher.push(message, len);
             !gone
         };
-        let result = linkscan::mail::maildir::open_message(path, &file)
-            .and_then(|f| read_in_chunks(f, &mut each));
+        let result = linkscan::mail::maildir::open_message(path, &file).and_then(|f| {
+            read_in_chunks(f, usize::try_from(limit).unwrap_or(usize::MAX), &mut each)
+        });
         if gone {
             return None;
         }
@@ -457,18 +467,25 @@ fn strings(warnings: &[MboxWarning]) -> Vec<String> {
 }
 
 /// Reads `reader` in pieces of about [`CHUNK`] bytes, each cut just after an ASCII space or
-/// control character (at a character boundary when a piece has none), and hands each to
-/// `each` with its offset; stops early when `each` says `false`.
+/// control character, and hands each to `each` with its offset and whether it was cut
+/// short; stops early when `each` says `false`. A piece with no such byte grows until it
+/// has one, as the pieces of an mbox message do, up to `max_run` bytes; a longer run is
+/// cut at a character boundary, and the piece says so (a link across the cut is reported
+/// in two).
 fn read_in_chunks(
     mut reader: impl Read,
-    each: &mut impl FnMut(Vec<u8>, u64) -> bool,
+    max_run: usize,
+    each: &mut impl FnMut(Vec<u8>, u64, bool) -> bool,
 ) -> io::Result<()> {
     let mut carry: Vec<u8> = Vec::new();
     let mut offset = 0u64;
+    let mut buf: Vec<u8> = Vec::new();
+    let mut want = CHUNK;
     loop {
-        let mut buf = Vec::with_capacity(CHUNK + carry.len());
-        buf.append(&mut carry);
-        let want = CHUNK;
+        if buf.is_empty() {
+            buf = Vec::with_capacity(want + carry.len());
+            buf.append(&mut carry);
+        }
         let mut eof = false;
         while buf.len() < want {
             let have = buf.len();
@@ -484,7 +501,7 @@ fn read_in_chunks(
                 Err(e) => {
                     buf.truncate(have);
                     if !buf.is_empty() {
-                        each(buf, offset);
+                        each(buf, offset, false);
                     }
                     return Err(e);
                 }
@@ -492,15 +509,32 @@ fn read_in_chunks(
         }
         if eof {
             if !buf.is_empty() {
-                each(buf, offset);
+                each(buf, offset, false);
             }
             return Ok(());
         }
-        let cut = linkscan::piece_end(&buf, 0, buf.len() - 1);
+        let (cut, short) = match buf.iter().rposition(|&b| b <= b' ' || b == 0x7F) {
+            Some(i) => (linkscan::piece_end(&buf, 0, i + 1).min(buf.len()), false),
+            None if buf.len() < max_run.max(CHUNK) => {
+                // No place to cut yet: read on, as far as the run goes.
+                want = buf.len() + CHUNK;
+                continue;
+            }
+            None => {
+                // Before the last byte that starts a character (the byte after the
+                // buffer is not known yet).
+                let mut cut = buf.len() - 1;
+                while cut + 4 > buf.len() && cut > 0 && (buf[cut] & 0xC0) == 0x80 {
+                    cut -= 1;
+                }
+                (cut, true)
+            }
+        };
         carry.extend_from_slice(&buf[cut..]);
         buf.truncate(cut);
+        want = CHUNK;
         offset += cut as u64;
-        if !each(buf, offset - cut as u64) {
+        if !each(std::mem::take(&mut buf), offset - cut as u64, short) {
             return Ok(());
         }
     }
@@ -1481,6 +1515,39 @@ pub(crate) fn find<W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run with no space or control byte longer than `max_run` is cut at a character
+    /// boundary, each piece saying so; a shorter one is not cut.
+    #[test]
+    fn pieces_cut_at_character_boundaries() {
+        let run = "\u{e9}".repeat(3 * CHUNK / 2);
+        let text = format!("a b\n{run}\nend");
+        let mut pieces = Vec::new();
+        read_in_chunks(text.as_bytes(), CHUNK, &mut |bytes, offset, short| {
+            pieces.push((
+                String::from_utf8(bytes).expect("UTF-8 pieces"),
+                offset,
+                short,
+            ));
+            true
+        })
+        .unwrap();
+        assert_eq!(
+            pieces.iter().map(|p| p.0.as_str()).collect::<String>(),
+            text
+        );
+        assert!(pieces.iter().any(|p| p.2), "a forced cut");
+        let mut pieces = Vec::new();
+        read_in_chunks(text.as_bytes(), 4 * CHUNK, &mut |bytes, offset, short| {
+            pieces.push((bytes, offset, short));
+            true
+        })
+        .unwrap();
+        assert!(pieces.iter().all(|p| !p.2));
+        assert!(pieces
+            .iter()
+            .all(|p| p.0.last().is_none_or(|&b| b <= b' ') || p.1 > 0));
+    }
 
     /// The size limit of a Maildir message counts the bytes read, not the size the file
     /// gave when it was listed (a `/proc` file says 0; a file may grow): a file over it is
