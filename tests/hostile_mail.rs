@@ -830,3 +830,40 @@ fn maildir_pieces_are_cut_where_no_link_crosses() {
     assert_eq!(from_maildir, from_mbox);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A part with an invalid Content-Type (`text`, `text/`, `text/plain charset=utf-8`) was
+/// skipped without a word; RFC 2045 section 5.2 reads it as text/plain. A message with two
+/// Content-Type fields used the last one silently; the first is used, with a warning.
+#[test]
+fn invalid_and_duplicate_content_types() {
+    for ct in ["text", "text/", "text/plain charset=utf-8", "foo", "/plain"] {
+        let raw = format!("Subject: x\nContent-Type: {ct}\n\nhttps://body.example.com/\n");
+        let m = MailScanner::new().scan(raw.as_bytes());
+        assert!(has_link(&m, "https://body.example.com/"), "{ct}: {m:?}");
+        assert!(
+            m.warnings()
+                .iter()
+                .any(|w| matches!(w, MailWarning::InvalidContentType { .. })),
+            "{ct}: {:?}",
+            m.warnings()
+        );
+    }
+    for (first, second) in [
+        ("text/plain", "image/png"),
+        ("text/html", "application/pdf"),
+    ] {
+        let raw = format!(
+            "Subject: x\nContent-Type: {first}\nContent-Type: {second}\n\n<p>https://body.example.com/ </p>\n"
+        );
+        let m = MailScanner::new().scan(raw.as_bytes());
+        assert!(has_link(&m, "https://body.example.com/"), "{first}: {m:?}");
+        assert!(
+            has_warning(&m, "2 Content-Type fields"),
+            "{:?}",
+            m.warnings()
+        );
+    }
+    // A valid one stays silent.
+    let m = MailScanner::new().scan(b"Content-Type: text/plain; charset=utf-8\n\nx.com\n");
+    assert!(m.warnings().is_empty(), "{:?}", m.warnings());
+}

@@ -664,12 +664,49 @@ impl MailScanner {
             });
             return;
         }
-        let content_type = part.content_type();
+        // The first Content-Type field (the parser keeps the last), with a warning when
+        // there are several; one that is not `type/subtype` means text/plain.
+        let fields = part
+            .headers
+            .iter()
+            .filter(|h| h.name == mail_parser::HeaderName::ContentType);
+        let count = fields.clone().count();
+        if count > 1 {
+            out.warnings.push(MailWarning::DuplicateContentType {
+                part: path.to_string(),
+                count,
+            });
+        }
+        let content_type = fields
+            .map(|h| h.value.as_content_type())
+            .next()
+            .flatten()
+            .or_else(|| (count == 0).then(|| part.content_type()).flatten());
+        let mut forced_plain = false;
         let (ctype, subtype) = match content_type {
-            Some(ct) => (
+            Some(ct) if is_mime_token(ct.ctype()) && ct.subtype().is_some_and(is_mime_token) => (
                 ct.ctype().to_ascii_lowercase(),
                 ct.subtype().unwrap_or_default().to_ascii_lowercase(),
             ),
+            Some(ct) => {
+                forced_plain = true;
+                out.warnings.push(MailWarning::InvalidContentType {
+                    part: path.to_string(),
+                    value: match ct.subtype() {
+                        Some(sub) => format!("{}/{sub}", ct.ctype()),
+                        None => ct.ctype().to_string(),
+                    },
+                });
+                ("text".to_string(), "plain".to_string())
+            }
+            None if count > 0 => {
+                forced_plain = true;
+                out.warnings.push(MailWarning::InvalidContentType {
+                    part: path.to_string(),
+                    value: String::new(),
+                });
+                ("text".to_string(), "plain".to_string())
+            }
             None => ("text".to_string(), "plain".to_string()),
         };
         let cte = part
@@ -778,12 +815,15 @@ impl MailScanner {
             }
             PartType::Binary(bytes) | PartType::InlineBinary(bytes) => {
                 // The parser keeps a multipart it could not split (no boundary parameter, or
-                // a boundary never found) as opaque bytes: read them as text.
-                if ctype == "multipart" {
-                    out.warnings.push(MailWarning::NoBoundary {
-                        part: path.to_string(),
-                        subtype: subtype.to_string(),
-                    });
+                // a boundary never found) as opaque bytes: read them as text; so is a part
+                // whose Content-Type is invalid (text/plain, RFC 2045 section 5.2).
+                if ctype == "multipart" || forced_plain {
+                    if ctype == "multipart" {
+                        out.warnings.push(MailWarning::NoBoundary {
+                            part: path.to_string(),
+                            subtype: subtype.to_string(),
+                        });
+                    }
                     let text = String::from_utf8_lossy(bytes).into_owned();
                     out.parts.push(TextPart {
                         path: path.to_string(),
@@ -791,6 +831,21 @@ impl MailScanner {
                         links: self.text_links(&text),
                         text,
                     });
+                } else if scanned {
+                    // A text part the parser read as bytes (it went by another
+                    // Content-Type field than the first).
+                    let text = String::from_utf8_lossy(bytes);
+                    if subtype == "html" {
+                        out.parts
+                            .push(self.html_part(path, "text/html".into(), &text));
+                    } else {
+                        out.parts.push(TextPart {
+                            path: path.to_string(),
+                            content_type: Some(format!("{ctype}/{subtype}")),
+                            links: self.text_links(&text),
+                            text: text.into_owned(),
+                        });
+                    }
                 }
             }
         }
@@ -873,6 +928,14 @@ impl MailScanner {
             links,
         }
     }
+}
+
+/// Whether `s` is a MIME token (RFC 2045 section 5.1): printable ASCII, no space and no
+/// `tspecials`.
+fn is_mime_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_graphic() && !b"()<>@,;:\\\"/[]?=".contains(&b))
 }
 
 /// Where the base64 data of `body` ends: just past its last data line. A data line holds
