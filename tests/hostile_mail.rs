@@ -867,3 +867,41 @@ fn invalid_and_duplicate_content_types() {
     let m = MailScanner::new().scan(b"Content-Type: text/plain; charset=utf-8\n\nx.com\n");
     assert!(m.warnings().is_empty(), "{:?}", m.warnings());
 }
+
+/// A valid gzip stream followed by zero padding is not an error (`zcat` says the same);
+/// other bytes after it still are.
+#[test]
+fn gzip_zero_padding_is_not_an_error() {
+    let archive = mbox(&[b"Subject: a\n\nhttps://padded.example.com/\n"]);
+    let dir = temp_dir("gzip-padding");
+    let mut padded = gzip(&archive);
+    padded.extend_from_slice(&[0; 4096]);
+    let path = dir.join("padded.mbox.gz");
+    write(&path, &padded);
+    let out = linkscan_limited(&["find", "--mbox", "--format", "tsv", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("https://padded.example.com/"));
+    assert!(!stderr(&out).contains("corrupt"), "{}", stderr(&out));
+    let mut trailing = gzip(&archive);
+    trailing.extend_from_slice(b"\0\0junk");
+    write(&path, &trailing);
+    let out = linkscan_limited(&["find", "--mbox", "--format", "tsv", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stdout(&out).contains("https://padded.example.com/"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A message that is only a header (no blank line, no body) got a warning that its body
+/// could not be decoded; it has none, and gets no warning.
+#[test]
+fn a_header_only_message_gets_no_warning() {
+    for raw in [
+        &b"Subject: only a header example.com\nFrom: a@example.com\n"[..],
+        b"Subject: only a header example.com\nFrom: a@example.com",
+        b"Subject: only a header example.com\n\n",
+    ] {
+        let m = MailScanner::new().scan(raw);
+        assert!(m.warnings().is_empty(), "{raw:?}: {:?}", m.warnings());
+        assert!(has_link(&m, "example.com"));
+    }
+}

@@ -731,7 +731,9 @@ impl MailScanner {
             && cte.as_deref() == Some("base64")
             && matches!(part.body, PartType::Text(_) | PartType::Html(_)))
         .then(|| self.recover_base64(message, part, path, &format!("{ctype}/{subtype}"), out));
-        if part.is_encoding_problem && recovered.is_none() {
+        // A message that is only a header has no body to decode: no warning for it.
+        let no_body = part.offset_end <= part.offset_body;
+        if part.is_encoding_problem && recovered.is_none() && !no_body {
             let what = match cte.as_deref() {
                 Some("base64") => BodyProblem::Base64,
                 Some("quoted-printable") => BodyProblem::QuotedPrintable,

@@ -64,15 +64,18 @@ pub fn is_gzip(head: &[u8]) -> bool {
 }
 
 /// The archive read from `reader`, decompressed when it starts with the gzip magic bytes
-/// ([`is_gzip`]), whatever its name. Concatenated gzip members are read in turn. An
+/// ([`is_gzip`]), whatever its name. Concatenated gzip members are read in turn, and zero
+/// bytes after the last one are padding, as for `zcat`. An
 /// archive whose lines end in CR alone (classic Mac OS: [`has_cr_line_ends`]) is read with
 /// each CR, and each CR LF, as one LF, so that its `From ` lines separate its messages.
 pub fn open_mbox<'r, R: Read + Send + 'r>(reader: R) -> io::Result<Box<dyn BufRead + Send + 'r>> {
     let mut buffered = BufReader::with_capacity(BUFFER, reader);
     let head = buffered.fill_buf()?;
     let mut archive: Box<dyn BufRead + Send + 'r> = if is_gzip(head) {
-        let decoder = flate2::bufread::MultiGzDecoder::new(buffered);
-        Box::new(BufReader::with_capacity(BUFFER, decoder))
+        let members = Members {
+            decoder: Some(flate2::bufread::GzDecoder::new(buffered)),
+        };
+        Box::new(BufReader::with_capacity(BUFFER, members))
     } else {
         Box::new(buffered)
     };
@@ -97,6 +100,48 @@ pub fn has_cr_line_ends(head: &[u8]) -> bool {
     match memchr::memchr2(b'\r', b'\n', head) {
         Some(i) => head[i] == b'\r' && head.get(i + 1).is_some_and(|&b| b != b'\n'),
         None => false,
+    }
+}
+
+/// The members of a gzip file in turn, as `zcat` reads them: zero bytes after the last
+/// member (padding, as written to tapes and by some tools) end the data; other bytes there
+/// are an error ([`io::ErrorKind::InvalidData`]).
+struct Members<R: BufRead> {
+    decoder: Option<flate2::bufread::GzDecoder<R>>,
+}
+
+impl<R: BufRead> Read for Members<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let Some(decoder) = &mut self.decoder else {
+                return Ok(0);
+            };
+            let n = decoder.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            // The member ended: another, padding, or the end.
+            let mut inner = self.decoder.take().expect("a decoder").into_inner();
+            if is_gzip(inner.fill_buf()?) {
+                self.decoder = Some(flate2::bufread::GzDecoder::new(inner));
+                continue;
+            }
+            loop {
+                let rest = inner.fill_buf()?;
+                if rest.is_empty() {
+                    return Ok(0);
+                }
+                if rest.iter().any(|&b| b != 0) {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        "bytes after the compressed data that are neither another gzip \
+                         member nor zero padding",
+                    ));
+                }
+                let len = rest.len();
+                inner.consume(len);
+            }
+        }
     }
 }
 
