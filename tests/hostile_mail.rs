@@ -905,3 +905,40 @@ fn a_header_only_message_gets_no_warning() {
         assert!(has_link(&m, "example.com"));
     }
 }
+
+/// `find -q --mbox` read an endless stream forever; it stops at the first link now, as
+/// `grep -q` does (exit 0).
+#[test]
+fn quiet_find_stops_at_the_first_link() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .args(["find", "-q", "--mbox", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let message = mbox(&[b"Subject: a\n\nsee https://endless.example.com/ here\n"]);
+        // Endless, until the reader is gone (or far more than any buffer holds).
+        for _ in 0..2_000_000 {
+            if stdin.write_all(&message).is_err() {
+                return true;
+            }
+        }
+        false
+    });
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("find -q --mbox did not stop at the first link");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(0));
+    assert!(writer.join().unwrap(), "the stream was read to its end");
+}

@@ -1003,6 +1003,12 @@ fn read_message_file(root: &Path, path: &Path, limit: u64) -> io::Result<Vec<u8>
     Ok(bytes)
 }
 
+/// Writes one line to standard error in one `write` (a line written in pieces by
+/// `eprintln!` costs a system call per piece, and can interleave with another writer).
+fn warn(line: &str) {
+    let _ = io::stderr().lock().write_all(line.as_bytes());
+}
+
 /// Scans and renders the messages of one batch on the pool, in order.
 fn scan_batch<R: Render>(
     scanner: &MailScanner,
@@ -1151,6 +1157,8 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
         .unwrap_or(DEFAULT_MAX_MESSAGE_SIZE);
 
     let quiet = run.args.no_progress || run.quiet;
+    // `find -q` stops at the first link, as grep -q does.
+    let stop_at_first_link = run.quiet;
     let show_progress = !quiet && io::stderr().is_terminal();
     let bar = progress_bar();
     let started = Instant::now();
@@ -1214,11 +1222,19 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                                 .unwrap_or_default();
                             bar.suspend(|| {
                                 for w in &done.warnings {
-                                    eprintln!("linkscan: {file}: message {}{id}: {w}", done.index);
+                                    warn(&format!(
+                                        "linkscan: {file}: message {}{id}: {w}\n",
+                                        done.index
+                                    ));
                                 }
                             });
                         }
                         sink.emit(done.rendered)?;
+                        if stop_at_first_link && all.links + totals.links > 0 {
+                            // Dropping the channel stops the reader at its next batch.
+                            sink.end(&current, &totals)?;
+                            return sink.finish();
+                        }
                     }
                     if show_progress {
                         if !bar_visible && started.elapsed() > Duration::from_secs(1) {
