@@ -942,3 +942,35 @@ fn quiet_find_stops_at_the_first_link() {
     assert_eq!(status.code(), Some(0));
     assert!(writer.join().unwrap(), "the stream was read to its end");
 }
+
+/// Each warning was about seven writes (one per piece of its format), which made input
+/// with many warnings ten times slower; each is one write now. Counted with strace.
+#[test]
+#[ignore = "needs strace"]
+fn each_warning_is_one_write() {
+    let dir = temp_dir("one-write");
+    let messages: Vec<Vec<u8>> = (0..50)
+        .map(|k| format!("Subject: {k}\nContent-Type: text\n\nx{k}.example.com\n").into_bytes())
+        .collect();
+    let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
+    let path = dir.join("warn.mbox");
+    write(&path, &mbox(&refs));
+    let trace = dir.join("trace");
+    let out = Command::new("strace")
+        .args(["-f", "-e", "trace=write", "-o"])
+        .arg(&trace)
+        .arg(env!("CARGO_BIN_EXE_linkscan"))
+        .args(["find", "--mbox", "--no-progress", "--format", "tsv"])
+        .arg(&path)
+        .output()
+        .expect("strace runs");
+    let warnings = stderr(&out)
+        .lines()
+        .filter(|l| l.contains("Content-Type"))
+        .count();
+    assert_eq!(warnings, 50, "{}", stderr(&out));
+    let trace = std::fs::read_to_string(&trace).unwrap();
+    let writes = trace.lines().filter(|l| l.contains("write(2,")).count();
+    assert_eq!(writes, warnings, "{trace}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
