@@ -974,3 +974,44 @@ fn each_warning_is_one_write() {
     assert_eq!(writes, warnings, "{trace}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Pages of an earlier, larger run stayed in `--out`, reachable by number though the index
+/// no longer lists them; they are removed (and said so), and no temporary file is left.
+#[test]
+fn stale_pages_of_an_earlier_run_are_removed() {
+    let dir = temp_dir("stale-pages");
+    let big = dir.join("big.mbox");
+    write(
+        &big,
+        &mbox(&[
+            b"Subject: 1\n\na\n",
+            b"Subject: 2\n\nb\n",
+            b"Subject: 3\n\nc\n",
+        ]),
+    );
+    let small = dir.join("small.mbox");
+    write(&small, &mbox(&[b"Subject: only\n\nd\n"]));
+    let web = dir.join("web");
+    for (path, pages) in [(&big, 3), (&small, 1)] {
+        let out = linkscan_limited(&[
+            "linkify",
+            "--mbox",
+            path.to_str().unwrap(),
+            "--out",
+            web.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let mut names: Vec<String> = std::fs::read_dir(&web)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let mut expected: Vec<String> = (1..=pages).map(|k| format!("{k:05}.html")).collect();
+        expected.push("index.html".into());
+        assert_eq!(names, expected, "{}", stderr(&out));
+        if pages == 1 {
+            assert!(stderr(&out).contains("removed 2 pages"), "{}", stderr(&out));
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -451,8 +451,12 @@ impl Pages {
 
 /// A file being written to a fresh temporary name beside `path`; [`Replacing::finish`]
 /// renames it to `path`.
+///
+/// Dropped without [`Replacing::finish`] (a write failed, the run stopped), it removes
+/// its temporary file, so a failed run leaves none behind.
 pub(crate) struct Replacing {
-    file: File,
+    /// `None` once finished.
+    file: Option<File>,
     temporary: PathBuf,
     path: PathBuf,
 }
@@ -480,7 +484,7 @@ pub(crate) fn create_replacing(path: &Path) -> io::Result<Replacing> {
         .open(&temporary)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", temporary.display())))?;
     Ok(Replacing {
-        file,
+        file: Some(file),
         temporary,
         path: path.to_path_buf(),
     })
@@ -488,21 +492,59 @@ pub(crate) fn create_replacing(path: &Path) -> io::Result<Replacing> {
 
 impl Replacing {
     /// Gives the written file its name.
-    pub(crate) fn finish(self) -> io::Result<()> {
-        drop(self.file);
+    pub(crate) fn finish(mut self) -> io::Result<()> {
+        drop(self.file.take());
         fs::rename(&self.temporary, &self.path)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", self.path.display())))
+    }
+
+    fn file(&mut self) -> &mut File {
+        self.file.as_mut().expect("written before it is finished")
+    }
+}
+
+impl Drop for Replacing {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = fs::remove_file(&self.temporary);
+        }
     }
 }
 
 impl Write for Replacing {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.file.write(buf)
+        self.file().write(buf)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.file.flush()
+        self.file().flush()
     }
+}
+
+/// Removes the pages numbered past `last` (`NNNNN.html`, all digits) that an earlier,
+/// larger run left in `dir`, so that no page of another archive stays reachable by its
+/// number; returns how many. Other files are left alone.
+fn remove_stale_pages(dir: &Path, last: usize) -> io::Result<usize> {
+    let mut removed = 0;
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let Some(number) = name
+            .to_str()
+            .and_then(|n| n.strip_suffix(".html"))
+            .filter(|n| n.len() >= 5 && n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|n| n.parse::<usize>().ok())
+        else {
+            continue;
+        };
+        if number > last {
+            fs::remove_file(entry.path()).map_err(|e| {
+                io::Error::new(e.kind(), format!("{}: {e}", entry.path().display()))
+            })?;
+            removed += 1;
+        }
+    }
+    Ok(removed)
 }
 
 fn write_part(part: &TextPart, base: usize, checks: bool, out: &mut impl Write) -> io::Result<()> {
@@ -723,6 +765,15 @@ pub(crate) fn run(
     let written = sink.end_last_page().and_then(|()| sink.write());
     let outcome = outcome?;
     written?;
+    let last = sink.rows.iter().map(|row| row.global).max().unwrap_or(0);
+    let removed = remove_stale_pages(dir, last)?;
+    if removed > 0 {
+        eprintln!(
+            "linkscan: {}: removed {} left by an earlier run past this run's last page",
+            dir.display(),
+            words::count(removed, "page")
+        );
+    }
     Ok(outcome)
 }
 
@@ -821,6 +872,37 @@ mod tests {
         ] {
             assert!(!claims_another_host(&f, shown, href), "{shown:?} {href}");
         }
+    }
+
+    /// A file left unfinished (a write failed) leaves no temporary file behind.
+    #[test]
+    fn an_unfinished_file_is_removed() {
+        let dir = std::env::temp_dir().join(format!("linkscan-unfinished-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let page = dir.join("00001.html");
+        let mut out = create_replacing(&page).unwrap();
+        out.write_all(b"<p>half").unwrap();
+        drop(out);
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 0);
+        // Pages past the last of this run go; other files stay.
+        for name in [
+            "00001.html",
+            "00002.html",
+            "00003.html",
+            "index.html",
+            "notes.html",
+        ] {
+            fs::write(dir.join(name), "x").unwrap();
+        }
+        assert_eq!(remove_stale_pages(&dir, 1).unwrap(), 2);
+        let mut left: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["00001.html", "index.html", "notes.html"]);
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A page's name held by a symbolic link: the link is replaced, its target untouched.
