@@ -1015,3 +1015,51 @@ fn stale_pages_of_an_earlier_run_are_removed() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Parts that were never scanned (message/partial, message/external-body,
+/// application/octet-stream, text/enriched, text/rfc822-headers, …) got no word; the
+/// summary counts them and says why, and `--all-text` scans every text-like one.
+#[test]
+fn skipped_parts_are_counted_and_all_text_covers_text_like_types() {
+    let part =
+        |ct: &str, k: usize| format!("--b\nContent-Type: {ct}\n\nhttps://p{k}.example.com/\n");
+    let types = [
+        ("text/plain", true),
+        ("text/enriched", true),
+        ("text/rfc822-headers", true),
+        ("message/partial; id=x; number=1", true),
+        ("message/delivery-status", true),
+        ("application/json", true),
+        ("application/xhtml+xml", true),
+        ("application/octet-stream", false),
+        ("image/png", false),
+    ];
+    let mut body = String::from("Subject: parts\nContent-Type: multipart/mixed; boundary=b\n\n");
+    for (k, (ct, _)) in types.iter().enumerate() {
+        body.push_str(&part(ct, k));
+    }
+    body.push_str("--b--\n");
+    let m = MailScanner::new().scan(body.as_bytes());
+    let skipped: Vec<(&str, bool)> = m
+        .skipped()
+        .iter()
+        .map(|p| (p.content_type.as_str(), p.text_like))
+        .collect();
+    assert_eq!(skipped.len(), 8, "{skipped:?} {m:?}");
+    let all = MailScanner::new().other_text(true).scan(body.as_bytes());
+    for (k, (ct, text_like)) in types.iter().enumerate() {
+        let link = format!("https://p{k}.example.com/");
+        assert_eq!(has_link(&all, &link), *text_like, "{ct}: {:?}", links(&all));
+    }
+    assert_eq!(all.skipped().len(), 2, "{:?}", all.skipped());
+    let dir = temp_dir("skipped-parts");
+    let path = dir.join("parts.mbox");
+    write(&path, &mbox(&[body.as_bytes()]));
+    let out = linkscan_limited(&["find", "--mbox", "--count", path.to_str().unwrap()]);
+    let err = stderr(&out);
+    assert!(
+        err.contains("8 parts not scanned (2 attachments or other non-text types, 6 text-like: --all-text scans them)"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

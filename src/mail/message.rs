@@ -293,6 +293,21 @@ pub struct ScannedMessage {
     pub(crate) warnings: Vec<MailWarning>,
     /// Where the text of a piece scanned raw starts in its message.
     pub(crate) piece_offset: usize,
+    /// The leaf parts that were not scanned: path and content type.
+    pub(crate) skipped: Vec<SkippedPart>,
+}
+
+/// A leaf part that was not scanned ([`ScannedMessage::skipped`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkippedPart {
+    /// The part's path in the MIME tree.
+    pub path: String,
+    /// Its content type (lower case, `type/subtype`).
+    pub content_type: String,
+    /// Whether it reads as text (`text/*` other than plain and HTML, JSON, XML, scripts,
+    /// delivery reports, message fragments, …), so that `other_text` (`--all-text`)
+    /// would scan it; else an attachment such as an image or `application/octet-stream`.
+    pub text_like: bool,
 }
 
 impl ScannedMessage {
@@ -346,6 +361,12 @@ impl ScannedMessage {
     /// scanned as well as it could be.
     pub fn warnings(&self) -> &[MailWarning] {
         &self.warnings
+    }
+
+    /// The leaf parts that were not scanned (attachments, and text-like parts when
+    /// [`MailScanner::other_text`] is off), in document order.
+    pub fn skipped(&self) -> &[SkippedPart] {
+        &self.skipped
     }
 
     /// The number of links in all parts.
@@ -475,6 +496,7 @@ impl MailScanner {
                 out.date = scanned.date;
                 out.subject = scanned.subject;
                 out.parts = scanned.parts;
+                out.skipped = scanned.skipped;
                 out.warnings.extend(scanned.warnings);
             }
             Ok(None) => {
@@ -724,8 +746,8 @@ impl MailScanner {
             }
         }
         // A base64 text part that the parser could not decode: decoded here, leniently.
-        let scanned =
-            ctype == "text" && (subtype == "plain" || subtype == "html" || self.other_text);
+        let scanned = ctype == "text" && (subtype == "plain" || subtype == "html")
+            || self.other_text && is_text_like(&ctype, &subtype);
         let recovered = (part.is_encoding_problem
             && scanned
             && cte.as_deref() == Some("base64")
@@ -772,7 +794,12 @@ impl MailScanner {
                         part: path.to_string(),
                         subtype: subtype.to_string(),
                     });
-                } else if !(html || plain || ctype == "text" && self.other_text) {
+                } else if !(html || plain || self.other_text && is_text_like(&ctype, &subtype)) {
+                    out.skipped.push(SkippedPart {
+                        path: path.to_string(),
+                        content_type: format!("{ctype}/{subtype}"),
+                        text_like: is_text_like(&ctype, &subtype),
+                    });
                     return;
                 }
                 let charset = content_type.and_then(|ct| ct.attribute("charset"));
@@ -833,9 +860,16 @@ impl MailScanner {
                         links: self.text_links(&text),
                         text,
                     });
-                } else if scanned {
+                } else if !scanned {
+                    out.skipped.push(SkippedPart {
+                        path: path.to_string(),
+                        content_type: format!("{ctype}/{subtype}"),
+                        text_like: is_text_like(&ctype, &subtype),
+                    });
+                } else {
                     // A text part the parser read as bytes (it went by another
-                    // Content-Type field than the first).
+                    // Content-Type field than the first, or a text-like type of
+                    // `other_text`).
                     let text = String::from_utf8_lossy(bytes);
                     if subtype == "html" {
                         out.parts
@@ -929,6 +963,64 @@ impl MailScanner {
             text,
             links,
         }
+    }
+}
+
+/// Whether a part of this type reads as text: `text/*`; the `message/*` types that are
+/// not a whole message (delivery and disposition reports, fragments of a message,
+/// external bodies, header blocks); and the `application/*` types that are text (JSON,
+/// XML and `+xml`/`+json`, scripts, patches, calendars, PGP armour, …).
+pub fn is_text_like(ctype: &str, subtype: &str) -> bool {
+    match ctype {
+        "text" => true,
+        "message" => matches!(
+            subtype,
+            "delivery-status"
+                | "disposition-notification"
+                | "partial"
+                | "external-body"
+                | "feedback-report"
+                | "global-headers"
+                | "global-delivery-status"
+                | "global-disposition-notification"
+                | "news"
+        ),
+        "application" => {
+            subtype.ends_with("+xml")
+                || subtype.ends_with("+json")
+                || matches!(
+                    subtype,
+                    "json"
+                        | "xml"
+                        | "javascript"
+                        | "ecmascript"
+                        | "x-javascript"
+                        | "x-sh"
+                        | "x-shellscript"
+                        | "x-csh"
+                        | "x-perl"
+                        | "x-python"
+                        | "x-ruby"
+                        | "x-php"
+                        | "x-tex"
+                        | "x-latex"
+                        | "x-patch"
+                        | "x-diff"
+                        | "diff"
+                        | "sql"
+                        | "x-yaml"
+                        | "yaml"
+                        | "toml"
+                        | "ics"
+                        | "pgp-signature"
+                        | "pgp-keys"
+                        | "pgp-encrypted"
+                        | "mbox"
+                        | "x-subrip"
+                        | "rtf"
+                )
+        }
+        _ => false,
     }
 }
 

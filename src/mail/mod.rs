@@ -46,7 +46,7 @@ pub use maildir::maildir_messages;
 pub use mbox::{MboxMessage, MboxReader, MboxWarning};
 pub use message::{
     Base64Problem, BodyProblem, LinkSource, MailLink, MailScanner, MailWarning, ScannedMessage,
-    TextPart,
+    SkippedPart, TextPart,
 };
 
 /// Buffer size for reading archives.

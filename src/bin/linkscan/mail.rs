@@ -1034,6 +1034,8 @@ fn scan_batch<R: Render>(
                 first,
                 read_error: read_error.is_some(),
                 parts: if first { scanned.parts().len() } else { 0 },
+                skipped: scanned.skipped().len(),
+                skipped_text: scanned.skipped().iter().filter(|p| p.text_like).count(),
                 links: scanned.link_count(),
                 warnings,
                 rendered,
@@ -1052,6 +1054,9 @@ pub(crate) struct Done<R> {
     /// Whether a Maildir file could not be read.
     read_error: bool,
     parts: usize,
+    /// Leaf parts not scanned, and how many of them read as text.
+    skipped: usize,
+    skipped_text: usize,
     links: usize,
     warnings: Vec<String>,
     rendered: R,
@@ -1097,6 +1102,10 @@ pub(crate) struct Totals {
     pub(crate) parts: usize,
     pub(crate) links: usize,
     pub(crate) warnings: usize,
+    /// Leaf parts not scanned (attachments, and text-like parts without --all-text).
+    pub(crate) skipped: usize,
+    /// Of those, the text-like ones.
+    pub(crate) skipped_text: usize,
 }
 
 impl Totals {
@@ -1105,6 +1114,8 @@ impl Totals {
         self.parts += other.parts;
         self.links += other.links;
         self.warnings += other.warnings;
+        self.skipped += other.skipped;
+        self.skipped_text += other.skipped_text;
     }
 }
 
@@ -1210,6 +1221,8 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                         }
                         totals.messages += usize::from(done.first);
                         totals.parts += done.parts;
+                        totals.skipped += done.skipped;
+                        totals.skipped_text += done.skipped_text;
                         totals.links += done.links;
                         totals.warnings += done.warnings.len();
                         if !done.warnings.is_empty() {
@@ -1295,13 +1308,34 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
 }
 
 fn summary(t: &Totals) -> String {
-    format!(
+    let mut line = format!(
         "{}, {} scanned, {}, {}",
         words::count(t.messages, "message"),
         words::count(t.parts, "part"),
         words::count(t.links, "link"),
         words::count(t.warnings, "warning")
-    )
+    );
+    if t.skipped > 0 {
+        let other = t.skipped - t.skipped_text;
+        line.push_str(&format!(
+            "; {} not scanned (",
+            words::count(t.skipped, "part")
+        ));
+        if other > 0 {
+            line.push_str(&format!("{other} attachments or other non-text types"));
+        }
+        if t.skipped_text > 0 {
+            if other > 0 {
+                line.push_str(", ");
+            }
+            line.push_str(&format!(
+                "{} text-like: --all-text scans them",
+                t.skipped_text
+            ));
+        }
+        line.push(')');
+    }
+    line
 }
 
 /// `find` over archives: JSON lines or TSV per message.
