@@ -198,8 +198,9 @@ fn messages() -> Vec<(&'static str, Vec<u8>, usize)> {
     let mut long = b"From: a@example.com\n\nhttps://x.example.com/ ".to_vec();
     long.extend_from_slice(&b"a.com/b.com/".repeat(350_000));
     all.push(("one 4 MB link", long, 1));
-    // 4 MB of short header fields (600,000 of them): the parser keeps a record of every
-    // field it reads, of about 50 times their bytes.
+    // 4 MB of short header fields (600,000 of them): a record of every field took 22 to
+    // 45 times their bytes; fields the scan ignores are kept by no record now, and a block
+    // keeps at most 1,000 of the others (checked below: under the message's size).
     for field in ["X-a: b\n", "Subject: a\n", "To: <a@b>\n", "X:a\n"] {
         let mut fields = b"From: a@example.com\n".to_vec();
         while fields.len() < 4 << 20 {
@@ -228,7 +229,11 @@ fn peak_memory_of_a_scan_is_bounded_by_a_multiple_of_the_message() {
             "{name}: {} bytes, peak {peak} bytes ({ratio:.2}x), {links} links",
             raw.len()
         ));
-        let bound = PEAK_PER_BYTE * raw.len() + PEAK_PER_PART * parts + PEAK_FIXED;
+        let bound = if name.contains("header fields") {
+            raw.len()
+        } else {
+            PEAK_PER_BYTE * raw.len() + PEAK_PER_PART * parts + PEAK_FIXED
+        };
         assert!(
             peak <= bound,
             "{name}: peak {peak} bytes for a message of {} bytes and {parts} parts is over \
