@@ -1063,3 +1063,34 @@ fn skipped_parts_are_counted_and_all_text_covers_text_like_types() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `find --count` on a message with a link every 6 bytes kept a record per link (1.07 GB
+/// for 31 MB); it counts them now, and gets the number of links `find` lists, also over
+/// the size limit and in HTML parts.
+#[test]
+fn count_counts_what_find_lists() {
+    let dense = format!("Subject: a.co b.co\n\n{}\n", "ab.co ".repeat(50_000));
+    let html = format!(
+        "Subject: h\nContent-Type: text/html\n\n{}\n",
+        "<a href=\"https://h.example.com/\">x</a> c.co ".repeat(1000)
+    );
+    let archive = mbox(&[dense.as_bytes(), html.as_bytes()]);
+    let dir = temp_dir("count-dense");
+    let path = dir.join("dense.mbox");
+    write(&path, &archive);
+    for limit in ["32M", "64K"] {
+        let base = ["find", "--mbox", "--max-message-size", limit];
+        let listed =
+            linkscan_limited(&[&base[..], &["--format", "tsv", path.to_str().unwrap()]].concat());
+        let lines = stdout(&listed).lines().count();
+        let counted = linkscan_limited(&[&base[..], &["--count", path.to_str().unwrap()]].concat());
+        assert_eq!(
+            stdout(&counted).trim(),
+            lines.to_string(),
+            "{limit}: {}",
+            stderr(&counted)
+        );
+        assert!(lines > 52_000, "{lines}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

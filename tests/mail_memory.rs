@@ -242,6 +242,23 @@ fn peak_memory_of_a_scan_is_bounded_by_a_multiple_of_the_message() {
             report.join("\n")
         );
     }
+    // Counting only (`find --count`): a line with a link every 6 bytes keeps no record
+    // per link, and counts the same links.
+    let mut dense = b"From: a@example.com\n\n".to_vec();
+    dense.extend_from_slice(&b"ab.co ".repeat(700_000));
+    let (kept, links) = scan_peak(&scanner, &dense);
+    let (counted, count) = scan_peak(&MailScanner::new().count_only(true), &dense);
+    assert_eq!(count, links);
+    report.push(format!(
+        "a link every 6 bytes, {} bytes: peak {kept} bytes kept, {counted} counted",
+        dense.len()
+    ));
+    assert!(
+        counted <= 3 * dense.len(),
+        "counting {} links peaked at {counted} bytes\n{}",
+        links,
+        report.join("\n")
+    );
     // The figures, with `--nocapture`.
     println!("{}", report.join("\n"));
 }

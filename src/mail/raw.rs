@@ -33,6 +33,19 @@ impl MailScanner {
     /// assert_eq!((link.start(), link.end(), link.href()), (104, 115, "https://example.com"));
     /// ```
     pub fn scan_raw(&self, bytes: &[u8], offset: usize) -> ScannedMessage {
+        if self.count_only {
+            return ScannedMessage {
+                parts: vec![TextPart {
+                    path: "1".into(),
+                    content_type: Some("text/plain".into()),
+                    text: String::from_utf8_lossy(bytes).into_owned(),
+                    links: Vec::new(),
+                }],
+                piece_offset: offset,
+                counted: self.finder.links_bytes(bytes).count(),
+                ..ScannedMessage::default()
+            };
+        }
         let links = self
             .finder
             .links_bytes(bytes)

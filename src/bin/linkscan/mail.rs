@@ -1530,6 +1530,9 @@ pub(crate) fn find<W: Write>(
              located by its part and its offsets in the decoded part text",
         ));
     }
+    // --count and -q print no link: the links of text are counted, not kept, so a
+    // message dense with links costs no record per link.
+    let scanner = scanner.count_only(args.count || args.quiet);
     let render = FindRender {
         format: args.format,
         // -q renders nothing, as --count does.
