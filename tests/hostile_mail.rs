@@ -458,7 +458,9 @@ fn write(path: &Path, bytes: &[u8]) {
 }
 
 /// A symbolically linked message was skipped silently; it is followed now, and a dangling
-/// link is reported by name (exit 2) while the other messages are read.
+/// link is reported by name (exit 2) while the other messages are read. A link out of the
+/// Maildir (`cur/1 -> /proc/self/environ`) published the archiver's environment: it is
+/// not followed, and is reported by name.
 #[cfg(unix)]
 #[test]
 fn maildir_symlinks_are_followed_and_dangling_ones_reported() {
@@ -466,16 +468,22 @@ fn maildir_symlinks_are_followed_and_dangling_ones_reported() {
     let dir = temp_dir("maildir-links");
     let md = dir.join("Maildir");
     write(
-        &dir.join("store/1"),
+        &md.join("store/1"),
         b"Subject: linked\n\nhttps://linked.example.com/\n",
     );
     write(
         &md.join("cur/2.plain"),
         b"Subject: plain\n\nhttps://plain.example.com/\n",
     );
+    write(
+        &dir.join("secret"),
+        b"Subject: secret\n\nhttps://secret.example.com/\n",
+    );
     std::fs::create_dir_all(md.join("new")).unwrap();
-    symlink(dir.join("store/1"), md.join("cur/1.linked")).unwrap();
+    symlink(md.join("store/1"), md.join("cur/1.linked")).unwrap();
     symlink(dir.join("store/none"), md.join("new/3.dangling")).unwrap();
+    symlink(dir.join("secret"), md.join("new/4.outside")).unwrap();
+    symlink("/proc/self/environ", md.join("new/5.environ")).unwrap();
     let out = common::linkscan(
         &["find", "--maildir", "--format", "tsv", md.to_str().unwrap()],
         b"",
@@ -483,12 +491,35 @@ fn maildir_symlinks_are_followed_and_dangling_ones_reported() {
     let text = stdout(&out);
     assert!(text.contains("https://linked.example.com/"), "{text}");
     assert!(text.contains("https://plain.example.com/"), "{text}");
+    assert!(!text.contains("secret.example.com"), "{text}");
     let err = stderr(&out);
     assert!(
         err.contains("3.dangling") && err.contains("could not be read"),
         "{err}"
     );
+    for name in ["4.outside", "5.environ"] {
+        let line = err.lines().find(|l| l.contains(name)).unwrap_or_default();
+        assert!(line.contains("outside the Maildir"), "{err}");
+    }
     assert_eq!(out.status.code(), Some(2), "{out:?}");
+    // And in the HTML archive: no page shows the environment.
+    let web = dir.join("web");
+    let out = common::linkscan(
+        &[
+            "linkify",
+            "--maildir",
+            md.to_str().unwrap(),
+            "--out",
+            web.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    for entry in std::fs::read_dir(&web).unwrap() {
+        let page = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        assert!(!page.contains("PATH="), "{page}");
+        assert!(!page.contains("secret.example.com"), "{page}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -541,5 +572,525 @@ fn maildir_unreadable_cur_keeps_new() {
         "{err}"
     );
     assert_eq!(out.status.code(), Some(2), "{out:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// --- Round 3 -----------------------------------------------------------------------------
+
+/// One HTML part with a tag of 7,000 double-quoted attributes (42 KB) overflowed a
+/// worker's stack in the HTML tokenizer (SIGABRT, exit 134), and every message after it
+/// was lost. Here 50,000 of them, then a message with a link.
+#[test]
+fn a_tag_of_many_attributes_does_not_kill_the_run() {
+    let attrs = " x=\"y\"".repeat(50_000);
+    let html = format!(
+        "Subject: wide\nContent-Type: text/html\n\n<p{attrs}>https://wide.example.com/</p>\n"
+    );
+    let archive = mbox(&[
+        html.as_bytes(),
+        b"Subject: after\n\nhttps://after.example.com/\n",
+    ]);
+    let dir = temp_dir("wide-tag");
+    let path = dir.join("wide.mbox");
+    write(&path, &archive);
+    let out = linkscan_limited(&["find", "--mbox", "--format", "tsv", path.to_str().unwrap()]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(text.contains("https://wide.example.com/"), "{text}");
+    assert!(text.contains("https://after.example.com/"), "{text}");
+    let web = dir.join("web");
+    let out = linkscan_limited(&[
+        "linkify",
+        "--mbox",
+        path.to_str().unwrap(),
+        "--out",
+        web.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(web.join("index.html").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The `(href, shown text)` of every `<a href>` of an HTML page.
+fn anchors_of(page: &str) -> Vec<(String, String)> {
+    page.split("<a href=\"")
+        .skip(1)
+        .filter_map(|rest| {
+            let href = &rest[..rest.find('"')?];
+            let after = &rest[rest.find('>')? + 1..];
+            let shown = &after[..after.find("</a>")?];
+            Some((href.to_string(), shown.to_string()))
+        })
+        .collect()
+}
+
+/// The pages of a message over `--max-message-size` drew the links of their piece at
+/// offsets in the whole message: only the first page had links, or they were drawn over
+/// the wrong text. Each page now draws each link of its piece over its own text, every
+/// link once, also in a piece with bytes that are not UTF-8.
+#[test]
+fn pages_of_an_over_limit_message_draw_their_own_links() {
+    let mut body = String::new();
+    let mut n = 0;
+    while body.len() < 3 << 20 {
+        body.push_str(&format!(
+            "line {n} https://p{n}.example.com/x{n} and more\n"
+        ));
+        n += 1;
+    }
+    let mut message = b"Subject: big\n\n".to_vec();
+    message.extend_from_slice(body.as_bytes());
+    // A byte that is not UTF-8 in the middle of the second piece.
+    let bad = message.len() * 2 / 3;
+    let bad = bad + message[bad..].iter().position(|&b| b == b' ').unwrap();
+    message.insert(bad, 0xff);
+    let archive = mbox(&[&message, b"Subject: after\n\nhttps://after.example.com/\n"]);
+    let dir = temp_dir("pages-of-pieces");
+    let path = dir.join("big.mbox");
+    write(&path, &archive);
+    let web = dir.join("web");
+    let out = linkscan_limited(&[
+        "linkify",
+        "--mbox",
+        "--max-message-size",
+        "1M",
+        path.to_str().unwrap(),
+        "--out",
+        web.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let mut seen = Vec::new();
+    let mut pages = 0;
+    for entry in std::fs::read_dir(&web).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name == "index.html" || !name.ends_with(".html") {
+            continue;
+        }
+        pages += 1;
+        let page = std::fs::read_to_string(&path).unwrap();
+        for (href, shown) in anchors_of(&page) {
+            if let Some(k) = href.strip_prefix("https://p") {
+                let k = &k[..k.find('.').unwrap()];
+                assert_eq!(
+                    shown,
+                    format!("https://p{k}.example.com/x{k}"),
+                    "{name}: {href} drawn over other text"
+                );
+                seen.push(k.parse::<usize>().unwrap());
+            }
+        }
+    }
+    assert!(pages >= 4, "{pages} pages");
+    seen.sort_unstable();
+    assert_eq!(seen, (0..n).collect::<Vec<_>>(), "every link drawn once");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An anchor whose text reads as another URL or host than its `href`
+/// (`https://www.paypal.com/` with a zero-width space, or with U+2024 for its dots) was
+/// drawn as a working link to its real target. Such a link now shows its target as its
+/// text; anchors whose text is prose or the same host stay as they are.
+#[test]
+fn anchors_that_claim_another_host_show_their_target() {
+    let html = "Subject: pay\nContent-Type: text/html; charset=utf-8\n\n\
+        <p><a href=\"https://evil.com/steal\">https://www.pay\u{200B}pal.com/</a></p>\
+        <p><a href=\"https://evil.com/two\">www\u{2024}paypal\u{2024}com</a></p>\
+        <p><a href=\"mailto:thief@evil.com\">support@pay\u{00AD}pal.com</a></p>\
+        <p><a href=\"https://www.paypal.com/help\">paypal.com</a></p>\
+        <p><a href=\"https://evil.com/three\">Click here</a></p>\n";
+    let dir = temp_dir("claims");
+    let path = dir.join("pay.mbox");
+    write(&path, &mbox(&[html.as_bytes()]));
+    let web = dir.join("web");
+    let out = linkscan_limited(&[
+        "linkify",
+        "--mbox",
+        path.to_str().unwrap(),
+        "--out",
+        web.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let page = std::fs::read_to_string(web.join("00001.html")).unwrap();
+    let anchors = anchors_of(&page);
+    for (href, shown) in &anchors {
+        if href.contains("evil.com") {
+            assert!(
+                shown.contains("evil.com") || shown == "Click here",
+                "{href} drawn over {shown:?}"
+            );
+        }
+    }
+    let hrefs: Vec<&str> = anchors.iter().map(|(h, _)| h.as_str()).collect();
+    for target in [
+        "https://evil.com/steal",
+        "https://evil.com/two",
+        "mailto:thief@evil.com",
+        "https://evil.com/three",
+    ] {
+        assert!(hrefs.contains(&target), "{target} not drawn: {anchors:?}");
+    }
+    // The honest anchor keeps its text (drawn as the text link it is).
+    let honest = anchors.iter().find(|(_, shown)| shown == "paypal.com");
+    assert!(honest.unwrap().0.contains("paypal.com"), "{anchors:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An mbox with classic Mac OS line ends (CR alone): the first `From ` line never ended,
+/// so its first 4 MiB became one "From line" and no link was found (exit 1). Its lines
+/// are read as LF-ended now, plain, gzip-compressed and on standard input.
+#[test]
+fn cr_only_mbox_keeps_every_link() {
+    let mut archive = Vec::new();
+    for k in 0..1000 {
+        archive.extend_from_slice(
+            format!(
+                "From a@example.com Mon Jan  1 00:00:00 2024\rSubject: m{k}\r\rsee https://m{k}.example.com/\r\r"
+            )
+            .as_bytes(),
+        );
+    }
+    let dir = temp_dir("cr-only");
+    let plain = dir.join("mac.mbox");
+    write(&plain, &archive);
+    let gz = dir.join("mac.mbox.gz");
+    write(&gz, &gzip(&archive));
+    for path in [&plain, &gz] {
+        let out = linkscan_limited(&["find", "--mbox", "--count", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(stdout(&out).contains("1000"), "{}", stdout(&out));
+        let out = linkscan_limited(&["find", "--mbox", "--format", "tsv", path.to_str().unwrap()]);
+        let text = stdout(&out);
+        assert!(text.contains("https://m0.example.com/"), "{text}");
+        assert!(text.contains("https://m999.example.com/"), "{text}");
+        assert!(!stderr(&out).contains("From line"), "{}", stderr(&out));
+    }
+    let out = common::linkscan(&["find", "--mbox", "--count", "-"], &archive);
+    assert!(stdout(&out).contains("1000"), "{out:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The links of a Maildir message over `--max-message-size`, as `start end text` lines.
+fn link_lines(args: &[&str]) -> Vec<String> {
+    let out = linkscan_limited(args);
+    assert!(out.status.code() == Some(0), "{}", stderr(&out));
+    stdout(&out)
+        .lines()
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            // file, message, message_id, part, content_type, source, start, end, kind, text
+            format!("{} {} {}", f[6], f[7], f[9])
+        })
+        .collect()
+}
+
+/// A Maildir message over the size limit was read in 1 MiB pieces cut at an arbitrary
+/// byte when a piece had no space or control character, so a link there was reported cut
+/// short; the same message in an mbox was cut correctly. The pieces now grow to the end of
+/// the run, and both give the same links.
+#[test]
+fn maildir_pieces_are_cut_where_no_link_crosses() {
+    let mut body = String::from("Subject: run\n\nstart\n");
+    let mut n = 0;
+    while body.len() < 1_600_000 {
+        body.push_str(&format!("(https://c{n}.example.com/{}),", "a".repeat(200)));
+        n += 1;
+    }
+    body.push_str("\nend https://end.example.com/\n");
+    let dir = temp_dir("maildir-run");
+    let md = dir.join("Maildir");
+    write(&md.join("cur/1"), body.as_bytes());
+    std::fs::create_dir_all(md.join("new")).unwrap();
+    let mbox_path = dir.join("run.mbox");
+    write(&mbox_path, &mbox(&[body.as_bytes()]));
+    let args = |kind: &'static str, path: &Path| -> Vec<String> {
+        link_lines(&[
+            "find",
+            kind,
+            "--max-message-size",
+            "1200K",
+            "--format",
+            "tsv",
+            path.to_str().unwrap(),
+        ])
+    };
+    let from_maildir = args("--maildir", &md);
+    let from_mbox = args("--mbox", &mbox_path);
+    assert_eq!(
+        from_maildir.len(),
+        n + 1,
+        "{:?}",
+        &from_maildir[..from_maildir.len().min(3)]
+    );
+    let short: Vec<&String> = from_maildir
+        .iter()
+        .filter(|l| l.contains("example.com/a") && !l.ends_with(&"a".repeat(200)))
+        .collect();
+    assert!(short.is_empty(), "links cut short: {short:?}");
+    assert_eq!(from_maildir, from_mbox);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A part with an invalid Content-Type (`text`, `text/`, `text/plain charset=utf-8`) was
+/// skipped without a word; RFC 2045 section 5.2 reads it as text/plain. A message with two
+/// Content-Type fields used the last one silently; the first is used, with a warning.
+#[test]
+fn invalid_and_duplicate_content_types() {
+    for ct in ["text", "text/", "text/plain charset=utf-8", "foo", "/plain"] {
+        let raw = format!("Subject: x\nContent-Type: {ct}\n\nhttps://body.example.com/\n");
+        let m = MailScanner::new().scan(raw.as_bytes());
+        assert!(has_link(&m, "https://body.example.com/"), "{ct}: {m:?}");
+        assert!(
+            m.warnings()
+                .iter()
+                .any(|w| matches!(w, MailWarning::InvalidContentType { .. })),
+            "{ct}: {:?}",
+            m.warnings()
+        );
+    }
+    for (first, second) in [
+        ("text/plain", "image/png"),
+        ("text/html", "application/pdf"),
+    ] {
+        let raw = format!(
+            "Subject: x\nContent-Type: {first}\nContent-Type: {second}\n\n<p>https://body.example.com/ </p>\n"
+        );
+        let m = MailScanner::new().scan(raw.as_bytes());
+        assert!(has_link(&m, "https://body.example.com/"), "{first}: {m:?}");
+        assert!(
+            has_warning(&m, "2 Content-Type fields"),
+            "{:?}",
+            m.warnings()
+        );
+    }
+    // A valid one stays silent.
+    let m = MailScanner::new().scan(b"Content-Type: text/plain; charset=utf-8\n\nx.com\n");
+    assert!(m.warnings().is_empty(), "{:?}", m.warnings());
+}
+
+/// A valid gzip stream followed by zero padding is not an error (`zcat` says the same);
+/// other bytes after it still are.
+#[test]
+fn gzip_zero_padding_is_not_an_error() {
+    let archive = mbox(&[b"Subject: a\n\nhttps://padded.example.com/\n"]);
+    let dir = temp_dir("gzip-padding");
+    let mut padded = gzip(&archive);
+    padded.extend_from_slice(&[0; 4096]);
+    let path = dir.join("padded.mbox.gz");
+    write(&path, &padded);
+    let out = linkscan_limited(&["find", "--mbox", "--format", "tsv", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("https://padded.example.com/"));
+    assert!(!stderr(&out).contains("corrupt"), "{}", stderr(&out));
+    let mut trailing = gzip(&archive);
+    trailing.extend_from_slice(b"\0\0junk");
+    write(&path, &trailing);
+    let out = linkscan_limited(&["find", "--mbox", "--format", "tsv", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stdout(&out).contains("https://padded.example.com/"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A message that is only a header (no blank line, no body) got a warning that its body
+/// could not be decoded; it has none, and gets no warning.
+#[test]
+fn a_header_only_message_gets_no_warning() {
+    for raw in [
+        &b"Subject: only a header example.com\nFrom: a@example.com\n"[..],
+        b"Subject: only a header example.com\nFrom: a@example.com",
+        b"Subject: only a header example.com\n\n",
+    ] {
+        let m = MailScanner::new().scan(raw);
+        assert!(m.warnings().is_empty(), "{raw:?}: {:?}", m.warnings());
+        assert!(has_link(&m, "example.com"));
+    }
+}
+
+/// `find -q --mbox` read an endless stream forever; it stops at the first link now, as
+/// `grep -q` does (exit 0).
+#[test]
+fn quiet_find_stops_at_the_first_link() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .args(["find", "-q", "--mbox", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let message = mbox(&[b"Subject: a\n\nsee https://endless.example.com/ here\n"]);
+        // Endless, until the reader is gone (or far more than any buffer holds).
+        for _ in 0..2_000_000 {
+            if stdin.write_all(&message).is_err() {
+                return true;
+            }
+        }
+        false
+    });
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("find -q --mbox did not stop at the first link");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(0));
+    assert!(writer.join().unwrap(), "the stream was read to its end");
+}
+
+/// Each warning was about seven writes (one per piece of its format), which made input
+/// with many warnings ten times slower; each is one write now. Counted with strace.
+#[test]
+#[ignore = "needs strace"]
+fn each_warning_is_one_write() {
+    let dir = temp_dir("one-write");
+    let messages: Vec<Vec<u8>> = (0..50)
+        .map(|k| format!("Subject: {k}\nContent-Type: text\n\nx{k}.example.com\n").into_bytes())
+        .collect();
+    let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
+    let path = dir.join("warn.mbox");
+    write(&path, &mbox(&refs));
+    let trace = dir.join("trace");
+    let out = Command::new("strace")
+        .args(["-f", "-e", "trace=write", "-o"])
+        .arg(&trace)
+        .arg(env!("CARGO_BIN_EXE_linkscan"))
+        .args(["find", "--mbox", "--no-progress", "--format", "tsv"])
+        .arg(&path)
+        .output()
+        .expect("strace runs");
+    let warnings = stderr(&out)
+        .lines()
+        .filter(|l| l.contains("Content-Type"))
+        .count();
+    assert_eq!(warnings, 50, "{}", stderr(&out));
+    let trace = std::fs::read_to_string(&trace).unwrap();
+    let writes = trace.lines().filter(|l| l.contains("write(2,")).count();
+    assert_eq!(writes, warnings, "{trace}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Pages of an earlier, larger run stayed in `--out`, reachable by number though the index
+/// no longer lists them; they are removed (and said so), and no temporary file is left.
+#[test]
+fn stale_pages_of_an_earlier_run_are_removed() {
+    let dir = temp_dir("stale-pages");
+    let big = dir.join("big.mbox");
+    write(
+        &big,
+        &mbox(&[
+            b"Subject: 1\n\na\n",
+            b"Subject: 2\n\nb\n",
+            b"Subject: 3\n\nc\n",
+        ]),
+    );
+    let small = dir.join("small.mbox");
+    write(&small, &mbox(&[b"Subject: only\n\nd\n"]));
+    let web = dir.join("web");
+    for (path, pages) in [(&big, 3), (&small, 1)] {
+        let out = linkscan_limited(&[
+            "linkify",
+            "--mbox",
+            path.to_str().unwrap(),
+            "--out",
+            web.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let mut names: Vec<String> = std::fs::read_dir(&web)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let mut expected: Vec<String> = (1..=pages).map(|k| format!("{k:05}.html")).collect();
+        expected.push("index.html".into());
+        assert_eq!(names, expected, "{}", stderr(&out));
+        if pages == 1 {
+            assert!(stderr(&out).contains("removed 2 pages"), "{}", stderr(&out));
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Parts that were never scanned (message/partial, message/external-body,
+/// application/octet-stream, text/enriched, text/rfc822-headers, …) got no word; the
+/// summary counts them and says why, and `--all-text` scans every text-like one.
+#[test]
+fn skipped_parts_are_counted_and_all_text_covers_text_like_types() {
+    let part =
+        |ct: &str, k: usize| format!("--b\nContent-Type: {ct}\n\nhttps://p{k}.example.com/\n");
+    let types = [
+        ("text/plain", true),
+        ("text/enriched", true),
+        ("text/rfc822-headers", true),
+        ("message/partial; id=x; number=1", true),
+        ("message/delivery-status", true),
+        ("application/json", true),
+        ("application/xhtml+xml", true),
+        ("application/octet-stream", false),
+        ("image/png", false),
+    ];
+    let mut body = String::from("Subject: parts\nContent-Type: multipart/mixed; boundary=b\n\n");
+    for (k, (ct, _)) in types.iter().enumerate() {
+        body.push_str(&part(ct, k));
+    }
+    body.push_str("--b--\n");
+    let m = MailScanner::new().scan(body.as_bytes());
+    let skipped: Vec<(&str, bool)> = m
+        .skipped()
+        .iter()
+        .map(|p| (p.content_type.as_str(), p.text_like))
+        .collect();
+    assert_eq!(skipped.len(), 8, "{skipped:?} {m:?}");
+    let all = MailScanner::new().other_text(true).scan(body.as_bytes());
+    for (k, (ct, text_like)) in types.iter().enumerate() {
+        let link = format!("https://p{k}.example.com/");
+        assert_eq!(has_link(&all, &link), *text_like, "{ct}: {:?}", links(&all));
+    }
+    assert_eq!(all.skipped().len(), 2, "{:?}", all.skipped());
+    let dir = temp_dir("skipped-parts");
+    let path = dir.join("parts.mbox");
+    write(&path, &mbox(&[body.as_bytes()]));
+    let out = linkscan_limited(&["find", "--mbox", "--count", path.to_str().unwrap()]);
+    let err = stderr(&out);
+    assert!(
+        err.contains("8 parts not scanned (2 attachments or other non-text types, 6 text-like: --all-text scans them)"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `find --count` on a message with a link every 6 bytes kept a record per link (1.07 GB
+/// for 31 MB); it counts them now, and gets the number of links `find` lists, also over
+/// the size limit and in HTML parts.
+#[test]
+fn count_counts_what_find_lists() {
+    let dense = format!("Subject: a.co b.co\n\n{}\n", "ab.co ".repeat(50_000));
+    let html = format!(
+        "Subject: h\nContent-Type: text/html\n\n{}\n",
+        "<a href=\"https://h.example.com/\">x</a> c.co ".repeat(1000)
+    );
+    let archive = mbox(&[dense.as_bytes(), html.as_bytes()]);
+    let dir = temp_dir("count-dense");
+    let path = dir.join("dense.mbox");
+    write(&path, &archive);
+    for limit in ["32M", "64K"] {
+        let base = ["find", "--mbox", "--max-message-size", limit];
+        let listed =
+            linkscan_limited(&[&base[..], &["--format", "tsv", path.to_str().unwrap()]].concat());
+        let lines = stdout(&listed).lines().count();
+        let counted = linkscan_limited(&[&base[..], &["--count", path.to_str().unwrap()]].concat());
+        assert_eq!(
+            stdout(&counted).trim(),
+            lines.to_string(),
+            "{limit}: {}",
+            stderr(&counted)
+        );
+        assert!(lines > 52_000, "{lines}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

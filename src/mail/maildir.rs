@@ -8,9 +8,13 @@
 //!
 //! # Symbolic links and unreadable entries
 //!
-//! A symbolic link in `cur/` or `new/` is followed (as by `stat`): a link to a regular file
-//! is a message like any other (archiving tools link messages between folders instead of
-//! copying them). Every entry is judged by what it points to:
+//! A symbolic link in `cur/` or `new/` is followed (as by `stat`) to a file inside the
+//! Maildir: a link to a regular file there is a message like any other (archiving tools
+//! link messages between folders instead of copying them). A link that leads out of the
+//! Maildir (`cur/1 -> /proc/self/environ`, or a `cur/` that is itself a link elsewhere) is
+//! listed but never read: [`open_message`] refuses it, so a reader reports it by name and
+//! no file outside the folder that was named reaches the output. Every entry is judged by
+//! what it points to:
 //!
 //! * a regular file is a message;
 //! * an entry whose target cannot be examined (a dangling or looping link, a file that
@@ -31,8 +35,57 @@
 //! [`Maildir::skipped`]; every subfolder that exists is either listed or in
 //! [`Maildir::unreadable`].
 
+use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
+
+/// Opens the message `path` of the Maildir `root` for reading, following symbolic links
+/// only to files inside `root`: the entry's real path (all links resolved) must lie under
+/// the real path of `root` and be a regular file, and the file opened must be that file
+/// (same device and inode as the real path before the open, and the real path the same
+/// after it), so a link swapped in while it is opened is not followed either. A link that
+/// leads outside is refused with [`io::ErrorKind::PermissionDenied`] and a message that
+/// says so.
+pub fn open_message(root: &Path, path: &Path) -> io::Result<File> {
+    let real_root = std::fs::canonicalize(root)?;
+    let real = std::fs::canonicalize(path)?;
+    let outside = || {
+        io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "a symbolic link to {}, outside the Maildir, is not followed",
+                real.display()
+            ),
+        )
+    };
+    if !real.starts_with(&real_root) {
+        return Err(outside());
+    }
+    let before = std::fs::symlink_metadata(&real)?;
+    if !before.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    let file = File::open(&real)?;
+    let after = file.metadata()?;
+    if !same_file(&before, &after) || std::fs::canonicalize(path)? != real {
+        return Err(outside());
+    }
+    Ok(file)
+}
+
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    (a.dev(), a.ino()) == (b.dev(), b.ino())
+}
+
+#[cfg(not(unix))]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    a.len() == b.len() && b.is_file()
+}
 
 /// What [`read_maildir`] found.
 #[derive(Debug, Default)]
@@ -214,5 +267,35 @@ mod tests {
         );
         assert!(maildir.unreadable.is_empty());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Links are followed to files inside the Maildir only.
+    #[cfg(unix)]
+    #[test]
+    fn open_message_stays_inside() {
+        use std::io::Read;
+        use std::os::unix::fs::symlink;
+        let base = std::env::temp_dir().join(format!("linkscan-maildir-in-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let dir = base.join("Maildir");
+        std::fs::create_dir_all(dir.join("cur")).unwrap();
+        std::fs::create_dir_all(dir.join("store")).unwrap();
+        std::fs::write(base.join("secret"), b"SECRET=1").unwrap();
+        std::fs::write(dir.join("store/m"), b"Subject: in\n\n").unwrap();
+        symlink(base.join("secret"), dir.join("cur/1.out")).unwrap();
+        symlink("../store/m", dir.join("cur/2.in")).unwrap();
+        symlink("/proc/self/environ", dir.join("cur/3.proc")).unwrap();
+        let mut text = String::new();
+        open_message(&dir, &dir.join("cur/2.in"))
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
+        assert_eq!(text, "Subject: in\n\n");
+        for name in ["cur/1.out", "cur/3.proc"] {
+            let e = open_message(&dir, &dir.join(name)).unwrap_err();
+            assert_eq!(e.kind(), io::ErrorKind::PermissionDenied, "{name}: {e}");
+            assert!(e.to_string().contains("outside the Maildir"), "{e}");
+        }
+        std::fs::remove_dir_all(&base).unwrap();
     }
 }

@@ -315,9 +315,37 @@ pub struct ScannedMessage {
     pub(crate) subject: Option<String>,
     pub(crate) parts: Vec<TextPart>,
     pub(crate) warnings: Vec<MailWarning>,
+    /// Where the text of a piece scanned raw starts in its message.
+    pub(crate) piece_offset: usize,
+    /// Text links counted and not kept ([`MailScanner::count_only`]).
+    pub(crate) counted: usize,
+    /// The leaf parts that were not scanned: path and content type.
+    pub(crate) skipped: Vec<SkippedPart>,
+}
+
+/// A leaf part that was not scanned ([`ScannedMessage::skipped`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkippedPart {
+    /// The part's path in the MIME tree.
+    pub path: String,
+    /// Its content type (lower case, `type/subtype`).
+    pub content_type: String,
+    /// Whether it reads as text (`text/*` other than plain and HTML, JSON, XML, scripts,
+    /// delivery reports, message fragments, …), so that `other_text` (`--all-text`)
+    /// would scan it; else an attachment such as an image or `application/octet-stream`.
+    pub text_like: bool,
 }
 
 impl ScannedMessage {
+    /// For a piece of a message over the size limit scanned as raw text
+    /// ([`MailScanner::scan_raw`]): where the piece starts in the raw message. Its links'
+    /// offsets count from the start of the message, so the link at `start` is at
+    /// `start - piece_offset()` in the piece's text (when the piece is valid UTF-8). `0`
+    /// for a parsed message.
+    pub fn piece_offset(&self) -> usize {
+        self.piece_offset
+    }
+
     /// The Message-ID, without angle brackets.
     pub fn message_id(&self) -> Option<&str> {
         self.message_id.as_deref()
@@ -361,9 +389,15 @@ impl ScannedMessage {
         &self.warnings
     }
 
+    /// The leaf parts that were not scanned (attachments, and text-like parts when
+    /// [`MailScanner::other_text`] is off), in document order.
+    pub fn skipped(&self) -> &[SkippedPart] {
+        &self.skipped
+    }
+
     /// The number of links in all parts.
     pub fn link_count(&self) -> usize {
-        self.parts.iter().map(|p| p.links.len()).sum()
+        self.parts.iter().map(|p| p.links.len()).sum::<usize>() + self.counted
     }
 }
 
@@ -395,6 +429,8 @@ pub struct MailScanner {
     /// Whether every message takes the general path (the reference of the tests).
     pub(crate) general_path_only: bool,
     other_text: bool,
+    /// Text links are counted, not kept ([`MailScanner::count_only`]).
+    pub(crate) count_only: bool,
 }
 
 impl Default for MailScanner {
@@ -413,7 +449,17 @@ impl MailScanner {
             fields: headers::Fields { index: true },
             general_path_only: false,
             other_text: false,
+            count_only: false,
         }
+    }
+
+    /// Count the links of text instead of keeping them (default: no): each part's
+    /// [`TextPart::links`] then holds only its `href` links, and
+    /// [`ScannedMessage::link_count`] counts all. A message with a link every few bytes
+    /// then costs no record per link (a record is some 100 bytes: 17 times a 6-byte link).
+    pub fn count_only(mut self, yes: bool) -> Self {
+        self.count_only = yes;
+        self
     }
 
     /// Uses `finder` to detect links.
@@ -438,6 +484,19 @@ impl MailScanner {
 
     /// Scans one message (header and body, no mbox From_ line).
     pub fn scan(&self, raw: &[u8]) -> ScannedMessage {
+        let mut out = self.scan_parts(raw);
+        if self.count_only {
+            out.counted = out
+                .parts
+                .iter()
+                .map(|p| self.finder.links(&p.text).count())
+                .sum();
+        }
+        out
+    }
+
+    /// [`MailScanner::scan`] before the links of `count_only` are counted.
+    fn scan_parts(&self, raw: &[u8]) -> ScannedMessage {
         let mut out = ScannedMessage::default();
         let trimmed = trim_leading_blank_lines(raw);
         if !starts_with_header_field(trimmed) {
@@ -488,6 +547,7 @@ impl MailScanner {
                 out.date = scanned.date;
                 out.subject = scanned.subject;
                 out.parts = scanned.parts;
+                out.skipped = scanned.skipped;
                 out.warnings.extend(scanned.warnings);
             }
             Ok(None) => {
@@ -524,6 +584,10 @@ impl MailScanner {
     }
 
     fn text_links(&self, text: &str) -> Vec<MailLink> {
+        if self.count_only {
+            // Counted at the end of the scan, part by part.
+            return Vec::new();
+        }
         self.finder
             .links(text)
             .map(|link| self.mail_link(link, link.start(), link.end(), LinkSource::Text))
@@ -680,12 +744,49 @@ impl MailScanner {
             });
             return;
         }
-        let content_type = part.content_type();
+        // The first Content-Type field (the parser keeps the last), with a warning when
+        // there are several; one that is not `type/subtype` means text/plain.
+        let fields = part
+            .headers
+            .iter()
+            .filter(|h| h.name == mail_parser::HeaderName::ContentType);
+        let count = fields.clone().count();
+        if count > 1 {
+            out.warnings.push(MailWarning::DuplicateContentType {
+                part: path.to_string(),
+                count,
+            });
+        }
+        let content_type = fields
+            .map(|h| h.value.as_content_type())
+            .next()
+            .flatten()
+            .or_else(|| (count == 0).then(|| part.content_type()).flatten());
+        let mut forced_plain = false;
         let (ctype, subtype) = match content_type {
-            Some(ct) => (
+            Some(ct) if is_mime_token(ct.ctype()) && ct.subtype().is_some_and(is_mime_token) => (
                 ct.ctype().to_ascii_lowercase(),
                 ct.subtype().unwrap_or_default().to_ascii_lowercase(),
             ),
+            Some(ct) => {
+                forced_plain = true;
+                out.warnings.push(MailWarning::InvalidContentType {
+                    part: path.to_string(),
+                    value: match ct.subtype() {
+                        Some(sub) => format!("{}/{sub}", ct.ctype()),
+                        None => ct.ctype().to_string(),
+                    },
+                });
+                ("text".to_string(), "plain".to_string())
+            }
+            None if count > 0 => {
+                forced_plain = true;
+                out.warnings.push(MailWarning::InvalidContentType {
+                    part: path.to_string(),
+                    value: String::new(),
+                });
+                ("text".to_string(), "plain".to_string())
+            }
             None => ("text".to_string(), "plain".to_string()),
         };
         let cte = part
@@ -703,14 +804,16 @@ impl MailScanner {
             }
         }
         // A base64 text part that the parser could not decode: decoded here, leniently.
-        let scanned =
-            ctype == "text" && (subtype == "plain" || subtype == "html" || self.other_text);
+        let scanned = ctype == "text" && (subtype == "plain" || subtype == "html")
+            || self.other_text && is_text_like(&ctype, &subtype);
         let recovered = (part.is_encoding_problem
             && scanned
             && cte.as_deref() == Some("base64")
             && matches!(part.body, PartType::Text(_) | PartType::Html(_)))
         .then(|| self.recover_base64(message, part, path, &format!("{ctype}/{subtype}"), out));
-        if part.is_encoding_problem && recovered.is_none() {
+        // A message that is only a header has no body to decode: no warning for it.
+        let no_body = part.offset_end <= part.offset_body;
+        if part.is_encoding_problem && recovered.is_none() && !no_body {
             let what = match cte.as_deref() {
                 Some("base64") => BodyProblem::Base64,
                 Some("quoted-printable") => BodyProblem::QuotedPrintable,
@@ -749,7 +852,12 @@ impl MailScanner {
                         part: path.to_string(),
                         subtype: subtype.to_string(),
                     });
-                } else if !(html || plain || ctype == "text" && self.other_text) {
+                } else if !(html || plain || self.other_text && is_text_like(&ctype, &subtype)) {
+                    out.skipped.push(SkippedPart {
+                        path: path.to_string(),
+                        content_type: format!("{ctype}/{subtype}"),
+                        text_like: is_text_like(&ctype, &subtype),
+                    });
                     return;
                 }
                 let charset = content_type.and_then(|ct| ct.attribute("charset"));
@@ -804,12 +912,15 @@ impl MailScanner {
             }
             PartType::Binary(bytes) | PartType::InlineBinary(bytes) => {
                 // The parser keeps a multipart it could not split (no boundary parameter, or
-                // a boundary never found) as opaque bytes: read them as text.
-                if ctype == "multipart" {
-                    out.warnings.push(MailWarning::NoBoundary {
-                        part: path.to_string(),
-                        subtype: subtype.to_string(),
-                    });
+                // a boundary never found) as opaque bytes: read them as text; so is a part
+                // whose Content-Type is invalid (text/plain, RFC 2045 section 5.2).
+                if ctype == "multipart" || forced_plain {
+                    if ctype == "multipart" {
+                        out.warnings.push(MailWarning::NoBoundary {
+                            part: path.to_string(),
+                            subtype: subtype.to_string(),
+                        });
+                    }
                     let text = String::from_utf8_lossy(bytes).into_owned();
                     out.parts.push(TextPart {
                         flowed: false,
@@ -818,6 +929,29 @@ impl MailScanner {
                         links: self.text_links(&text),
                         text,
                     });
+                } else if !scanned {
+                    out.skipped.push(SkippedPart {
+                        path: path.to_string(),
+                        content_type: format!("{ctype}/{subtype}"),
+                        text_like: is_text_like(&ctype, &subtype),
+                    });
+                } else {
+                    // A text part the parser read as bytes (it went by another
+                    // Content-Type field than the first, or a text-like type of
+                    // `other_text`).
+                    let text = String::from_utf8_lossy(bytes);
+                    if subtype == "html" {
+                        out.parts
+                            .push(self.html_part(path, "text/html".into(), &text));
+                    } else {
+                        out.parts.push(TextPart {
+                            flowed: false,
+                            path: path.to_string(),
+                            content_type: Some(format!("{ctype}/{subtype}")),
+                            links: self.text_links(&text),
+                            text: text.into_owned(),
+                        });
+                    }
                 }
             }
         }
@@ -901,6 +1035,72 @@ impl MailScanner {
             links,
         }
     }
+}
+
+/// Whether a part of this type reads as text: `text/*`; the `message/*` types that are
+/// not a whole message (delivery and disposition reports, fragments of a message,
+/// external bodies, header blocks); and the `application/*` types that are text (JSON,
+/// XML and `+xml`/`+json`, scripts, patches, calendars, PGP armour, …).
+pub fn is_text_like(ctype: &str, subtype: &str) -> bool {
+    match ctype {
+        "text" => true,
+        "message" => matches!(
+            subtype,
+            "delivery-status"
+                | "disposition-notification"
+                | "partial"
+                | "external-body"
+                | "feedback-report"
+                | "global-headers"
+                | "global-delivery-status"
+                | "global-disposition-notification"
+                | "news"
+        ),
+        "application" => {
+            subtype.ends_with("+xml")
+                || subtype.ends_with("+json")
+                || matches!(
+                    subtype,
+                    "json"
+                        | "xml"
+                        | "javascript"
+                        | "ecmascript"
+                        | "x-javascript"
+                        | "x-sh"
+                        | "x-shellscript"
+                        | "x-csh"
+                        | "x-perl"
+                        | "x-python"
+                        | "x-ruby"
+                        | "x-php"
+                        | "x-tex"
+                        | "x-latex"
+                        | "x-patch"
+                        | "x-diff"
+                        | "diff"
+                        | "sql"
+                        | "x-yaml"
+                        | "yaml"
+                        | "toml"
+                        | "ics"
+                        | "pgp-signature"
+                        | "pgp-keys"
+                        | "pgp-encrypted"
+                        | "mbox"
+                        | "x-subrip"
+                        | "rtf"
+                )
+        }
+        _ => false,
+    }
+}
+
+/// Whether `s` is a MIME token (RFC 2045 section 5.1): printable ASCII, no space and no
+/// `tspecials`.
+fn is_mime_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_graphic() && !b"()<>@,;:\\\"/[]?=".contains(&b))
 }
 
 /// Where the base64 data of `body` ends: just past its last data line. A data line holds

@@ -49,7 +49,7 @@ pub use maildir::maildir_messages;
 pub use mbox::{MboxMessage, MboxReader, MboxWarning};
 pub use message::{
     Base64Problem, BodyProblem, LinkSource, MailLink, MailScanner, MailWarning, ScannedMessage,
-    TextPart,
+    SkippedPart, TextPart,
 };
 
 /// Buffer size for reading archives.
@@ -67,14 +67,120 @@ pub fn is_gzip(head: &[u8]) -> bool {
 }
 
 /// The archive read from `reader`, decompressed when it starts with the gzip magic bytes
-/// ([`is_gzip`]), whatever its name. Concatenated gzip members are read in turn.
+/// ([`is_gzip`]), whatever its name. Concatenated gzip members are read in turn, and zero
+/// bytes after the last one are padding, as for `zcat`. An
+/// archive whose lines end in CR alone (classic Mac OS: [`has_cr_line_ends`]) is read with
+/// each CR, and each CR LF, as one LF, so that its `From ` lines separate its messages.
 pub fn open_mbox<'r, R: Read + Send + 'r>(reader: R) -> io::Result<Box<dyn BufRead + Send + 'r>> {
     let mut buffered = BufReader::with_capacity(BUFFER, reader);
     let head = buffered.fill_buf()?;
-    if is_gzip(head) {
-        let decoder = flate2::bufread::MultiGzDecoder::new(buffered);
-        Ok(Box::new(BufReader::with_capacity(BUFFER, decoder)))
+    let mut archive: Box<dyn BufRead + Send + 'r> = if is_gzip(head) {
+        let members = Members {
+            decoder: Some(flate2::bufread::GzDecoder::new(buffered)),
+        };
+        Box::new(BufReader::with_capacity(BUFFER, members))
     } else {
-        Ok(Box::new(buffered))
+        Box::new(buffered)
+    };
+    if has_cr_line_ends(archive.fill_buf()?) {
+        let lf = LineFeeds {
+            inner: archive,
+            after_cr: false,
+        };
+        archive = Box::new(BufReader::with_capacity(BUFFER, lf));
+    }
+    Ok(archive)
+}
+
+/// Whether an archive that starts with `head` has its lines ended by CR alone: a CR in its
+/// first line and no LF before it (an mbox starts with a `From ` line).
+///
+/// ```
+/// assert!(linkscan::mail::has_cr_line_ends(b"From a@example.com Mon Jan  1 00:00:00 2024\rSubject: x\r"));
+/// assert!(!linkscan::mail::has_cr_line_ends(b"From a@example.com Mon Jan  1 00:00:00 2024\r\nSubject: x\r\n"));
+/// ```
+pub fn has_cr_line_ends(head: &[u8]) -> bool {
+    match memchr::memchr2(b'\r', b'\n', head) {
+        Some(i) => head[i] == b'\r' && head.get(i + 1).is_some_and(|&b| b != b'\n'),
+        None => false,
+    }
+}
+
+/// The members of a gzip file in turn, as `zcat` reads them: zero bytes after the last
+/// member (padding, as written to tapes and by some tools) end the data; other bytes there
+/// are an error ([`io::ErrorKind::InvalidData`]).
+struct Members<R: BufRead> {
+    decoder: Option<flate2::bufread::GzDecoder<R>>,
+}
+
+impl<R: BufRead> Read for Members<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let Some(decoder) = &mut self.decoder else {
+                return Ok(0);
+            };
+            let n = decoder.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            // The member ended: another, padding, or the end.
+            let mut inner = self.decoder.take().expect("a decoder").into_inner();
+            if is_gzip(inner.fill_buf()?) {
+                self.decoder = Some(flate2::bufread::GzDecoder::new(inner));
+                continue;
+            }
+            loop {
+                let rest = inner.fill_buf()?;
+                if rest.is_empty() {
+                    return Ok(0);
+                }
+                if rest.iter().any(|&b| b != 0) {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        "bytes after the compressed data that are neither another gzip \
+                         member nor zero padding",
+                    ));
+                }
+                let len = rest.len();
+                inner.consume(len);
+            }
+        }
+    }
+}
+
+/// Reads `inner` with each CR, and each CR LF, as one LF.
+struct LineFeeds<R> {
+    inner: R,
+    /// The last byte given out was a CR made LF: an LF right after it is dropped.
+    after_cr: bool,
+}
+
+impl<R: BufRead> Read for LineFeeds<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let available = self.inner.fill_buf()?;
+            if available.is_empty() || buf.is_empty() {
+                return Ok(0);
+            }
+            let mut taken = 0;
+            let mut written = 0;
+            for &b in available {
+                if written == buf.len() {
+                    break;
+                }
+                taken += 1;
+                if b == b'\n' && self.after_cr {
+                    self.after_cr = false;
+                    continue;
+                }
+                self.after_cr = b == b'\r';
+                buf[written] = if b == b'\r' { b'\n' } else { b };
+                written += 1;
+            }
+            self.inner.consume(taken);
+            if written > 0 {
+                return Ok(written);
+            }
+        }
     }
 }

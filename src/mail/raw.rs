@@ -14,7 +14,8 @@
 //! The result has one part, path `1`, content type `text/plain`, whose `text` is the piece
 //! (invalid UTF-8 replaced by U+FFFD); link offsets are byte offsets in the raw message
 //! (header and body, From_ line excluded), so the links of consecutive pieces read as those
-//! of one part.
+//! of one part; [`ScannedMessage::piece_offset`] says where the piece starts, for drawing
+//! its links on its own text.
 
 use super::message::{LinkSource, MailLink, MailScanner, ScannedMessage, TextPart};
 
@@ -32,6 +33,20 @@ impl MailScanner {
     /// assert_eq!((link.start(), link.end(), link.href()), (104, 115, "https://example.com"));
     /// ```
     pub fn scan_raw(&self, bytes: &[u8], offset: usize) -> ScannedMessage {
+        if self.count_only {
+            return ScannedMessage {
+                parts: vec![TextPart {
+                    flowed: false,
+                    path: "1".into(),
+                    content_type: Some("text/plain".into()),
+                    text: String::from_utf8_lossy(bytes).into_owned(),
+                    links: Vec::new(),
+                }],
+                piece_offset: offset,
+                counted: self.finder.links_bytes(bytes).count(),
+                ..ScannedMessage::default()
+            };
+        }
         let links = self
             .finder
             .links_bytes(bytes)
@@ -55,6 +70,7 @@ impl MailScanner {
                 links,
                 flowed: false,
             }],
+            piece_offset: offset,
             ..ScannedMessage::default()
         }
     }

@@ -163,8 +163,10 @@ enum Bytes {
     /// A piece of an mbox message over the size limit, scanned as raw text: the piece, its
     /// offset in the message, and whether it is the message's first.
     Chunk(Arc<Vec<u8>>, Range<usize>, u64, bool),
-    /// A Maildir message file (its path is the message's), read by the worker.
-    File,
+    /// A Maildir message file (its path is the message's), read by the worker: the
+    /// Maildir (links are followed only to files inside it) and the size limit (counted
+    /// on the bytes read, whatever the file's size said).
+    File(Arc<Path>, u64),
 }
 
 enum Event<T> {
@@ -358,6 +360,7 @@ fn read_maildir<T>(
         return None;
     }
     let mut read_errors = 0;
+    let root: Arc<Path> = Arc::from(path);
     for (i, (file, size)) in files.into_iter().zip(sizes).enumerate() {
         *global += 1;
         let size = size.unwrap_or(0);
@@ -367,7 +370,7 @@ fn read_maildir<T>(
                 index: i + 1,
                 global: *global,
                 path: Some(file),
-                bytes: Bytes::File,
+                bytes: Bytes::File(Arc::clone(&root), limit),
                 warnings: Vec::new(),
             };
             if !batcher.push(message, size as usize) {
@@ -379,28 +382,39 @@ fn read_maildir<T>(
         let index = i + 1;
         let mut first = true;
         let mut gone = false;
-        let mut each = |bytes: Vec<u8>, offset: u64| {
+        let mut each = |bytes: Vec<u8>, offset: u64, short: bool| {
             let len = bytes.len();
             let range = 0..len;
             if !first {
                 *global += 1;
+            }
+            let mut warnings = if first {
+                vec![over_limit(limit)]
+            } else {
+                Vec::new()
+            };
+            if short {
+                warnings.push(format!(
+                    "a run of more than {} bytes without white space was cut at a character \
+                     boundary at byte {}; a link across the cut is split",
+                    limit.max(CHUNK as u64),
+                    offset + len as u64
+                ));
             }
             let message = RawMessage {
                 index,
                 global: *global,
                 path: Some(file.clone()),
                 bytes: Bytes::Chunk(Arc::new(bytes), range, offset, first),
-                warnings: if first {
-                    vec![over_limit(limit)]
-                } else {
-                    Vec::new()
-                },
+                warnings,
             };
             first = false;
             gone = !batcher.push(message, len);
             !gone
         };
-        let result = File::open(&file).and_then(|f| read_in_chunks(f, &mut each));
+        let result = linkscan::mail::maildir::open_message(path, &file).and_then(|f| {
+            read_in_chunks(f, usize::try_from(limit).unwrap_or(usize::MAX), &mut each)
+        });
         if gone {
             return None;
         }
@@ -453,18 +467,25 @@ fn strings(warnings: &[MboxWarning]) -> Vec<String> {
 }
 
 /// Reads `reader` in pieces of about [`CHUNK`] bytes, each cut just after an ASCII space or
-/// control character (at a character boundary when a piece has none), and hands each to
-/// `each` with its offset; stops early when `each` says `false`.
+/// control character, and hands each to `each` with its offset and whether it was cut
+/// short; stops early when `each` says `false`. A piece with no such byte grows until it
+/// has one, as the pieces of an mbox message do, up to `max_run` bytes; a longer run is
+/// cut at a character boundary, and the piece says so (a link across the cut is reported
+/// in two).
 fn read_in_chunks(
     mut reader: impl Read,
-    each: &mut impl FnMut(Vec<u8>, u64) -> bool,
+    max_run: usize,
+    each: &mut impl FnMut(Vec<u8>, u64, bool) -> bool,
 ) -> io::Result<()> {
     let mut carry: Vec<u8> = Vec::new();
     let mut offset = 0u64;
+    let mut buf: Vec<u8> = Vec::new();
+    let mut want = CHUNK;
     loop {
-        let mut buf = Vec::with_capacity(CHUNK + carry.len());
-        buf.append(&mut carry);
-        let want = CHUNK;
+        if buf.is_empty() {
+            buf = Vec::with_capacity(want + carry.len());
+            buf.append(&mut carry);
+        }
         let mut eof = false;
         while buf.len() < want {
             let have = buf.len();
@@ -480,7 +501,7 @@ fn read_in_chunks(
                 Err(e) => {
                     buf.truncate(have);
                     if !buf.is_empty() {
-                        each(buf, offset);
+                        each(buf, offset, false);
                     }
                     return Err(e);
                 }
@@ -488,15 +509,32 @@ fn read_in_chunks(
         }
         if eof {
             if !buf.is_empty() {
-                each(buf, offset);
+                each(buf, offset, false);
             }
             return Ok(());
         }
-        let cut = linkscan::piece_end(&buf, 0, buf.len() - 1);
+        let (cut, short) = match buf.iter().rposition(|&b| b <= b' ' || b == 0x7F) {
+            Some(i) => (linkscan::piece_end(&buf, 0, i + 1).min(buf.len()), false),
+            None if buf.len() < max_run.max(CHUNK) => {
+                // No place to cut yet: read on, as far as the run goes.
+                want = buf.len() + CHUNK;
+                continue;
+            }
+            None => {
+                // Before the last byte that starts a character (the byte after the
+                // buffer is not known yet).
+                let mut cut = buf.len() - 1;
+                while cut + 4 > buf.len() && cut > 0 && (buf[cut] & 0xC0) == 0x80 {
+                    cut -= 1;
+                }
+                (cut, true)
+            }
+        };
         carry.extend_from_slice(&buf[cut..]);
         buf.truncate(cut);
+        want = CHUNK;
         offset += cut as u64;
-        if !each(buf, offset - cut as u64) {
+        if !each(std::mem::take(&mut buf), offset - cut as u64, short) {
             return Ok(());
         }
     }
@@ -523,7 +561,9 @@ fn read_mbox<T>(
                 .filter(|m| m.is_file())
                 .map(|m| m.len());
             match size {
-                Some(size) if !is_gzip(&file) => {
+                // A gzip archive, or one whose lines end in CR alone, is read as a stream
+                // (decompressed, or with its line ends made LF, by `open_mbox`).
+                Some(size) if !is_gzip(&file) && !has_cr_line_ends(&file) => {
                     Ok((Source::file(file, size, depth.reads_ahead), Some(size)))
                 }
                 _ => open_stream(Box::new(file), size, count),
@@ -638,6 +678,14 @@ fn read_mbox<T>(
 fn is_gzip(file: &File) -> bool {
     let mut head = [0u8; 2];
     matches!(file.read_at(&mut head, 0), Ok(2)) && linkscan::mail::is_gzip(&head)
+}
+
+/// Whether a file's lines end in CR alone, by its first line
+/// ([`linkscan::mail::has_cr_line_ends`]).
+fn has_cr_line_ends(file: &File) -> bool {
+    let mut head = vec![0u8; 64 << 10];
+    let (len, _) = files::read_full(file, 0, &mut head);
+    linkscan::mail::has_cr_line_ends(&head[..len])
 }
 
 /// A stream (standard input, or a gzip archive decompressed) read on the reader thread.
@@ -920,9 +968,9 @@ fn scan(scanner: &MailScanner, raw: &RawMessage) -> (ScannedMessage, bool, Optio
             let offset = usize::try_from(*offset).unwrap_or(usize::MAX);
             (scanner.scan_raw(&buf[range.clone()], offset), *first, None)
         }
-        Bytes::File => {
+        Bytes::File(root, limit) => {
             let path = raw.path.as_deref().unwrap_or(Path::new(""));
-            match std::fs::read(path) {
+            match read_message_file(root, path, *limit) {
                 Ok(bytes) => (scanner.scan(&bytes), true, None),
                 Err(e) => (
                     ScannedMessage::default(),
@@ -932,6 +980,27 @@ fn scan(scanner: &MailScanner, raw: &RawMessage) -> (ScannedMessage, bool, Optio
             }
         }
     }
+}
+
+/// Reads a Maildir message file of at most `limit` bytes (its size was within the limit
+/// when listed): through [`open_message`](linkscan::mail::maildir::open_message), so a
+/// link out of the Maildir is refused, and no more than `limit` bytes, so a file whose
+/// size said less (a `/proc` file says 0) or that grew is an error, not a message held
+/// whole.
+fn read_message_file(root: &Path, path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let file = linkscan::mail::maildir::open_message(root, path)?;
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "it holds more than the {limit} bytes of --max-message-size, more than its \
+                 size said when it was listed (it grew, or is not a plain file)"
+            ),
+        ));
+    }
+    Ok(bytes)
 }
 
 /// Scans and renders the messages of one batch on the pool, in order.
@@ -959,6 +1028,8 @@ fn scan_batch<R: Render>(
                 first,
                 read_error: read_error.is_some(),
                 parts: if first { scanned.parts().len() } else { 0 },
+                skipped: scanned.skipped().len(),
+                skipped_text: scanned.skipped().iter().filter(|p| p.text_like).count(),
                 links: scanned.link_count(),
                 warnings,
                 rendered,
@@ -977,6 +1048,9 @@ pub(crate) struct Done<R> {
     /// Whether a Maildir file could not be read.
     read_error: bool,
     parts: usize,
+    /// Leaf parts not scanned, and how many of them read as text.
+    skipped: usize,
+    skipped_text: usize,
     links: usize,
     warnings: Vec<String>,
     rendered: R,
@@ -1022,6 +1096,10 @@ pub(crate) struct Totals {
     pub(crate) parts: usize,
     pub(crate) links: usize,
     pub(crate) warnings: usize,
+    /// Leaf parts not scanned (attachments, and text-like parts without --all-text).
+    pub(crate) skipped: usize,
+    /// Of those, the text-like ones.
+    pub(crate) skipped_text: usize,
 }
 
 impl Totals {
@@ -1030,6 +1108,8 @@ impl Totals {
         self.parts += other.parts;
         self.links += other.links;
         self.warnings += other.warnings;
+        self.skipped += other.skipped;
+        self.skipped_text += other.skipped_text;
     }
 }
 
@@ -1082,6 +1162,8 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
         .unwrap_or(DEFAULT_MAX_MESSAGE_SIZE);
 
     let quiet = run.args.no_progress || run.quiet;
+    // `find -q` stops at the first link, as grep -q does.
+    let stop_at_first_link = run.quiet;
     let show_progress = !quiet && io::stderr().is_terminal();
     let bar = progress_bar();
     let started = Instant::now();
@@ -1133,6 +1215,8 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                         }
                         totals.messages += usize::from(done.first);
                         totals.parts += done.parts;
+                        totals.skipped += done.skipped;
+                        totals.skipped_text += done.skipped_text;
                         totals.links += done.links;
                         totals.warnings += done.warnings.len();
                         if !done.warnings.is_empty() {
@@ -1153,6 +1237,11 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                             });
                         }
                         sink.emit(done.rendered)?;
+                        if stop_at_first_link && all.links + totals.links > 0 {
+                            // Dropping the channel stops the reader at its next batch.
+                            sink.end(&current, &totals)?;
+                            return sink.finish();
+                        }
                     }
                     if show_progress {
                         if !bar_visible && started.elapsed() > Duration::from_secs(1) {
@@ -1213,13 +1302,34 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
 }
 
 fn summary(t: &Totals) -> String {
-    format!(
+    let mut line = format!(
         "{}, {} scanned, {}, {}",
         words::count(t.messages, "message"),
         words::count(t.parts, "part"),
         words::count(t.links, "link"),
         words::count(t.warnings, "warning")
-    )
+    );
+    if t.skipped > 0 {
+        let other = t.skipped - t.skipped_text;
+        line.push_str(&format!(
+            "; {} not scanned (",
+            words::count(t.skipped, "part")
+        ));
+        if other > 0 {
+            line.push_str(&format!("{other} attachments or other non-text types"));
+        }
+        if t.skipped_text > 0 {
+            if other > 0 {
+                line.push_str(", ");
+            }
+            line.push_str(&format!(
+                "{} text-like: --all-text scans them",
+                t.skipped_text
+            ));
+        }
+        line.push(')');
+    }
+    line
 }
 
 /// `find` over archives: JSON lines or TSV per message.
@@ -1416,6 +1526,9 @@ pub(crate) fn find<W: Write>(
              located by its part and its offsets in the decoded part text",
         ));
     }
+    // --count and -q print no link: the links of text are counted, not kept, so a
+    // message dense with links costs no record per link.
+    let scanner = scanner.count_only(args.count || args.quiet);
     let render = FindRender {
         format: args.format,
         // -q renders nothing, as --count, -l and --files-without-match do.
@@ -1451,4 +1564,61 @@ pub(crate) fn find<W: Write>(
         Outcome::Ok if sink.found == 0 => Outcome::NotFound,
         outcome => outcome,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run with no space or control byte longer than `max_run` is cut at a character
+    /// boundary, each piece saying so; a shorter one is not cut.
+    #[test]
+    fn pieces_cut_at_character_boundaries() {
+        let run = "\u{e9}".repeat(3 * CHUNK / 2);
+        let text = format!("a b\n{run}\nend");
+        let mut pieces = Vec::new();
+        read_in_chunks(text.as_bytes(), CHUNK, &mut |bytes, offset, short| {
+            pieces.push((
+                String::from_utf8(bytes).expect("UTF-8 pieces"),
+                offset,
+                short,
+            ));
+            true
+        })
+        .unwrap();
+        assert_eq!(
+            pieces.iter().map(|p| p.0.as_str()).collect::<String>(),
+            text
+        );
+        assert!(pieces.iter().any(|p| p.2), "a forced cut");
+        let mut pieces = Vec::new();
+        read_in_chunks(text.as_bytes(), 4 * CHUNK, &mut |bytes, offset, short| {
+            pieces.push((bytes, offset, short));
+            true
+        })
+        .unwrap();
+        assert!(pieces.iter().all(|p| !p.2));
+        assert!(pieces
+            .iter()
+            .all(|p| p.0.last().is_none_or(|&b| b <= b' ') || p.1 > 0));
+    }
+
+    /// The size limit of a Maildir message counts the bytes read, not the size the file
+    /// gave when it was listed (a `/proc` file says 0; a file may grow): a file over it is
+    /// an error after `limit + 1` bytes, never read whole.
+    #[test]
+    fn a_maildir_file_is_read_up_to_the_limit() {
+        let dir = std::env::temp_dir().join(format!("linkscan-read-limit-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("cur")).unwrap();
+        let path = dir.join("cur/1");
+        std::fs::write(&path, vec![b'x'; 10_000]).unwrap();
+        let e = read_message_file(&dir, &path, 4096).unwrap_err();
+        assert!(e.to_string().contains("more than the 4096 bytes"), "{e}");
+        assert_eq!(
+            read_message_file(&dir, &path, 10_000).unwrap().len(),
+            10_000
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -135,10 +135,16 @@ pub(crate) fn escape(text: &str) -> Cow<'_, str> {
     Cow::Owned(String::from_utf8(out).expect("escaping keeps UTF-8 valid"))
 }
 
-/// Writes one line to stderr, escaped (see [`escape`]). Every warning and error of the
-/// program goes through here (the [`warn!`](crate::warn) macro).
+/// Writes one line to stderr, escaped (see [`escape`]), in one `write` of the whole line:
+/// warning-heavy input costs one system call per warning, and lines of several threads
+/// never interleave. Every warning and error of the program goes through here (the
+/// [`warn!`](crate::warn) macro).
 pub(crate) fn warn(line: &str) {
-    eprintln!("{}", escape(line));
+    use std::io::Write;
+    let mut buf = escape(line).into_owned();
+    buf.push('\n');
+    // A warning that cannot be written (stderr closed) has nowhere else to go.
+    let _ = std::io::stderr().lock().write_all(buf.as_bytes());
 }
 
 /// `eprintln!` for warnings and errors, with the line made safe for a terminal.

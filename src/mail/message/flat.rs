@@ -185,9 +185,21 @@ fn read_parts<'x>(
                 continue;
             }
             Some(("message", Some("rfc822" | "global"))) => return None,
-            Some(_) => {
+            Some((ctype, subtype)) => {
                 let encoding = transfer_encoding(&part);
+                // A text-like type (JSON, a delivery report, …) is read with `other_text`.
+                let text_like = super::is_text_like(
+                    &ctype.to_ascii_lowercase(),
+                    &subtype.unwrap_or_default().to_ascii_lowercase(),
+                );
                 let bytes = match encoding {
+                    Encoding::Base64 if text_like => {
+                        let (end, bytes) = stream.decode_base64_mime(&boundary.bytes);
+                        if end == usize::MAX {
+                            return None;
+                        }
+                        bytes
+                    }
                     // Not text: the walk never reads its bytes, only where it ends and
                     // whether it decodes.
                     Encoding::Base64 => {

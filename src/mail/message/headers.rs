@@ -15,12 +15,19 @@
 //!
 //! For a [`Fields`] value, [`parse_headers`] leaves the stream where
 //! `MessageStream::parse_headers` with [`Fields::parser`] leaves it, returns the same, and
-//! pushes the same headers (names, values, offsets). A test below checks this on a block
+//! pushes the same headers (names, values, offsets) except those of the fields it ignores,
+//! of which it keeps no record (so a block of millions of short fields costs nothing per
+//! field), and of those past the first [`MAX_KEPT_FIELDS`] of a block (a block with more
+//! read fields than that, never seen in real mail, can have another Subject than the
+//! parser's, which takes the last). A test below checks this on a block
 //! holding every field name the parser knows, in several layouts, with both values of
 //! [`Fields::index`]; `tests/pipeline.rs` checks whole messages of both corpora.
 
 use mail_parser::parsers::MessageStream;
 use mail_parser::{Header, HeaderName, HeaderValue, MessageParser};
+
+/// The most fields of one header block kept ([`parse_headers`]); the rest are read past.
+pub(crate) const MAX_KEPT_FIELDS: usize = 1000;
 
 /// Which header fields the scan reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,8 +57,41 @@ impl Fields {
         parser.default_header_ignore()
     }
 
-    /// Parses the value of the field `name` as [`Fields::parser`] does.
-    fn value<'x>(self, name: &HeaderName<'x>, stream: &mut MessageStream<'x>) -> HeaderValue<'x> {
+    /// Whether the scan reads the field `name` (else [`Fields::parser`] ignores it).
+    fn reads(self, name: &HeaderName<'_>) -> bool {
+        match name {
+            HeaderName::ContentType
+            | HeaderName::ContentDisposition
+            | HeaderName::ContentId
+            | HeaderName::MessageId
+            | HeaderName::ContentDescription
+            | HeaderName::ContentLocation
+            | HeaderName::ContentTransferEncoding
+            | HeaderName::Subject => true,
+            HeaderName::InReplyTo
+            | HeaderName::References
+            | HeaderName::From
+            | HeaderName::Date => self.index,
+            _ => false,
+        }
+    }
+
+    /// Parses the value of the field `name` as [`Fields::parser`] does; `None` for a field
+    /// it ignores (skipped here).
+    fn value<'x>(
+        self,
+        name: &HeaderName<'x>,
+        stream: &mut MessageStream<'x>,
+    ) -> Option<HeaderValue<'x>> {
+        let value = self.read_value(name, stream);
+        self.reads(name).then_some(value)
+    }
+
+    fn read_value<'x>(
+        self,
+        name: &HeaderName<'x>,
+        stream: &mut MessageStream<'x>,
+    ) -> HeaderValue<'x> {
         match name {
             // `with_mime_headers`.
             HeaderName::ContentType | HeaderName::ContentDisposition => stream.parse_content_type(),
@@ -96,14 +136,21 @@ pub(crate) fn parse_headers<'x>(
         let offset_field = stream.offset();
         if let Some(name) = stream.parse_header_name() {
             let offset_start = stream.offset();
+            // A field the scan ignores is skipped and not kept: a record per field costs
+            // some 50 times the bytes of a short one (`X:a`), and a header block may hold
+            // millions.
+            // Past MAX_KEPT_FIELDS, read fields are skipped too (no real block has that
+            // many; a hostile one of 600,000 Subject fields took 22 times its size).
             let value = fields.value(&name, stream);
-            headers.push(Header {
-                name,
-                value,
-                offset_field: offset_field as u32,
-                offset_start: offset_start as u32,
-                offset_end: stream.offset() as u32,
-            });
+            if let Some(value) = value.filter(|_| headers.len() < MAX_KEPT_FIELDS) {
+                headers.push(Header {
+                    name,
+                    value,
+                    offset_field: offset_field as u32,
+                    offset_start: offset_start as u32,
+                    offset_end: stream.offset() as u32,
+                });
+            }
         } else if stream.is_eof() {
             return false;
         }
@@ -214,6 +261,8 @@ mod tests {
         let what = String::from_utf8_lossy(block);
         assert_eq!(our_end, their_end, "{what}");
         assert_eq!(ours.offset(), theirs.offset(), "{what}");
+        // The fields the scan ignores are skipped without a record.
+        their_headers.retain(|h| fields.reads(&h.name));
         assert_eq!(our_headers, their_headers, "{what}");
     }
 

@@ -130,6 +130,22 @@ pub enum MailWarning {
         /// What was wrong and what was done about it (at least one).
         problems: Vec<Base64Problem>,
     },
+    /// A Content-Type field that is not `type/subtype` (`text`, `text/`,
+    /// `text/plain charset=utf-8`): the part was read as `text/plain`, as RFC 2045
+    /// section 5.2 says.
+    InvalidContentType {
+        /// The part's path.
+        part: String,
+        /// The type as the parser read it.
+        value: String,
+    },
+    /// A part with more than one Content-Type field: the first was used.
+    DuplicateContentType {
+        /// The part's path.
+        part: String,
+        /// How many Content-Type fields it has.
+        count: usize,
+    },
 }
 
 /// Why a body could not be decoded ([`MailWarning::UndecodableBody`]); `Display` says it
@@ -202,6 +218,15 @@ impl fmt::Display for MailWarning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MailWarning::Empty => f.write_str("the message is empty"),
+            MailWarning::InvalidContentType { part, value } => write!(
+                f,
+                "part {part}: invalid Content-Type {value:?}; read as text/plain \
+                 (RFC 2045 section 5.2)"
+            ),
+            MailWarning::DuplicateContentType { part, count } => write!(
+                f,
+                "part {part}: {count} Content-Type fields; the first was used"
+            ),
             MailWarning::NoHeaderStart => f.write_str(
                 "the message does not start with a header field; the raw bytes were scanned \
                  as text",

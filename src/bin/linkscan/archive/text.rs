@@ -30,7 +30,8 @@
 //!
 //! * The links written are those of the part, each once, in the order of the text; a
 //!   Message-ID marker is placed only where no link crosses its bounds.
-//! * Memory: a page keeps at most [`MAX_KEPT_REFERENCES`] cited IDs in the index's row;
+//! * Memory: a page keeps at most [`MAX_KEPT_REFERENCES`] cited IDs, and at most
+//!   [`MAX_KEPT_BYTES`] of them, in the index's row;
 //!   past that it is only marked as citing more, and its markers are all looked at when
 //!   the run ends.
 
@@ -53,6 +54,10 @@ pub(super) const MAX_ID: usize = 998;
 
 /// How many cited Message-IDs an index row keeps for its page.
 pub(super) const MAX_KEPT_REFERENCES: usize = 64;
+
+/// How many bytes of cited IDs an index row keeps for its page (with
+/// [`MAX_KEPT_REFERENCES`], what bounds a row whatever its message cites).
+pub(super) const MAX_KEPT_BYTES: usize = 4096;
 
 /// A page's own Message-ID and the Message-IDs its text parts cite.
 #[derive(Default)]
@@ -79,7 +84,8 @@ impl References {
         if self.cited.iter().any(|c| c == id) {
             return;
         }
-        if self.cited.len() < MAX_KEPT_REFERENCES {
+        let held: usize = self.cited.iter().map(String::len).sum();
+        if self.cited.len() < MAX_KEPT_REFERENCES && held + id.len() <= MAX_KEPT_BYTES {
             self.cited.push(id.to_string());
         } else {
             self.more = true;
@@ -120,35 +126,53 @@ fn message_id_len(text: &str) -> Option<usize> {
 /// The links of a part in the order of their starts, for finding those of a range and
 /// whether a place is inside one in logarithmic time.
 pub(super) struct Links<'a> {
+    /// Where the part's text starts in the message: a piece of an over-limit message
+    /// carries offsets relative to the whole message, and only its own links are kept.
+    base: usize,
     sorted: Vec<&'a MailLink>,
     /// The largest end of `sorted[..=k]`.
     max_end: Vec<usize>,
 }
 
 impl<'a> Links<'a> {
-    pub(super) fn new(links: &'a [MailLink]) -> Links<'a> {
-        let mut sorted: Vec<&MailLink> = links.iter().collect();
+    /// The links of a text that starts at `base` in its message (0 but for the pieces of
+    /// an over-limit message); offsets below are relative to the text.
+    pub(super) fn new(links: &'a [MailLink], base: usize) -> Links<'a> {
+        let mut sorted: Vec<&MailLink> = links.iter().filter(|l| l.start() >= base).collect();
         sorted.sort_by_key(|l| l.start());
         let max_end = sorted
             .iter()
             .scan(0, |max, l| {
-                *max = l.end().max(*max);
+                *max = (l.end() - base).max(*max);
                 Some(*max)
             })
             .collect();
-        Links { sorted, max_end }
+        Links {
+            base,
+            sorted,
+            max_end,
+        }
+    }
+
+    /// Where `link` starts and ends in the text.
+    fn range(&self, link: &MailLink) -> Range<usize> {
+        link.start() - self.base..link.end() - self.base
     }
 
     /// Whether a link starts before `at` and ends after it.
     fn crossed(&self, at: usize) -> bool {
-        let k = self.sorted.partition_point(|l| l.start() < at);
+        let k = self.sorted.partition_point(|l| l.start() - self.base < at);
         k > 0 && self.max_end[k - 1] > at
     }
 
     /// The links that start in `range`.
     fn starting_in(&self, range: &Range<usize>) -> &[&'a MailLink] {
-        let from = self.sorted.partition_point(|l| l.start() < range.start);
-        let to = self.sorted.partition_point(|l| l.start() < range.end);
+        let from = self
+            .sorted
+            .partition_point(|l| l.start() - self.base < range.start);
+        let to = self
+            .sorted
+            .partition_point(|l| l.start() - self.base < range.end);
         &self.sorted[from..to]
     }
 }
@@ -164,10 +188,11 @@ fn write_range(
     let inside: Vec<MailLink> = links
         .starting_in(&range)
         .iter()
-        .filter(|l| l.end() <= range.end)
+        .filter(|l| links.range(l).end <= range.end)
         .map(|l| {
+            let at = links.range(l);
             MailLink::from_parts(
-                l.start() - range.start..l.end() - range.start,
+                at.start - range.start..at.end - range.start,
                 l.kind(),
                 l.source(),
                 l.text().to_string(),
@@ -175,7 +200,7 @@ fn write_range(
             )
         })
         .collect();
-    write_linkified(&text[range], &inside, checks, out)
+    write_linkified(&text[range], &inside, 0, checks, out)
 }
 
 /// Writes `text[range]` with its links, each Message-ID in it inside a marker (see the
@@ -219,12 +244,13 @@ pub(super) fn write_citing(
 /// with nothing written, when a link crosses a paragraph's bounds.
 pub(super) fn write_flowed(
     part: &TextPart,
+    base: usize,
     checks: bool,
     references: &mut References,
     out: &mut impl Write,
 ) -> io::Result<bool> {
     let text = part.text();
-    let links = Links::new(part.links());
+    let links = Links::new(part.links(), base);
     // Each paragraph as shown: its depth and the range written.
     let shown: Vec<(usize, Range<usize>)> = paragraphs(text)
         .map(|p| {
@@ -239,11 +265,12 @@ pub(super) fn write_flowed(
             }
         })
         .collect();
-    let contained = |l: &MailLink| {
-        let k = shown.partition_point(|(_, r)| r.start <= l.start());
-        k > 0 && l.end() <= shown[k - 1].1.end
+    let contained = |l: &&MailLink| {
+        let l = links.range(l);
+        let k = shown.partition_point(|(_, r)| r.start <= l.start);
+        k > 0 && l.end <= shown[k - 1].1.end
     };
-    if !part.links().iter().all(contained) {
+    if !links.sorted.iter().all(contained) {
         return Ok(false);
     }
     out.write_all(b"<div class=\"flowed\" dir=\"auto\">")?;
@@ -348,7 +375,7 @@ mod tests {
         let mut references = References::default();
         let mut html = Vec::new();
         let text = "see <one@example.org> and <two@example.org>.";
-        let links = Links::new(&[]);
+        let links = Links::new(&[], 0);
         write_citing(
             text,
             &links,
