@@ -456,6 +456,12 @@ impl<'t, 'p> Scanner<'t, 'p> {
             }
         }
 
+        // A host right before '@' is the local part of an email, never a URL: the email
+        // is found from the candidate after the '@'.
+        if end < n && text[end] == b'@' {
+            return Err(resume);
+        }
+
         // 3. Port: ':' and 1–5 digits up to 65535.
         let mut has_port = false;
         if end < n && text[end] == b':' {

@@ -394,8 +394,65 @@ fn two_at_signs() {
         detailed("a@b@example.com"),
         [("b@example.com", LinkKind::Email, false)]
     );
+    // A host right before '@' is a local part, never a URL nor an email's domain.
+    assert_eq!(found("a@b.com@c.com"), ["b.com@c.com"]);
     // After an email the floor is past its domain: nothing before it is a local part.
-    assert_eq!(found("a@b.com@c.com"), ["a@b.com"]);
+    assert_eq!(found("a@b.com x@c.com"), ["a@b.com", "x@c.com"]);
+}
+
+// Step 2's rule for '@': a host right before '@' is an email's local part.
+
+#[test]
+fn local_parts_named_like_tlds_give_the_email() {
+    // `.li`, `.wang`, `.kim` are TLDs and common family names.
+    assert_eq!(
+        detailed("mail xiao.li@example.com or lei.wang@example.cn or min.kim@corp.kr"),
+        [
+            ("xiao.li@example.com", LinkKind::Email, false),
+            ("lei.wang@example.cn", LinkKind::Email, false),
+            ("min.kim@corp.kr", LinkKind::Email, false),
+        ]
+    );
+    // VERP bounce addresses carry a whole address in the local part.
+    assert_eq!(
+        found("Return-Path: <list+bounces-1234-user=lfdr.de@vger.kernel.org>"),
+        ["list+bounces-1234-user=lfdr.de@vger.kernel.org"]
+    );
+    assert_eq!(
+        found("mailto:a.b.co.uk@example.org"),
+        ["mailto:a.b.co.uk@example.org"]
+    );
+    // A trailing dot before '@' is taken and the host still rejected; the local part then
+    // ends with a dot, so the whole domain is skipped.
+    assert_eq!(found("x.com.@example.org y.net"), ["y.net"]);
+    // Userinfo stays unlinked, whatever the user name looks like.
+    assert_eq!(found("http://john.smith@example.com"), Vec::<&str>::new());
+    assert_eq!(found("https://a.b.org@example.com/x"), Vec::<&str>::new());
+    // Only '@' right after the host (or its trailing dot) counts: a port or a space
+    // between leaves the URL.
+    assert_eq!(found("see x.org @example"), ["x.org"]);
+    assert_eq!(found("x.org:80@example"), ["x.org:80"]);
+}
+
+#[test]
+fn local_parts_named_like_tlds_under_every_policy() {
+    let list = TldSet::from_list(["li", "com", "de", "org"]).expect("valid list");
+    for policy in [
+        TldPolicy::Iana,
+        TldPolicy::Syntactic,
+        TldPolicy::List(Arc::new(list)),
+    ] {
+        assert_eq!(
+            found_with(&policy, "xiao.li@example.com, u=lfdr.de@x.org"),
+            ["xiao.li@example.com", "u=lfdr.de@x.org"],
+            "{policy:?}"
+        );
+    }
+    // The syntactic rule takes any word of letters as a TLD: every dotted local part.
+    assert_eq!(
+        found_with(&TldPolicy::Syntactic, "john.smith@example.com"),
+        ["john.smith@example.com"]
+    );
 }
 
 // Step 7: the scheme.

@@ -87,6 +87,10 @@ pub fn find_links(text: &[u8], policy: &TldPolicy) -> Vec<Link> {
             end += 1;
             trailing_dot = true;
         }
+        // ... and a host right before '@' is an email's local part, never a URL.
+        if end < n && cp[end] == '@' as u32 {
+            continue;
+        }
         let host_end = end;
 
         // 3. Port.
