@@ -13,11 +13,16 @@
 //!    integer operations on all its bytes at once, the lookup by one packed compare with
 //!    the TLD found last, or by the packed table. The same word rejects an empty run and
 //!    an ASCII inner label (a dot and an ASCII host byte after the run).
-//! 3. **Trailing dot, port**: a constant amount of look-ahead. A dot followed by another
-//!    label rejects R before any lookup, and that dot is the next candidate: unless both
-//!    labels are ASCII (which the vector filter judges faster), the scanner goes on along
-//!    such chains of labels (`a.α.中.ا.…`) itself.
-//! 4. **Host start.** The backward walk over HostChar stops at `floor` (the end of the last
+//! 3. **Trailing dot, `@`, port**: a constant amount of look-ahead. A dot followed by
+//!    another label rejects R before any lookup, and that dot is the next candidate: unless
+//!    both labels are ASCII (which the vector filter judges faster), the scanner goes on
+//!    along such chains of labels (`a.α.中.ا.…`) itself. An `@` right after the host (or
+//!    its trailing dot) rejects the candidate: that host is an email's local part
+//!    (`xiao.li@example.com`), found from the domain's candidate, never a URL.
+//! 4. **Host start.** The backward walk over HostChar (and Ignored code points: UTS #46
+//!    `ignored`, such as U+00AD and U+200B, which it passes over as if they were not there
+//!    — the labels are judged without them — and which a host never starts with: the
+//!    start steps forward over any it ended on) stops at `floor` (the end of the last
 //!    link) and, crucially, at the dot of the last host rejected for its labels
 //!    ([`HostRun`]): a walk that reaches it gets the same start and is rejected too. A
 //!    walk that ends in a link moves the floor past itself; one that ends in a rejection
@@ -27,7 +32,9 @@
 //!    HostChar run in one forward pass instead of rejecting its candidates one by one.
 //!    A walk bounded to a few bytes (the previous link ended just before the host, as in
 //!    link-dense text) goes byte by byte; a longer one hands runs of ASCII to the vector
-//!    kernel.
+//!    kernel. Ignored code points are all non-ASCII and not HostChar, so only the decoded
+//!    path that already ends a walk on such a character asks whether it is Ignored (a
+//!    binary search over a few ranges): ASCII walks and the vector kernels are unchanged.
 //! 5. **Labels.** A label is bad when it is empty or starts or ends with `-`; that is
 //!    always visible as a bad *pair* of adjacent characters (Dot Dot, Dot `-`, `-` Dot) or
 //!    a bad first character. The walk records the last bad pair it saw, so checking the
@@ -45,7 +52,7 @@
 //! `floor` only grows; nothing allocates.
 
 use crate::link::{Link, LinkKind};
-use crate::props::{props_of, HOST_CHAR, LINK_EMAIL};
+use crate::props::{is_ignored_cp, props_of, HOST_CHAR, LINK_EMAIL};
 use crate::tables::PROPS_BLOCKS;
 use crate::terminate::{terminate, BracketStack};
 use crate::tld::{pack_short_from, TldPolicy, TldSet};
@@ -603,7 +610,8 @@ impl<'t, 'p> Scanner<'t, 'p> {
         }
     }
 
-    /// The end of the run of HostChar (dots included) at `i`. Invalid UTF-8 ends it.
+    /// The end of the run of HostChar (dots included) and Ignored at `i`. Invalid UTF-8
+    /// ends it.
     fn host_run_end(&self, mut i: usize) -> usize {
         let text = self.text;
         while i < text.len() {
@@ -615,7 +623,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 i += 1;
             } else {
                 let (cp, len) = utf8::decode(text, i);
-                if host_props(cp) & HOST_CHAR == 0 {
+                if host_props(cp) & HOST_CHAR == 0 && !is_ignored_cp(cp) {
                     break;
                 }
                 i += len;
@@ -667,7 +675,13 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 // Invalid UTF-8 reads as a code point without HOST_CHAR.
                 let (cp, cp_len) = utf8::decode_before(text, i);
                 if host_props(cp) & HOST_CHAR == 0 {
-                    break;
+                    if !is_ignored_cp(cp) {
+                        break;
+                    }
+                    // Ignored: part of the host as written, invisible to its labels (the
+                    // pair around it is the pair of its neighbours).
+                    i -= cp_len;
+                    continue;
                 }
                 class = if cp == 0x3002 { C_DOT } else { C_HOST };
                 len = cp_len;
@@ -683,7 +697,23 @@ impl<'t, 'p> Scanner<'t, 'p> {
         }
         // `next` is the class of the first character (a dot when there is none).
         bad |= next == C_DOT || next == C_HYPHEN;
-        (i, bad, false)
+        (self.skip_ignored(i, dot), bad, false)
+    }
+
+    /// The first position from `i` on (up to `limit`) that does not hold an Ignored code
+    /// point: a host never starts with one. Its bytes are all non-ASCII, so an ASCII byte
+    /// settles it at once.
+    #[inline(always)]
+    fn skip_ignored(&self, mut i: usize, limit: usize) -> usize {
+        let text = self.text;
+        while i < limit && text[i] >= 0x80 {
+            let (cp, len) = utf8::decode(text, i);
+            if !is_ignored_cp(cp) {
+                break;
+            }
+            i += len;
+        }
+        i
     }
 
     /// The start of the run of EmailChar (Link_Email or `.`) that ends at `end`, never

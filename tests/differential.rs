@@ -184,6 +184,19 @@ const SYNTAX: &[&str] = &[
 const PART_STARTS: &[&str] = &["/", "/", "/", "?", "#", "#:~:text=", "/#", "?#", ":~:"];
 const SPACE: &[&str] = &[" ", " ", " ", "\n", "\t", "\u{3000}", "\u{A0}", "\r\n"];
 const HYPHENS: &[&str] = &["-", "--", "\u{2010}", "-."];
+/// Ignored code points (UTS #46 `ignored`): a host walk passes over them.
+const IGNORED: &[&str] = &[
+    "\u{AD}",
+    "\u{200B}",
+    "\u{2060}",
+    "\u{FE0F}",
+    "\u{FEFF}",
+    "\u{180B}",
+    "\u{E0100}",
+    "\u{3164}",
+    "\u{200B}\u{200B}",
+    "\u{AD}-",
+];
 const INVALID: &[&[u8]] = &[
     b"\xFF",
     b"\x80",
@@ -211,6 +224,7 @@ enum Pool {
     Syntax,
     Space,
     Hyphens,
+    Ignored,
     Invalid,
 }
 
@@ -229,6 +243,7 @@ const TEXT_MIX: &[(Pool, usize)] = &[
     (Pool::Syntax, 8),
     (Pool::Space, 7),
     (Pool::Hyphens, 4),
+    (Pool::Ignored, 3),
     (Pool::Invalid, 3),
 ];
 
@@ -306,12 +321,41 @@ impl Alphabet {
         }
         if rng.chance(20) {
             out.push(self.label(rng));
+            if rng.chance(40) {
+                // A local part that ends in a TLD (`xiao.li@`), maybe with a trailing dot.
+                out.push(rng.str(DOTS).as_bytes().to_vec());
+                out.push(self.tld(rng));
+                if rng.chance(10) {
+                    out.push(b".".to_vec());
+                }
+            }
             out.push(b"@".to_vec());
         }
         for _ in 0..1 + rng.below(3) {
-            out.push(self.label(rng));
+            // Ignored code points before, inside and after a label.
+            if rng.chance(8) {
+                out.push(rng.str(IGNORED).as_bytes().to_vec());
+            }
+            let label = self.label(rng);
+            if rng.chance(10) {
+                let cut = (0..=label.len())
+                    .filter(|&i| std::str::from_utf8(&label[..i]).is_ok())
+                    .nth(rng.below(label.len() + 1))
+                    .unwrap_or(0);
+                out.push(label[..cut].to_vec());
+                out.push(rng.str(IGNORED).as_bytes().to_vec());
+                out.push(label[cut..].to_vec());
+            } else {
+                out.push(label);
+            }
+            if rng.chance(8) {
+                out.push(rng.str(IGNORED).as_bytes().to_vec());
+            }
             let dot = if rng.chance(70) { "." } else { rng.str(DOTS) };
             out.push(dot.as_bytes().to_vec());
+        }
+        if rng.chance(5) {
+            out.push(rng.str(IGNORED).as_bytes().to_vec());
         }
         out.push(self.tld(rng));
         if rng.chance(15) {
@@ -369,6 +413,7 @@ impl Alphabet {
             Pool::Syntax => rng.str(SYNTAX),
             Pool::Space => rng.str(SPACE),
             Pool::Hyphens => rng.str(HYPHENS),
+            Pool::Ignored => rng.str(IGNORED),
             Pool::Invalid => return rng.pick(INVALID).to_vec(),
         };
         s.as_bytes().to_vec()

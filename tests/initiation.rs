@@ -723,3 +723,131 @@ fn tiny_texts_at_the_edges() {
         }
     }
 }
+
+// The class Ignored (UTS #46 `ignored`): the host walk passes over it.
+
+#[test]
+fn ignored_code_points_inside_a_host_are_passed_over() {
+    // A soft hyphen from hyphenated web text, a zero width space: the reader sees
+    // www.example.com and paypal.com, and the link is the whole host as written.
+    assert_eq!(
+        found("see www.exam\u{AD}ple.com and pay\u{200B}pal.com"),
+        ["www.exam\u{AD}ple.com", "pay\u{200B}pal.com"]
+    );
+    assert_eq!(
+        found("ruby\u{200B}\u{200B}-lang.org"),
+        ["ruby\u{200B}\u{200B}-lang.org"]
+    );
+    // Right after a dot, with a scheme, a port and a path, in an email's domain.
+    assert_eq!(
+        detailed("https://a.\u{2060}b.com:8080/x and x@exam\u{FEFF}ple.org"),
+        [
+            ("https://a.\u{2060}b.com:8080/x", LinkKind::Url, true),
+            ("x@exam\u{FEFF}ple.org", LinkKind::Email, false),
+        ]
+    );
+    // Variation selectors (BMP and supplementary) and a Mongolian one.
+    assert_eq!(
+        found("中文\u{FE0F}网.中国 a\u{E0100}b.com x\u{180B}y.com"),
+        ["中文\u{FE0F}网.中国", "a\u{E0100}b.com", "x\u{180B}y.com"]
+    );
+}
+
+#[test]
+fn a_host_never_starts_with_an_ignored_code_point() {
+    assert_eq!(found("\u{AD}example.com"), ["example.com"]);
+    assert_eq!(found("x \u{200B}\u{200B}example.com"), ["example.com"]);
+    // Nothing but Ignored before the dot: no host at all.
+    assert_eq!(
+        found("see \u{AD}.com and \u{200B}\u{2060}.org"),
+        Vec::<&str>::new()
+    );
+    // The scheme must stand right before the host: an Ignored code point between them
+    // leaves the host alone.
+    assert_eq!(
+        detailed("http://\u{AD}example.com"),
+        [("example.com", LinkKind::Url, false)]
+    );
+    // The same for '@': the domain is linked as a URL.
+    assert_eq!(
+        detailed("a@\u{200B}example.com"),
+        [("example.com", LinkKind::Url, false)]
+    );
+}
+
+#[test]
+fn labels_are_judged_without_ignored_code_points() {
+    // An empty label made of Ignored code points, a hyphen at a label's edge behind one.
+    assert_eq!(
+        found("a.\u{AD}.com b-\u{AD}.com \u{AD}-c.com"),
+        Vec::<&str>::new()
+    );
+    assert_eq!(found("a.\u{AD}-b.com"), Vec::<&str>::new());
+    // A hyphen inside a label stays fine.
+    assert_eq!(found("a-\u{AD}b.com"), ["a-\u{AD}b.com"]);
+}
+
+#[test]
+fn ignored_code_points_end_the_tld_and_are_no_host_characters_elsewhere() {
+    // The TLD run (step 1) is HostCharNoDot alone: an Ignored code point ends it.
+    assert_eq!(found("example.co\u{AD}m"), ["example.co"]);
+    // A character that is neither HostChar nor Ignored still ends the host.
+    assert_eq!(found("pay\u{200C}pal.com"), ["pay\u{200C}pal.com"]); // ZWNJ: deviation
+    assert_eq!(found("pay\u{00A0}pal.com"), ["pal.com"]); // NBSP maps to a space
+                                                          // Long runs of Ignored code points are walked once (see tests/linearity.rs too).
+    let text = format!("{}x.com", "\u{AD}".repeat(1000));
+    assert_eq!(found(&text), ["x.com"]);
+}
+
+/// The command-line tool's output for `text` given on stdin.
+fn cli(args: &[&str], text: &str) -> String {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the linkscan binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(text.as_bytes())
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("linkscan ends");
+    assert!(out.status.success(), "linkscan {args:?}: {out:?}");
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+#[test]
+fn cli_links_keep_ignored_code_points_and_targets_drop_them() {
+    let text = "see www.exam\u{AD}ple.com and pay\u{200B}pal.com\n";
+    assert_eq!(
+        cli(&["find", "-o"], text),
+        "www.exam\u{AD}ple.com\npay\u{200B}pal.com\n"
+    );
+    let html = cli(&["linkify"], text);
+    assert!(html.contains("href=\"https://www.example.com\""), "{html}");
+    assert!(html.contains("href=\"https://paypal.com\""), "{html}");
+    assert!(
+        !html.contains("\"https://ple.com") && !html.contains("\"https://pal.com"),
+        "{html}"
+    );
+}
+
+#[test]
+fn cli_finds_emails_whose_local_part_ends_in_a_tld() {
+    let text = "mail xiao.li@example.com or lei.wang@example.cn or min.kim@corp.kr\n";
+    assert_eq!(
+        cli(&["find", "--format", "marked"], text),
+        "mail ⸠xiao.li@example.com⸡ or ⸠lei.wang@example.cn⸡ or ⸠min.kim@corp.kr⸡\n"
+    );
+    assert_eq!(
+        cli(
+            &["find", "-c", "--kind", "email", "--tld-policy", "syntactic"],
+            text
+        ),
+        "3\n"
+    );
+}

@@ -186,6 +186,38 @@ const CASES: &[Case] = &[
             last: if n > 1 { "xx.com:80" } else { "x.com:80" }.into(),
         },
     },
+    Case {
+        // Ignored code points (soft hyphens) inside a hostile host run: walked over, never
+        // walked again.
+        name: "-SHYx.com．",
+        text: |n| "-\u{AD}x.com．".repeat(n),
+        expect: none,
+    },
+    Case {
+        // Hosts of Ignored code points alone: nothing before the dot.
+        name: "SHY.com",
+        text: |n| "\u{AD}.com".repeat(n),
+        expect: none,
+    },
+    Case {
+        // One long run of Ignored code points before a host: walked back over, then
+        // forward, once.
+        name: "SHY… x.com",
+        text: |n| format!("{}x.com", "\u{200B}".repeat(n)),
+        expect: |_| one("x.com".into()),
+    },
+    Case {
+        // One huge host whose labels alternate with Ignored code points.
+        name: "aSHYaSHY….com",
+        text: |n| format!("{}.com", "a\u{AD}".repeat(n)),
+        expect: |n| one(format!("{}.com", "a\u{AD}".repeat(n))),
+    },
+    Case {
+        // Hosts right before '@', each rejected at once; the last domain gives the email.
+        name: "x.li@ then x.com",
+        text: |n| format!("{}x.com", "x.li@".repeat(n)),
+        expect: |_| one("x.li@x.com".into()),
+    },
 ];
 
 #[test]

@@ -1,5 +1,11 @@
 //! Link detection, spec-literal: `initiation.md` for the host and the start, section 3.5.1
 //! for termination, section 5.2 for email local parts.
+//!
+//! The steps are those of `initiation.md`, in its order: for every Dot, (1) the TLD run,
+//! (2) the trailing dot and the `@` right after a host (a local part, never a URL),
+//! (3) the port, (4) the host start, walking back over HostChar and Ignored code points
+//! and then forward over Ignored ones, (5) the labels, without the Ignored code points,
+//! (6) the email, (7) the scheme, (8) path, query and fragment, (9) the report.
 
 use super::{CodePoints, INVALID};
 use crate::link::{Link, LinkKind};
@@ -14,6 +20,11 @@ fn is_dot(c: u32) -> bool {
 
 fn is_host_char(c: u32) -> bool {
     c != INVALID && raw::is_host_char(c)
+}
+
+/// Ignored: UTS #46 status `ignored` (soft hyphen, zero width space, …).
+fn is_ignored(c: u32) -> bool {
+    c != INVALID && raw::is_ignored(c)
 }
 
 fn is_host_char_no_dot(c: u32) -> bool {
@@ -114,17 +125,26 @@ pub fn find_links(text: &[u8], policy: &TldPolicy) -> Vec<Link> {
             }
         }
 
-        // 4. Host start: walk back over HostChar, never before floor.
+        // 4. Host start: walk back over HostChar and Ignored, never before floor, then
+        //    forward over Ignored: a host never starts with one.
         let mut start = d;
-        while start > floor && is_host_char(cp[start - 1]) {
+        while start > floor && (is_host_char(cp[start - 1]) || is_ignored(cp[start - 1])) {
             start -= 1;
+        }
+        while start < d && is_ignored(cp[start]) {
+            start += 1;
         }
         if start == d || d < floor {
             continue;
         }
 
-        // 5. Labels: split on Dots; no empty label but the last, none starting or ending with '-'.
-        let host = &cp[start..host_end];
+        // 5. Labels: split on Dots, without the Ignored code points; no empty label but
+        //    the last, none starting or ending with '-'.
+        let host: Vec<u32> = cp[start..host_end]
+            .iter()
+            .copied()
+            .filter(|&c| !is_ignored(c))
+            .collect();
         let labels: Vec<&[u32]> = host.split(|&c| is_dot(c)).collect();
         let last = labels.len() - 1;
         let bad_label = labels.iter().enumerate().any(|(i, label)| {
