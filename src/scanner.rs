@@ -47,6 +47,17 @@
 //!    taken too, except the script schemes, whose domain is not linked) and 8. **termination**
 //!    ([`crate::terminate`]).
 //!
+//!
+//! **Hosts without a TLD** (`http://localhost:8080/`, `http://192.168.0.1/`,
+//! `http://[::1]:3000/`) have no dot to be a candidate. Only a `://` can precede one, so
+//! the scanner keeps the offset of the next `://` (one `memchr::memmem` search, resumed
+//! past each one and past each link, so the text is searched once) and compares it with
+//! the next candidate dot: one integer compare per candidate when no `://` comes first.
+//! A `://` before the dot is looked at out of line ([`Scanner::literal_hosts_before`]):
+//! the byte after it must be `l`, a digit or `[` before anything else is read. A dot
+//! taken from the candidate search meanwhile is put aside (`pending`) and looked at
+//! next, unless the new link covers it. Text without `://` never leaves the dot loop.
+//!
 //! Invariants: positions are byte offsets on character boundaries of the valid parts of
 //! the input; invalid UTF-8 is never part of a link; no link starts before `floor`, and
 //! `floor` only grows; nothing allocates.
@@ -156,6 +167,57 @@ fn other_scheme_start(text: &[u8], start: usize, floor: usize) -> Option<OtherSc
     Some(OtherScheme::Scheme(at))
 }
 
+/// The offset of the first `://` in `text` at or after `from`, or `usize::MAX`.
+fn find_scheme_separator(text: &[u8], from: usize) -> usize {
+    static FINDER: std::sync::OnceLock<memchr::memmem::Finder<'static>> =
+        std::sync::OnceLock::new();
+    let finder = FINDER.get_or_init(|| memchr::memmem::Finder::new(b"://"));
+    match text.get(from..) {
+        Some(rest) => finder.find(rest).map_or(usize::MAX, |i| from + i),
+        None => usize::MAX,
+    }
+}
+
+/// The length of the dotted-decimal IPv4 address at the start of `text`: four numbers
+/// 0–255 without leading zeros, separated by `.`.
+fn ipv4_len(text: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    for i in 0..4 {
+        if i > 0 {
+            if text.get(at) != Some(&b'.') {
+                return None;
+            }
+            at += 1;
+        }
+        let digits = text[at.min(text.len())..]
+            .iter()
+            .take(4)
+            .take_while(|d| d.is_ascii_digit())
+            .count();
+        if digits == 0 || digits > 3 || (digits > 1 && text[at] == b'0') {
+            return None;
+        }
+        let value = text[at..at + digits]
+            .iter()
+            .fold(0u32, |v, &d| v * 10 + u32::from(d - b'0'));
+        if value > 255 {
+            return None;
+        }
+        at += digits;
+    }
+    Some(at)
+}
+
+/// The length of the bracketed IPv6 address (RFC 4291 text form, no zone) at the start
+/// of `text`, brackets included. No such address is longer than 45 characters.
+fn ipv6_literal_len(text: &[u8]) -> Option<usize> {
+    const LONGEST: usize = 45;
+    let close = text.iter().take(LONGEST + 2).position(|&b| b == b']')?;
+    let inner = std::str::from_utf8(&text[1..close]).ok()?;
+    inner.parse::<std::net::Ipv6Addr>().ok()?;
+    Some(close + 1)
+}
+
 /// The 8 bytes of `text` at `at`, little-endian, if there are 8.
 #[inline(always)]
 fn word_at(text: &[u8], at: usize) -> Option<u64> {
@@ -207,6 +269,12 @@ pub(crate) struct Scanner<'t, 'p> {
     /// The packed short TLD ([`TldSet::contains_packed`]) the fast path of
     /// [`Scanner::candidate`] found last (0: none): link-dense text repeats its TLDs.
     last_tld: u64,
+    /// The next `://` not yet looked at for a host without a TLD ([`Scanner::literal_host`]):
+    /// its offset, or `usize::MAX` when there is none.
+    scheme_at: usize,
+    /// A candidate dot taken from `dots` but not yet looked at, because a host without a
+    /// TLD came before it.
+    pending: Option<(usize, usize)>,
 }
 
 #[inline]
@@ -247,7 +315,113 @@ impl<'t, 'p> Scanner<'t, 'p> {
             found_kind: LinkKind::Url,
             found_scheme: false,
             last_tld: 0,
+            scheme_at: find_scheme_separator(text, 0),
+            pending: None,
         }
+    }
+
+    /// The next candidate dot: the one put aside for a host without a TLD, else the next
+    /// one from the candidate search.
+    #[inline(always)]
+    fn next_dot(&mut self) -> Option<(usize, usize)> {
+        match self.pending.take() {
+            Some(dot) => Some(dot),
+            None => self.dots.next(self.text, self.pos.max(self.floor)),
+        }
+    }
+
+    /// A link with a host without a TLD after one of the `://` before `limit` (all of
+    /// them, in order, until one gives a link). Out of line: only text with a `://`
+    /// before the next candidate dot comes here.
+    #[inline(never)]
+    fn literal_hosts_before(&mut self, limit: usize) -> Option<Link> {
+        while self.scheme_at < limit {
+            let colon = self.scheme_at;
+            let link = self.literal_host(colon);
+            // Past this `://`, and past the link if there is one (or past the last link:
+            // a `://` inside a link starts nothing).
+            self.scheme_at = find_scheme_separator(self.text, (colon + 3).max(self.floor));
+            if link.is_some() {
+                return link;
+            }
+        }
+        None
+    }
+
+    /// `initiation.md`, "Hosts without a TLD", for the `://` at `colon`: `http://` or
+    /// `https://` (any case) starting at or after the floor and not right after an ASCII
+    /// letter, digit, `+`, `-` or `.`; then `localhost`, a dotted-decimal IPv4 address or a
+    /// bracketed IPv6 address, not followed (but for the brackets) by HostChar or Ignored;
+    /// an optional port (a bad one: no link); then the path, query and fragment.
+    fn literal_host(&mut self, colon: usize) -> Option<Link> {
+        let text = self.text;
+        let n = text.len();
+        let host = colon + 3;
+        // The cheapest test first: the character after `://` must start such a host.
+        if !matches!(text.get(host), Some(b'l' | b'L' | b'0'..=b'9' | b'[')) {
+            return None;
+        }
+        let start = if colon >= 5 && text[colon - 5..colon].eq_ignore_ascii_case(b"https") {
+            colon - 5
+        } else if colon >= 4 && text[colon - 4..colon].eq_ignore_ascii_case(b"http") {
+            colon - 4
+        } else {
+            return None;
+        };
+        if start < self.floor
+            || (start > 0
+                && matches!(text[start - 1], b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'+' | b'-' | b'.'))
+        {
+            return None;
+        }
+        let mut end = if text[host] == b'[' {
+            host + ipv6_literal_len(&text[host..])?
+        } else {
+            let len = if text.len() >= host + 9
+                && text[host..host + 9].eq_ignore_ascii_case(b"localhost")
+            {
+                9
+            } else {
+                ipv4_len(&text[host..])?
+            };
+            let end = host + len;
+            if end < n {
+                let (cp, _) = utf8::decode(text, end);
+                if host_props(cp) & HOST_CHAR != 0 || is_ignored_cp(cp) {
+                    return None;
+                }
+            }
+            end
+        };
+        // 3. Port, as for any host.
+        if end < n && text[end] == b':' {
+            let digits = text[end + 1..]
+                .iter()
+                .take(6)
+                .take_while(|d| d.is_ascii_digit())
+                .count();
+            if digits > 0 {
+                let value = text[end + 1..end + 1 + digits]
+                    .iter()
+                    .fold(0u32, |v, &d| v * 10 + u32::from(d - b'0'));
+                if digits > 5 || value > 65535 {
+                    return None;
+                }
+                end += 1 + digits;
+            }
+        }
+        // 8. Path, query, fragment.
+        if end < n && matches!(text[end], b'/' | b'?' | b'#') {
+            end = terminate(text, end, &mut self.stack, self.kernel);
+        }
+        self.floor = end;
+        self.run = None;
+        Some(Link {
+            start,
+            end,
+            kind: LinkKind::Url,
+            has_scheme: true,
+        })
     }
 
     /// The next link (URL or email), or `None` at the end of the text.
@@ -270,9 +444,23 @@ impl<'t, 'p> Scanner<'t, 'p> {
     #[inline(never)]
     fn next_range(&mut self) -> (usize, usize) {
         loop {
-            let Some((dot, dot_len)) = self.dots.next(self.text, self.pos.max(self.floor)) else {
+            let next = self.next_dot();
+            // A host without a TLD after a `://` before the dot comes first (one compare
+            // when there is none).
+            if self.scheme_at < next.map_or(usize::MAX, |(dot, _)| dot) {
+                if let Some(link) = self.literal_hosts_before(next.map_or(usize::MAX, |d| d.0)) {
+                    self.pending = next;
+                    self.found_kind = link.kind;
+                    self.found_scheme = link.has_scheme;
+                    return (link.start, link.end);
+                }
+            }
+            let Some((dot, dot_len)) = next else {
                 return (1, 0);
             };
+            if dot < self.floor {
+                continue; // a dot put aside, inside the host without a TLD just found
+            }
             match self.candidate(dot, dot_len) {
                 Ok(link) => {
                     self.found_kind = link.kind;
@@ -289,13 +477,26 @@ impl<'t, 'p> Scanner<'t, 'p> {
     /// a link every few bytes, the call and return per link are a tenth of the work).
     pub(crate) fn count_links(&mut self, max_len: usize) -> usize {
         let mut n = 0;
-        while let Some((dot, dot_len)) = self.dots.next(self.text, self.pos.max(self.floor)) {
+        loop {
+            let next = self.next_dot();
+            if self.scheme_at < next.map_or(usize::MAX, |(dot, _)| dot) {
+                if let Some(link) = self.literal_hosts_before(next.map_or(usize::MAX, |d| d.0)) {
+                    n += usize::from(link.end - link.start <= max_len);
+                    self.pending = next;
+                    continue;
+                }
+            }
+            let Some((dot, dot_len)) = next else {
+                return n;
+            };
+            if dot < self.floor {
+                continue;
+            }
             match self.candidate(dot, dot_len) {
                 Ok(link) => n += usize::from(link.end - link.start <= max_len),
                 Err(resume) => self.pos = resume,
             }
         }
-        n
     }
 
     /// The scan of `initiation.md` for the candidate dot at `dot`. `Ok`: a link was found

@@ -184,6 +184,45 @@ const SYNTAX: &[&str] = &[
 const PART_STARTS: &[&str] = &["/", "/", "/", "?", "#", "#:~:text=", "/#", "?#", ":~:"];
 const SPACE: &[&str] = &[" ", " ", " ", "\n", "\t", "\u{3000}", "\u{A0}", "\r\n"];
 const HYPHENS: &[&str] = &["-", "--", "\u{2010}", "-."];
+/// Hosts without a TLD, and near misses.
+const LITERAL_HOSTS: &[&str] = &[
+    "localhost",
+    "LOCALHOST",
+    "localhos",
+    "localhostx",
+    "127.0.0.1",
+    "192.168.0.1",
+    "255.255.255.255",
+    "0.0.0.0",
+    "256.1.1.1",
+    "999.1.1.1",
+    "1.2.3.4.5",
+    "01.2.3.4",
+    "1.2.3",
+    "1.2.3.4x",
+    "[::1]",
+    "[::]",
+    "[2001:db8::7]",
+    "[1:2:3:4:5:6:7:8]",
+    "[1:2:3:4:5:6:7::]",
+    "[::1:2:3:4:5:6:7]",
+    "[1:2:3:4:5:6:7:8:9]",
+    "[::ffff:192.0.2.1]",
+    "[1:2:3:4:5:6:1.2.3.4]",
+    "[1:2:3:4:5:6::1.2.3.4]",
+    "[::01.2.3.4]",
+    "[1.2.3.4::]",
+    "[12345::]",
+    "[::1::]",
+    "[:1::]",
+    "[1::2:]",
+    "[fe80::1%25eth0]",
+    "[::1",
+    "[",
+    "[]",
+    "[gggg::]",
+];
+
 /// Ignored code points (UTS #46 `ignored`): a host walk passes over them.
 const IGNORED: &[&str] = &[
     "\u{AD}",
@@ -311,8 +350,45 @@ impl Alphabet {
         rng.str(table).as_bytes().to_vec()
     }
 
+    /// A host without a TLD after a scheme, or something close to one.
+    fn literal_like(&self, rng: &mut Rng, out: &mut Vec<Vec<u8>>) {
+        if rng.chance(30) {
+            out.push(
+                rng.str(&["x", "-", ".", "+", "1", "é", "(", "@"])
+                    .as_bytes()
+                    .to_vec(),
+            );
+        }
+        out.push(
+            rng.str(&["http://", "https://", "HTTP://", "hTtPs://", "ftp://"])
+                .as_bytes()
+                .to_vec(),
+        );
+        out.push(rng.str(LITERAL_HOSTS).as_bytes().to_vec());
+        if rng.chance(20) {
+            out.push(
+                rng.str(&[".", "-", "x", "0", "\u{AD}", "。", "]", "é"])
+                    .as_bytes()
+                    .to_vec(),
+            );
+        }
+        if rng.chance(30) {
+            out.push(b":".to_vec());
+            out.push(rng.str(NUMBERS).as_bytes().to_vec());
+        }
+        if rng.chance(50) {
+            out.push(rng.str(PART_STARTS).as_bytes().to_vec());
+            for _ in 0..rng.below(6) {
+                out.push(self.path_token(rng));
+            }
+        }
+    }
+
     /// A host-like run: labels, dots and a TLD, maybe with a scheme, port and path.
     fn link_like(&self, rng: &mut Rng, out: &mut Vec<Vec<u8>>) {
+        if rng.chance(8) {
+            return self.literal_like(rng, out);
+        }
         if rng.chance(50) {
             out.push(rng.str(SPACE).as_bytes().to_vec());
         }

@@ -851,3 +851,104 @@ fn cli_finds_emails_whose_local_part_ends_in_a_tld() {
         "3\n"
     );
 }
+
+// Hosts without a TLD after `http://` or `https://`.
+
+#[test]
+fn localhost_and_ip_literals_after_a_scheme() {
+    assert_eq!(
+        detailed("see http://localhost:8080/ and http://192.168.0.1/admin or http://[::1]:3000/."),
+        [
+            ("http://localhost:8080/", LinkKind::Url, true),
+            ("http://192.168.0.1/admin", LinkKind::Url, true),
+            ("http://[::1]:3000/", LinkKind::Url, true),
+        ]
+    );
+    assert_eq!(
+        found("HTTPS://LocalHost, https://10.0.0.255?q=1#f https://[2001:db8::7]"),
+        [
+            "HTTPS://LocalHost",
+            "https://10.0.0.255?q=1#f",
+            "https://[2001:db8::7]"
+        ]
+    );
+    assert_eq!(
+        found("(http://127.0.0.1:5000/api) <https://[::ffff:192.0.2.1]/x>"),
+        ["http://127.0.0.1:5000/api", "https://[::ffff:192.0.2.1]/x"]
+    );
+    // A colon without digits is no port.
+    assert_eq!(found("http://localhost: up"), ["http://localhost"]);
+}
+
+#[test]
+fn what_is_not_a_host_without_a_tld() {
+    for text in [
+        "http://999.1.1.1/",
+        "http://1.2.3.4.5/",
+        "http://01.2.3.4/",
+        "http://1.2.3/",
+        "http://1.2.3.4a/",
+        "http://localhost2/",
+        "http://localhost.x/",
+        "http://localhost\u{AD}x/",
+        "http://[::1/",
+        "http://[1:2:3:4:5:6:7:8:9]/",
+        "http://[::1::]/",
+        "http://[fe80::1%25eth0]/",
+        "http://[12345::]/",
+        "xhttp://localhost/",
+        "a.http://localhost/",
+        "1https://localhost/",
+        "ftp://localhost/",
+        "http:/localhost/",
+        "http://localhost:99999/",
+        "http://localhost:123456/",
+    ] {
+        assert_eq!(found(text), Vec::<&str>::new(), "{text}");
+    }
+    // A host with a TLD is found as before, literal or not.
+    assert_eq!(found("http://localhost.com/x"), ["http://localhost.com/x"]);
+    assert_eq!(found("http://127.0.0.1.example/x"), Vec::<&str>::new());
+    assert_eq!(
+        found("http://127.0.0.1.nip.io/x"),
+        ["http://127.0.0.1.nip.io/x"]
+    );
+}
+
+#[test]
+fn hosts_without_a_tld_and_the_floor() {
+    // Inside a link: part of it, not another link.
+    assert_eq!(
+        found("example.com/?next=http://localhost/ and then http://localhost/"),
+        ["example.com/?next=http://localhost/", "http://localhost/"]
+    );
+    // Dots inside the literal's path are not candidates of their own.
+    assert_eq!(
+        found("http://localhost/a.com x.org"),
+        ["http://localhost/a.com", "x.org"]
+    );
+    // Right after another link (an ASCII letter before `http`: not a start).
+    assert_eq!(found("ahttp://localhost x.com"), ["x.com"]);
+    assert_eq!(
+        found("x.com/http://localhost http://[::1]http://[::1]"),
+        ["x.com/http://localhost", "http://[::1]", "http://[::1]"]
+    );
+    // Under every policy.
+    for policy in [TldPolicy::Syntactic, TldPolicy::Iana] {
+        assert_eq!(
+            found_with(&policy, "go http://127.0.0.1:80 now"),
+            ["http://127.0.0.1:80"]
+        );
+    }
+}
+
+#[test]
+fn cli_finds_hosts_without_a_tld() {
+    let text =
+        "http://localhost:8080/ http://192.168.0.1/admin http://[::1]:3000/ http://999.1.1.1/\n";
+    assert_eq!(
+        cli(&["find", "-o"], text),
+        "http://localhost:8080/\nhttp://192.168.0.1/admin\nhttp://[::1]:3000/\n"
+    );
+    assert_eq!(cli(&["find", "-c"], text), "3\n");
+}

@@ -218,6 +218,35 @@ const CASES: &[Case] = &[
         text: |n| format!("{}x.com", "x.li@".repeat(n)),
         expect: |_| one("x.li@x.com".into()),
     },
+    Case {
+        // Hosts without a TLD, one after the other.
+        name: "http://[::1] repeated",
+        text: |n| "http://[::1]".repeat(n),
+        expect: |n| Expected {
+            count: n,
+            first: "http://[::1]".into(),
+            last: "http://[::1]".into(),
+        },
+    },
+    Case {
+        // Brackets never closed: each search for `]` is bounded.
+        name: "http://[ repeated",
+        text: |n| "http://[::".repeat(n),
+        expect: none,
+    },
+    Case {
+        // `://` everywhere, none of them a host without a TLD.
+        name: "http://localhost repeated",
+        text: |n| "http://localhost".repeat(n),
+        // Each host runs into the next scheme, each scheme follows a letter.
+        expect: |n| {
+            if n == 1 {
+                one("http://localhost".into())
+            } else {
+                none(n)
+            }
+        },
+    },
 ];
 
 #[test]
