@@ -117,7 +117,11 @@ impl Linkifier {
         let mut href = String::with_capacity(prefix.len() + text.len());
         href.push_str(prefix);
         href.push_str(text);
-        href
+        // The target's host without the invisible code points a host may hold.
+        match crate::format::without_ignored_in_host(&href) {
+            std::borrow::Cow::Owned(target) => target,
+            std::borrow::Cow::Borrowed(_) => href,
+        }
     }
 
     /// `text` as HTML with its links.

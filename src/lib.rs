@@ -85,8 +85,8 @@ pub use link::{Link, LinkKind};
 pub use matches::{Match, Matches};
 pub use policy::{Policy, FILE_EXTENSION_TLDS, METHOD_NAME_TLDS};
 pub use props::{
-    is_bidi_control, is_dot, is_host_char, is_identifier_allowed, is_link_email, link_bracket,
-    link_term, LinkTerm,
+    is_bidi_control, is_dot, is_host_char, is_host_ignored, is_identifier_allowed, is_link_email,
+    link_bracket, link_term, LinkTerm,
 };
 pub use spans::{Span, Spans};
 pub use split::piece_end;

@@ -16,7 +16,7 @@
 //! Lookups are two array reads and never fail: code points beyond the table (impossible for
 //! a `char`) and invalid UTF-8 are treated as Hard by the callers.
 
-use crate::tables::{BLOCK_LEN, LINK_BRACKETS, PROPS_BLOCKS, PROPS_INDEX};
+use crate::tables::{BLOCK_LEN, IDNA_IGNORED, LINK_BRACKETS, PROPS_BLOCKS, PROPS_INDEX};
 
 /// The Link_Term property value of a character (UTS #58 section 3.4.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -126,6 +126,42 @@ pub fn is_host_char(c: char) -> bool {
     props_of(c as u32) & HOST_CHAR != 0
 }
 
+/// Whether the code point `cp` is Ignored (`initiation.md`): UTS #46 status `ignored`
+/// (soft hyphen, zero width space, word joiner, variation selectors, …). A host walk
+/// passes over these, and a host as put in an `href` is written without them. None is
+/// ASCII or HostChar, so the ASCII paths never ask; a binary search over
+/// [`IDNA_IGNORED`]'s ranges answers the rest.
+#[inline]
+pub(crate) fn is_ignored_cp(cp: u32) -> bool {
+    cp >= IDNA_IGNORED[0].0
+        && IDNA_IGNORED
+            .binary_search_by(|&(lo, hi)| {
+                if hi < cp {
+                    std::cmp::Ordering::Less
+                } else if lo > cp {
+                    std::cmp::Ordering::Greater
+                } else {
+                    std::cmp::Ordering::Equal
+                }
+            })
+            .is_ok()
+}
+
+/// Whether `c` is Ignored in host names (UTS #46 status `ignored`, such as U+00AD SOFT
+/// HYPHEN and U+200B ZERO WIDTH SPACE): a host found in text may hold these, and its
+/// target is the host without them.
+///
+/// ```
+/// assert!(linkscan::is_host_ignored('\u{AD}'));
+/// assert!(linkscan::is_host_ignored('\u{200B}'));
+/// assert!(!linkscan::is_host_ignored('a'));
+/// assert!(!linkscan::is_host_ignored('\u{200D}')); // ZWJ is a deviation: a host character
+/// ```
+#[inline]
+pub fn is_host_ignored(c: char) -> bool {
+    is_ignored_cp(c as u32)
+}
+
 /// Whether `c` has Bidi_Control=Yes.
 #[inline]
 pub fn is_bidi_control(c: char) -> bool {
@@ -166,6 +202,10 @@ pub mod raw {
     pub fn is_host_char(cp: u32) -> bool {
         super::props_of(cp) & super::HOST_CHAR != 0
     }
+    /// Ignored (UTS #46 `ignored`) of any code point.
+    pub fn is_ignored(cp: u32) -> bool {
+        super::is_ignored_cp(cp)
+    }
     /// Bidi_Control of any code point.
     pub fn is_bidi_control(cp: u32) -> bool {
         super::props_of(cp) & super::BIDI_CONTROL != 0
@@ -183,4 +223,7 @@ pub mod raw {
 }
 
 // ASCII lookups read `PROPS_BLOCKS[b]` directly: the first block holds U+0000..U+007F.
+// No Ignored code point is ASCII (the generator refuses such data): the ASCII fast paths
+// never need to ask.
+const _: () = assert!(IDNA_IGNORED[0].0 >= 0x80);
 const _: () = assert!(crate::tables::PROPS_INDEX[0] == 0 && BLOCK_LEN >= 128);

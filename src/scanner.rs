@@ -13,11 +13,16 @@
 //!    integer operations on all its bytes at once, the lookup by one packed compare with
 //!    the TLD found last, or by the packed table. The same word rejects an empty run and
 //!    an ASCII inner label (a dot and an ASCII host byte after the run).
-//! 3. **Trailing dot, port**: a constant amount of look-ahead. A dot followed by another
-//!    label rejects R before any lookup, and that dot is the next candidate: unless both
-//!    labels are ASCII (which the vector filter judges faster), the scanner goes on along
-//!    such chains of labels (`a.α.中.ا.…`) itself.
-//! 4. **Host start.** The backward walk over HostChar stops at `floor` (the end of the last
+//! 3. **Trailing dot, `@`, port**: a constant amount of look-ahead. A dot followed by
+//!    another label rejects R before any lookup, and that dot is the next candidate: unless
+//!    both labels are ASCII (which the vector filter judges faster), the scanner goes on
+//!    along such chains of labels (`a.α.中.ا.…`) itself. An `@` right after the host (or
+//!    its trailing dot) rejects the candidate: that host is an email's local part
+//!    (`xiao.li@example.com`), found from the domain's candidate, never a URL.
+//! 4. **Host start.** The backward walk over HostChar (and Ignored code points: UTS #46
+//!    `ignored`, such as U+00AD and U+200B, which it passes over as if they were not there
+//!    — the labels are judged without them — and which a host never starts with: the
+//!    start steps forward over any it ended on) stops at `floor` (the end of the last
 //!    link) and, crucially, at the dot of the last host rejected for its labels
 //!    ([`HostRun`]): a walk that reaches it gets the same start and is rejected too. A
 //!    walk that ends in a link moves the floor past itself; one that ends in a rejection
@@ -27,7 +32,9 @@
 //!    HostChar run in one forward pass instead of rejecting its candidates one by one.
 //!    A walk bounded to a few bytes (the previous link ended just before the host, as in
 //!    link-dense text) goes byte by byte; a longer one hands runs of ASCII to the vector
-//!    kernel.
+//!    kernel. Ignored code points are all non-ASCII and not HostChar, so only the decoded
+//!    path that already ends a walk on such a character asks whether it is Ignored (a
+//!    binary search over a few ranges): ASCII walks and the vector kernels are unchanged.
 //! 5. **Labels.** A label is bad when it is empty or starts or ends with `-`; that is
 //!    always visible as a bad *pair* of adjacent characters (Dot Dot, Dot `-`, `-` Dot) or
 //!    a bad first character. The walk records the last bad pair it saw, so checking the
@@ -40,12 +47,23 @@
 //!    taken too, except the script schemes, whose domain is not linked) and 8. **termination**
 //!    ([`crate::terminate`]).
 //!
+//!
+//! **Hosts without a TLD** (`http://localhost:8080/`, `http://192.168.0.1/`,
+//! `http://[::1]:3000/`) have no dot to be a candidate. Only a `://` can precede one, so
+//! the scanner keeps the offset of the next `://` (one `memchr::memmem` search, resumed
+//! past each one and past each link, so the text is searched once) and compares it with
+//! the next candidate dot: one integer compare per candidate when no `://` comes first.
+//! A `://` before the dot is looked at out of line ([`Scanner::literal_hosts_before`]):
+//! the byte after it must be `l`, a digit or `[` before anything else is read. A dot
+//! taken from the candidate search meanwhile is put aside (`pending`) and looked at
+//! next, unless the new link covers it. Text without `://` never leaves the dot loop.
+//!
 //! Invariants: positions are byte offsets on character boundaries of the valid parts of
 //! the input; invalid UTF-8 is never part of a link; no link starts before `floor`, and
 //! `floor` only grows; nothing allocates.
 
 use crate::link::{Link, LinkKind};
-use crate::props::{props_of, HOST_CHAR, LINK_EMAIL};
+use crate::props::{is_ignored_cp, props_of, HOST_CHAR, LINK_EMAIL};
 use crate::tables::PROPS_BLOCKS;
 use crate::terminate::{terminate, BracketStack};
 use crate::tld::{pack_short_from, TldPolicy, TldSet};
@@ -149,6 +167,57 @@ fn other_scheme_start(text: &[u8], start: usize, floor: usize) -> Option<OtherSc
     Some(OtherScheme::Scheme(at))
 }
 
+/// The offset of the first `://` in `text` at or after `from`, or `usize::MAX`.
+fn find_scheme_separator(text: &[u8], from: usize) -> usize {
+    static FINDER: std::sync::OnceLock<memchr::memmem::Finder<'static>> =
+        std::sync::OnceLock::new();
+    let finder = FINDER.get_or_init(|| memchr::memmem::Finder::new(b"://"));
+    match text.get(from..) {
+        Some(rest) => finder.find(rest).map_or(usize::MAX, |i| from + i),
+        None => usize::MAX,
+    }
+}
+
+/// The length of the dotted-decimal IPv4 address at the start of `text`: four numbers
+/// 0–255 without leading zeros, separated by `.`.
+fn ipv4_len(text: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    for i in 0..4 {
+        if i > 0 {
+            if text.get(at) != Some(&b'.') {
+                return None;
+            }
+            at += 1;
+        }
+        let digits = text[at.min(text.len())..]
+            .iter()
+            .take(4)
+            .take_while(|d| d.is_ascii_digit())
+            .count();
+        if digits == 0 || digits > 3 || (digits > 1 && text[at] == b'0') {
+            return None;
+        }
+        let value = text[at..at + digits]
+            .iter()
+            .fold(0u32, |v, &d| v * 10 + u32::from(d - b'0'));
+        if value > 255 {
+            return None;
+        }
+        at += digits;
+    }
+    Some(at)
+}
+
+/// The length of the bracketed IPv6 address (RFC 4291 text form, no zone) at the start
+/// of `text`, brackets included. No such address is longer than 45 characters.
+fn ipv6_literal_len(text: &[u8]) -> Option<usize> {
+    const LONGEST: usize = 45;
+    let close = text.iter().take(LONGEST + 2).position(|&b| b == b']')?;
+    let inner = std::str::from_utf8(&text[1..close]).ok()?;
+    inner.parse::<std::net::Ipv6Addr>().ok()?;
+    Some(close + 1)
+}
+
 /// The 8 bytes of `text` at `at`, little-endian, if there are 8.
 #[inline(always)]
 fn word_at(text: &[u8], at: usize) -> Option<u64> {
@@ -200,6 +269,12 @@ pub(crate) struct Scanner<'t, 'p> {
     /// The packed short TLD ([`TldSet::contains_packed`]) the fast path of
     /// [`Scanner::candidate`] found last (0: none): link-dense text repeats its TLDs.
     last_tld: u64,
+    /// The next `://` not yet looked at for a host without a TLD ([`Scanner::literal_host`]):
+    /// its offset, or `usize::MAX` when there is none.
+    scheme_at: usize,
+    /// A candidate dot taken from `dots` but not yet looked at, because a host without a
+    /// TLD came before it.
+    pending: Option<(usize, usize)>,
 }
 
 #[inline]
@@ -240,7 +315,113 @@ impl<'t, 'p> Scanner<'t, 'p> {
             found_kind: LinkKind::Url,
             found_scheme: false,
             last_tld: 0,
+            scheme_at: find_scheme_separator(text, 0),
+            pending: None,
         }
+    }
+
+    /// The next candidate dot: the one put aside for a host without a TLD, else the next
+    /// one from the candidate search.
+    #[inline(always)]
+    fn next_dot(&mut self) -> Option<(usize, usize)> {
+        match self.pending.take() {
+            Some(dot) => Some(dot),
+            None => self.dots.next(self.text, self.pos.max(self.floor)),
+        }
+    }
+
+    /// A link with a host without a TLD after one of the `://` before `limit` (all of
+    /// them, in order, until one gives a link). Out of line: only text with a `://`
+    /// before the next candidate dot comes here.
+    #[inline(never)]
+    fn literal_hosts_before(&mut self, limit: usize) -> Option<Link> {
+        while self.scheme_at < limit {
+            let colon = self.scheme_at;
+            let link = self.literal_host(colon);
+            // Past this `://`, and past the link if there is one (or past the last link:
+            // a `://` inside a link starts nothing).
+            self.scheme_at = find_scheme_separator(self.text, (colon + 3).max(self.floor));
+            if link.is_some() {
+                return link;
+            }
+        }
+        None
+    }
+
+    /// `initiation.md`, "Hosts without a TLD", for the `://` at `colon`: `http://` or
+    /// `https://` (any case) starting at or after the floor and not right after an ASCII
+    /// letter, digit, `+`, `-` or `.`; then `localhost`, a dotted-decimal IPv4 address or a
+    /// bracketed IPv6 address, not followed (but for the brackets) by HostChar or Ignored;
+    /// an optional port (a bad one: no link); then the path, query and fragment.
+    fn literal_host(&mut self, colon: usize) -> Option<Link> {
+        let text = self.text;
+        let n = text.len();
+        let host = colon + 3;
+        // The cheapest test first: the character after `://` must start such a host.
+        if !matches!(text.get(host), Some(b'l' | b'L' | b'0'..=b'9' | b'[')) {
+            return None;
+        }
+        let start = if colon >= 5 && text[colon - 5..colon].eq_ignore_ascii_case(b"https") {
+            colon - 5
+        } else if colon >= 4 && text[colon - 4..colon].eq_ignore_ascii_case(b"http") {
+            colon - 4
+        } else {
+            return None;
+        };
+        if start < self.floor
+            || (start > 0
+                && matches!(text[start - 1], b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'+' | b'-' | b'.'))
+        {
+            return None;
+        }
+        let mut end = if text[host] == b'[' {
+            host + ipv6_literal_len(&text[host..])?
+        } else {
+            let len = if text.len() >= host + 9
+                && text[host..host + 9].eq_ignore_ascii_case(b"localhost")
+            {
+                9
+            } else {
+                ipv4_len(&text[host..])?
+            };
+            let end = host + len;
+            if end < n {
+                let (cp, _) = utf8::decode(text, end);
+                if host_props(cp) & HOST_CHAR != 0 || is_ignored_cp(cp) {
+                    return None;
+                }
+            }
+            end
+        };
+        // 3. Port, as for any host.
+        if end < n && text[end] == b':' {
+            let digits = text[end + 1..]
+                .iter()
+                .take(6)
+                .take_while(|d| d.is_ascii_digit())
+                .count();
+            if digits > 0 {
+                let value = text[end + 1..end + 1 + digits]
+                    .iter()
+                    .fold(0u32, |v, &d| v * 10 + u32::from(d - b'0'));
+                if digits > 5 || value > 65535 {
+                    return None;
+                }
+                end += 1 + digits;
+            }
+        }
+        // 8. Path, query, fragment.
+        if end < n && matches!(text[end], b'/' | b'?' | b'#') {
+            end = terminate(text, end, &mut self.stack, self.kernel);
+        }
+        self.floor = end;
+        self.run = None;
+        Some(Link {
+            start,
+            end,
+            kind: LinkKind::Url,
+            has_scheme: true,
+        })
     }
 
     /// The next link (URL or email), or `None` at the end of the text.
@@ -263,9 +444,23 @@ impl<'t, 'p> Scanner<'t, 'p> {
     #[inline(never)]
     fn next_range(&mut self) -> (usize, usize) {
         loop {
-            let Some((dot, dot_len)) = self.dots.next(self.text, self.pos.max(self.floor)) else {
+            let next = self.next_dot();
+            // A host without a TLD after a `://` before the dot comes first (one compare
+            // when there is none).
+            if self.scheme_at < next.map_or(usize::MAX, |(dot, _)| dot) {
+                if let Some(link) = self.literal_hosts_before(next.map_or(usize::MAX, |d| d.0)) {
+                    self.pending = next;
+                    self.found_kind = link.kind;
+                    self.found_scheme = link.has_scheme;
+                    return (link.start, link.end);
+                }
+            }
+            let Some((dot, dot_len)) = next else {
                 return (1, 0);
             };
+            if dot < self.floor {
+                continue; // a dot put aside, inside the host without a TLD just found
+            }
             match self.candidate(dot, dot_len) {
                 Ok(link) => {
                     self.found_kind = link.kind;
@@ -282,13 +477,26 @@ impl<'t, 'p> Scanner<'t, 'p> {
     /// a link every few bytes, the call and return per link are a tenth of the work).
     pub(crate) fn count_links(&mut self, max_len: usize) -> usize {
         let mut n = 0;
-        while let Some((dot, dot_len)) = self.dots.next(self.text, self.pos.max(self.floor)) {
+        loop {
+            let next = self.next_dot();
+            if self.scheme_at < next.map_or(usize::MAX, |(dot, _)| dot) {
+                if let Some(link) = self.literal_hosts_before(next.map_or(usize::MAX, |d| d.0)) {
+                    n += usize::from(link.end - link.start <= max_len);
+                    self.pending = next;
+                    continue;
+                }
+            }
+            let Some((dot, dot_len)) = next else {
+                return n;
+            };
+            if dot < self.floor {
+                continue;
+            }
             match self.candidate(dot, dot_len) {
                 Ok(link) => n += usize::from(link.end - link.start <= max_len),
                 Err(resume) => self.pos = resume,
             }
         }
-        n
     }
 
     /// The scan of `initiation.md` for the candidate dot at `dot`. `Ok`: a link was found
@@ -456,6 +664,12 @@ impl<'t, 'p> Scanner<'t, 'p> {
             }
         }
 
+        // A host right before '@' is the local part of an email, never a URL: the email
+        // is found from the candidate after the '@'.
+        if end < n && text[end] == b'@' {
+            return Err(resume);
+        }
+
         // 3. Port: ':' and 1–5 digits up to 65535.
         let mut has_port = false;
         if end < n && text[end] == b':' {
@@ -597,7 +811,8 @@ impl<'t, 'p> Scanner<'t, 'p> {
         }
     }
 
-    /// The end of the run of HostChar (dots included) at `i`. Invalid UTF-8 ends it.
+    /// The end of the run of HostChar (dots included) and Ignored at `i`. Invalid UTF-8
+    /// ends it.
     fn host_run_end(&self, mut i: usize) -> usize {
         let text = self.text;
         while i < text.len() {
@@ -609,7 +824,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 i += 1;
             } else {
                 let (cp, len) = utf8::decode(text, i);
-                if host_props(cp) & HOST_CHAR == 0 {
+                if host_props(cp) & HOST_CHAR == 0 && !is_ignored_cp(cp) {
                     break;
                 }
                 i += len;
@@ -661,7 +876,13 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 // Invalid UTF-8 reads as a code point without HOST_CHAR.
                 let (cp, cp_len) = utf8::decode_before(text, i);
                 if host_props(cp) & HOST_CHAR == 0 {
-                    break;
+                    if !is_ignored_cp(cp) {
+                        break;
+                    }
+                    // Ignored: part of the host as written, invisible to its labels (the
+                    // pair around it is the pair of its neighbours).
+                    i -= cp_len;
+                    continue;
                 }
                 class = if cp == 0x3002 { C_DOT } else { C_HOST };
                 len = cp_len;
@@ -677,7 +898,23 @@ impl<'t, 'p> Scanner<'t, 'p> {
         }
         // `next` is the class of the first character (a dot when there is none).
         bad |= next == C_DOT || next == C_HYPHEN;
-        (i, bad, false)
+        (self.skip_ignored(i, dot), bad, false)
+    }
+
+    /// The first position from `i` on (up to `limit`) that does not hold an Ignored code
+    /// point: a host never starts with one. Its bytes are all non-ASCII, so an ASCII byte
+    /// settles it at once.
+    #[inline(always)]
+    fn skip_ignored(&self, mut i: usize, limit: usize) -> usize {
+        let text = self.text;
+        while i < limit && text[i] >= 0x80 {
+            let (cp, len) = utf8::decode(text, i);
+            if !is_ignored_cp(cp) {
+                break;
+            }
+            i += len;
+        }
+        i
     }
 
     /// The start of the run of EmailChar (Link_Email or `.`) that ends at `end`, never

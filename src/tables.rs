@@ -3222,6 +3222,26 @@ pub static LINK_BRACKETS: [(char, char); 64] = [
     ('\u{FF63}', '\u{FF62}'),
 ];
 
+/// The `ignored` code points of UTS #46 (class Ignored of `initiation.md`): sorted,
+/// disjoint, inclusive ranges, none in Basic Latin.
+pub static IDNA_IGNORED: [(u32, u32); 15] = [
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200B),
+    (0x2060, 0x2064),
+    (0x206A, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0100, 0xE01EF),
+];
+
 /// Every TLD of the list: lower-case ASCII entries and the decoded Unicode form of
 /// each `XN--` entry, sorted.
 pub static TLDS: [&str; 1590] = [

@@ -88,3 +88,21 @@ fn text_bound_matches_pass_every_line() {
         assert!(matches > 300, "{version}: only {matches} links");
     }
 }
+
+/// With the purely syntactic TLD rule the official lines come back as written: a host
+/// right before `@` is an email's local part (`john.smith@example.com`, where `smith` is
+/// a syntactic TLD), through the finder and the oracle alike.
+#[test]
+fn syntactic_policy_passes_every_line_17() {
+    let cases = cases("17.0.0");
+    assert_eq!(cases.len(), 344);
+    let finder = LinkFinder::builder()
+        .tld_policy(TldPolicy::Syntactic)
+        .build();
+    assert_all_pass("finder, syntactic", &cases, |s| {
+        mark(s, finder.links(s).map(Link::from))
+    });
+    assert_all_pass("oracle, syntactic", &cases, |s| {
+        mark(s, oracle::find_links(s.as_bytes(), &TldPolicy::Syntactic))
+    });
+}

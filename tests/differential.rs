@@ -184,6 +184,58 @@ const SYNTAX: &[&str] = &[
 const PART_STARTS: &[&str] = &["/", "/", "/", "?", "#", "#:~:text=", "/#", "?#", ":~:"];
 const SPACE: &[&str] = &[" ", " ", " ", "\n", "\t", "\u{3000}", "\u{A0}", "\r\n"];
 const HYPHENS: &[&str] = &["-", "--", "\u{2010}", "-."];
+/// Hosts without a TLD, and near misses.
+const LITERAL_HOSTS: &[&str] = &[
+    "localhost",
+    "LOCALHOST",
+    "localhos",
+    "localhostx",
+    "127.0.0.1",
+    "192.168.0.1",
+    "255.255.255.255",
+    "0.0.0.0",
+    "256.1.1.1",
+    "999.1.1.1",
+    "1.2.3.4.5",
+    "01.2.3.4",
+    "1.2.3",
+    "1.2.3.4x",
+    "[::1]",
+    "[::]",
+    "[2001:db8::7]",
+    "[1:2:3:4:5:6:7:8]",
+    "[1:2:3:4:5:6:7::]",
+    "[::1:2:3:4:5:6:7]",
+    "[1:2:3:4:5:6:7:8:9]",
+    "[::ffff:192.0.2.1]",
+    "[1:2:3:4:5:6:1.2.3.4]",
+    "[1:2:3:4:5:6::1.2.3.4]",
+    "[::01.2.3.4]",
+    "[1.2.3.4::]",
+    "[12345::]",
+    "[::1::]",
+    "[:1::]",
+    "[1::2:]",
+    "[fe80::1%25eth0]",
+    "[::1",
+    "[",
+    "[]",
+    "[gggg::]",
+];
+
+/// Ignored code points (UTS #46 `ignored`): a host walk passes over them.
+const IGNORED: &[&str] = &[
+    "\u{AD}",
+    "\u{200B}",
+    "\u{2060}",
+    "\u{FE0F}",
+    "\u{FEFF}",
+    "\u{180B}",
+    "\u{E0100}",
+    "\u{3164}",
+    "\u{200B}\u{200B}",
+    "\u{AD}-",
+];
 const INVALID: &[&[u8]] = &[
     b"\xFF",
     b"\x80",
@@ -211,6 +263,7 @@ enum Pool {
     Syntax,
     Space,
     Hyphens,
+    Ignored,
     Invalid,
 }
 
@@ -229,6 +282,7 @@ const TEXT_MIX: &[(Pool, usize)] = &[
     (Pool::Syntax, 8),
     (Pool::Space, 7),
     (Pool::Hyphens, 4),
+    (Pool::Ignored, 3),
     (Pool::Invalid, 3),
 ];
 
@@ -296,8 +350,45 @@ impl Alphabet {
         rng.str(table).as_bytes().to_vec()
     }
 
+    /// A host without a TLD after a scheme, or something close to one.
+    fn literal_like(&self, rng: &mut Rng, out: &mut Vec<Vec<u8>>) {
+        if rng.chance(30) {
+            out.push(
+                rng.str(&["x", "-", ".", "+", "1", "é", "(", "@"])
+                    .as_bytes()
+                    .to_vec(),
+            );
+        }
+        out.push(
+            rng.str(&["http://", "https://", "HTTP://", "hTtPs://", "ftp://"])
+                .as_bytes()
+                .to_vec(),
+        );
+        out.push(rng.str(LITERAL_HOSTS).as_bytes().to_vec());
+        if rng.chance(20) {
+            out.push(
+                rng.str(&[".", "-", "x", "0", "\u{AD}", "。", "]", "é"])
+                    .as_bytes()
+                    .to_vec(),
+            );
+        }
+        if rng.chance(30) {
+            out.push(b":".to_vec());
+            out.push(rng.str(NUMBERS).as_bytes().to_vec());
+        }
+        if rng.chance(50) {
+            out.push(rng.str(PART_STARTS).as_bytes().to_vec());
+            for _ in 0..rng.below(6) {
+                out.push(self.path_token(rng));
+            }
+        }
+    }
+
     /// A host-like run: labels, dots and a TLD, maybe with a scheme, port and path.
     fn link_like(&self, rng: &mut Rng, out: &mut Vec<Vec<u8>>) {
+        if rng.chance(8) {
+            return self.literal_like(rng, out);
+        }
         if rng.chance(50) {
             out.push(rng.str(SPACE).as_bytes().to_vec());
         }
@@ -306,12 +397,41 @@ impl Alphabet {
         }
         if rng.chance(20) {
             out.push(self.label(rng));
+            if rng.chance(40) {
+                // A local part that ends in a TLD (`xiao.li@`), maybe with a trailing dot.
+                out.push(rng.str(DOTS).as_bytes().to_vec());
+                out.push(self.tld(rng));
+                if rng.chance(10) {
+                    out.push(b".".to_vec());
+                }
+            }
             out.push(b"@".to_vec());
         }
         for _ in 0..1 + rng.below(3) {
-            out.push(self.label(rng));
+            // Ignored code points before, inside and after a label.
+            if rng.chance(8) {
+                out.push(rng.str(IGNORED).as_bytes().to_vec());
+            }
+            let label = self.label(rng);
+            if rng.chance(10) {
+                let cut = (0..=label.len())
+                    .filter(|&i| std::str::from_utf8(&label[..i]).is_ok())
+                    .nth(rng.below(label.len() + 1))
+                    .unwrap_or(0);
+                out.push(label[..cut].to_vec());
+                out.push(rng.str(IGNORED).as_bytes().to_vec());
+                out.push(label[cut..].to_vec());
+            } else {
+                out.push(label);
+            }
+            if rng.chance(8) {
+                out.push(rng.str(IGNORED).as_bytes().to_vec());
+            }
             let dot = if rng.chance(70) { "." } else { rng.str(DOTS) };
             out.push(dot.as_bytes().to_vec());
+        }
+        if rng.chance(5) {
+            out.push(rng.str(IGNORED).as_bytes().to_vec());
         }
         out.push(self.tld(rng));
         if rng.chance(15) {
@@ -369,6 +489,7 @@ impl Alphabet {
             Pool::Syntax => rng.str(SYNTAX),
             Pool::Space => rng.str(SPACE),
             Pool::Hyphens => rng.str(HYPHENS),
+            Pool::Ignored => rng.str(IGNORED),
             Pool::Invalid => return rng.pick(INVALID).to_vec(),
         };
         s.as_bytes().to_vec()

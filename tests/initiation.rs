@@ -394,8 +394,65 @@ fn two_at_signs() {
         detailed("a@b@example.com"),
         [("b@example.com", LinkKind::Email, false)]
     );
+    // A host right before '@' is a local part, never a URL nor an email's domain.
+    assert_eq!(found("a@b.com@c.com"), ["b.com@c.com"]);
     // After an email the floor is past its domain: nothing before it is a local part.
-    assert_eq!(found("a@b.com@c.com"), ["a@b.com"]);
+    assert_eq!(found("a@b.com x@c.com"), ["a@b.com", "x@c.com"]);
+}
+
+// Step 2's rule for '@': a host right before '@' is an email's local part.
+
+#[test]
+fn local_parts_named_like_tlds_give_the_email() {
+    // `.li`, `.wang`, `.kim` are TLDs and common family names.
+    assert_eq!(
+        detailed("mail xiao.li@example.com or lei.wang@example.cn or min.kim@corp.kr"),
+        [
+            ("xiao.li@example.com", LinkKind::Email, false),
+            ("lei.wang@example.cn", LinkKind::Email, false),
+            ("min.kim@corp.kr", LinkKind::Email, false),
+        ]
+    );
+    // VERP bounce addresses carry a whole address in the local part.
+    assert_eq!(
+        found("Return-Path: <list+bounces-1234-user=lfdr.de@vger.kernel.org>"),
+        ["list+bounces-1234-user=lfdr.de@vger.kernel.org"]
+    );
+    assert_eq!(
+        found("mailto:a.b.co.uk@example.org"),
+        ["mailto:a.b.co.uk@example.org"]
+    );
+    // A trailing dot before '@' is taken and the host still rejected; the local part then
+    // ends with a dot, so the whole domain is skipped.
+    assert_eq!(found("x.com.@example.org y.net"), ["y.net"]);
+    // Userinfo stays unlinked, whatever the user name looks like.
+    assert_eq!(found("http://john.smith@example.com"), Vec::<&str>::new());
+    assert_eq!(found("https://a.b.org@example.com/x"), Vec::<&str>::new());
+    // Only '@' right after the host (or its trailing dot) counts: a port or a space
+    // between leaves the URL.
+    assert_eq!(found("see x.org @example"), ["x.org"]);
+    assert_eq!(found("x.org:80@example"), ["x.org:80"]);
+}
+
+#[test]
+fn local_parts_named_like_tlds_under_every_policy() {
+    let list = TldSet::from_list(["li", "com", "de", "org"]).expect("valid list");
+    for policy in [
+        TldPolicy::Iana,
+        TldPolicy::Syntactic,
+        TldPolicy::List(Arc::new(list)),
+    ] {
+        assert_eq!(
+            found_with(&policy, "xiao.li@example.com, u=lfdr.de@x.org"),
+            ["xiao.li@example.com", "u=lfdr.de@x.org"],
+            "{policy:?}"
+        );
+    }
+    // The syntactic rule takes any word of letters as a TLD: every dotted local part.
+    assert_eq!(
+        found_with(&TldPolicy::Syntactic, "john.smith@example.com"),
+        ["john.smith@example.com"]
+    );
 }
 
 // Step 7: the scheme.
@@ -665,4 +722,233 @@ fn tiny_texts_at_the_edges() {
             }
         }
     }
+}
+
+// The class Ignored (UTS #46 `ignored`): the host walk passes over it.
+
+#[test]
+fn ignored_code_points_inside_a_host_are_passed_over() {
+    // A soft hyphen from hyphenated web text, a zero width space: the reader sees
+    // www.example.com and paypal.com, and the link is the whole host as written.
+    assert_eq!(
+        found("see www.exam\u{AD}ple.com and pay\u{200B}pal.com"),
+        ["www.exam\u{AD}ple.com", "pay\u{200B}pal.com"]
+    );
+    assert_eq!(
+        found("ruby\u{200B}\u{200B}-lang.org"),
+        ["ruby\u{200B}\u{200B}-lang.org"]
+    );
+    // Right after a dot, with a scheme, a port and a path, in an email's domain.
+    assert_eq!(
+        detailed("https://a.\u{2060}b.com:8080/x and x@exam\u{FEFF}ple.org"),
+        [
+            ("https://a.\u{2060}b.com:8080/x", LinkKind::Url, true),
+            ("x@exam\u{FEFF}ple.org", LinkKind::Email, false),
+        ]
+    );
+    // Variation selectors (BMP and supplementary) and a Mongolian one.
+    assert_eq!(
+        found("中文\u{FE0F}网.中国 a\u{E0100}b.com x\u{180B}y.com"),
+        ["中文\u{FE0F}网.中国", "a\u{E0100}b.com", "x\u{180B}y.com"]
+    );
+}
+
+#[test]
+fn a_host_never_starts_with_an_ignored_code_point() {
+    assert_eq!(found("\u{AD}example.com"), ["example.com"]);
+    assert_eq!(found("x \u{200B}\u{200B}example.com"), ["example.com"]);
+    // Nothing but Ignored before the dot: no host at all.
+    assert_eq!(
+        found("see \u{AD}.com and \u{200B}\u{2060}.org"),
+        Vec::<&str>::new()
+    );
+    // The scheme must stand right before the host: an Ignored code point between them
+    // leaves the host alone.
+    assert_eq!(
+        detailed("http://\u{AD}example.com"),
+        [("example.com", LinkKind::Url, false)]
+    );
+    // The same for '@': the domain is linked as a URL.
+    assert_eq!(
+        detailed("a@\u{200B}example.com"),
+        [("example.com", LinkKind::Url, false)]
+    );
+}
+
+#[test]
+fn labels_are_judged_without_ignored_code_points() {
+    // An empty label made of Ignored code points, a hyphen at a label's edge behind one.
+    assert_eq!(
+        found("a.\u{AD}.com b-\u{AD}.com \u{AD}-c.com"),
+        Vec::<&str>::new()
+    );
+    assert_eq!(found("a.\u{AD}-b.com"), Vec::<&str>::new());
+    // A hyphen inside a label stays fine.
+    assert_eq!(found("a-\u{AD}b.com"), ["a-\u{AD}b.com"]);
+}
+
+#[test]
+fn ignored_code_points_end_the_tld_and_are_no_host_characters_elsewhere() {
+    // The TLD run (step 1) is HostCharNoDot alone: an Ignored code point ends it.
+    assert_eq!(found("example.co\u{AD}m"), ["example.co"]);
+    // A character that is neither HostChar nor Ignored still ends the host.
+    assert_eq!(found("pay\u{200C}pal.com"), ["pay\u{200C}pal.com"]); // ZWNJ: deviation
+    assert_eq!(found("pay\u{00A0}pal.com"), ["pal.com"]); // NBSP maps to a space
+                                                          // Long runs of Ignored code points are walked once (see tests/linearity.rs too).
+    let text = format!("{}x.com", "\u{AD}".repeat(1000));
+    assert_eq!(found(&text), ["x.com"]);
+}
+
+/// The command-line tool's output for `text` given on stdin.
+fn cli(args: &[&str], text: &str) -> String {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the linkscan binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(text.as_bytes())
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("linkscan ends");
+    assert!(out.status.success(), "linkscan {args:?}: {out:?}");
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+#[test]
+fn cli_links_keep_ignored_code_points_and_targets_drop_them() {
+    let text = "see www.exam\u{AD}ple.com and pay\u{200B}pal.com\n";
+    assert_eq!(
+        cli(&["find", "-o"], text),
+        "www.exam\u{AD}ple.com\npay\u{200B}pal.com\n"
+    );
+    let html = cli(&["linkify"], text);
+    assert!(html.contains("href=\"https://www.example.com\""), "{html}");
+    assert!(html.contains("href=\"https://paypal.com\""), "{html}");
+    assert!(
+        !html.contains("\"https://ple.com") && !html.contains("\"https://pal.com"),
+        "{html}"
+    );
+}
+
+#[test]
+fn cli_finds_emails_whose_local_part_ends_in_a_tld() {
+    let text = "mail xiao.li@example.com or lei.wang@example.cn or min.kim@corp.kr\n";
+    assert_eq!(
+        cli(&["find", "--format", "marked"], text),
+        "mail ⸠xiao.li@example.com⸡ or ⸠lei.wang@example.cn⸡ or ⸠min.kim@corp.kr⸡\n"
+    );
+    assert_eq!(
+        cli(
+            &["find", "-c", "--kind", "email", "--tld-policy", "syntactic"],
+            text
+        ),
+        "3\n"
+    );
+}
+
+// Hosts without a TLD after `http://` or `https://`.
+
+#[test]
+fn localhost_and_ip_literals_after_a_scheme() {
+    assert_eq!(
+        detailed("see http://localhost:8080/ and http://192.168.0.1/admin or http://[::1]:3000/."),
+        [
+            ("http://localhost:8080/", LinkKind::Url, true),
+            ("http://192.168.0.1/admin", LinkKind::Url, true),
+            ("http://[::1]:3000/", LinkKind::Url, true),
+        ]
+    );
+    assert_eq!(
+        found("HTTPS://LocalHost, https://10.0.0.255?q=1#f https://[2001:db8::7]"),
+        [
+            "HTTPS://LocalHost",
+            "https://10.0.0.255?q=1#f",
+            "https://[2001:db8::7]"
+        ]
+    );
+    assert_eq!(
+        found("(http://127.0.0.1:5000/api) <https://[::ffff:192.0.2.1]/x>"),
+        ["http://127.0.0.1:5000/api", "https://[::ffff:192.0.2.1]/x"]
+    );
+    // A colon without digits is no port.
+    assert_eq!(found("http://localhost: up"), ["http://localhost"]);
+}
+
+#[test]
+fn what_is_not_a_host_without_a_tld() {
+    for text in [
+        "http://999.1.1.1/",
+        "http://1.2.3.4.5/",
+        "http://01.2.3.4/",
+        "http://1.2.3/",
+        "http://1.2.3.4a/",
+        "http://localhost2/",
+        "http://localhost.x/",
+        "http://localhost\u{AD}x/",
+        "http://[::1/",
+        "http://[1:2:3:4:5:6:7:8:9]/",
+        "http://[::1::]/",
+        "http://[fe80::1%25eth0]/",
+        "http://[12345::]/",
+        "xhttp://localhost/",
+        "a.http://localhost/",
+        "1https://localhost/",
+        "ftp://localhost/",
+        "http:/localhost/",
+        "http://localhost:99999/",
+        "http://localhost:123456/",
+    ] {
+        assert_eq!(found(text), Vec::<&str>::new(), "{text}");
+    }
+    // A host with a TLD is found as before, literal or not.
+    assert_eq!(found("http://localhost.com/x"), ["http://localhost.com/x"]);
+    assert_eq!(found("http://127.0.0.1.example/x"), Vec::<&str>::new());
+    assert_eq!(
+        found("http://127.0.0.1.nip.io/x"),
+        ["http://127.0.0.1.nip.io/x"]
+    );
+}
+
+#[test]
+fn hosts_without_a_tld_and_the_floor() {
+    // Inside a link: part of it, not another link.
+    assert_eq!(
+        found("example.com/?next=http://localhost/ and then http://localhost/"),
+        ["example.com/?next=http://localhost/", "http://localhost/"]
+    );
+    // Dots inside the literal's path are not candidates of their own.
+    assert_eq!(
+        found("http://localhost/a.com x.org"),
+        ["http://localhost/a.com", "x.org"]
+    );
+    // Right after another link (an ASCII letter before `http`: not a start).
+    assert_eq!(found("ahttp://localhost x.com"), ["x.com"]);
+    assert_eq!(
+        found("x.com/http://localhost http://[::1]http://[::1]"),
+        ["x.com/http://localhost", "http://[::1]", "http://[::1]"]
+    );
+    // Under every policy.
+    for policy in [TldPolicy::Syntactic, TldPolicy::Iana] {
+        assert_eq!(
+            found_with(&policy, "go http://127.0.0.1:80 now"),
+            ["http://127.0.0.1:80"]
+        );
+    }
+}
+
+#[test]
+fn cli_finds_hosts_without_a_tld() {
+    let text =
+        "http://localhost:8080/ http://192.168.0.1/admin http://[::1]:3000/ http://999.1.1.1/\n";
+    assert_eq!(
+        cli(&["find", "-o"], text),
+        "http://localhost:8080/\nhttp://192.168.0.1/admin\nhttp://[::1]:3000/\n"
+    );
+    assert_eq!(cli(&["find", "-c"], text), "3\n");
 }

@@ -118,7 +118,15 @@ const CASES: &[Case] = &[
         // One long local part, then domains whose local parts are empty (the floor).
         name: "a… @x.com@x.com…",
         text: |n| format!("{}{}", "a".repeat(n), "@x.com".repeat(n)),
-        expect: |n| one(format!("{}@x.com", "a".repeat(n))),
+        // Each host but the last stands right before '@': a local part, never a URL. The
+        // last domain's local part is the host before it.
+        expect: |n| {
+            one(if n == 1 {
+                "a@x.com".into()
+            } else {
+                "x.com@x.com".into()
+            })
+        },
     },
     Case {
         name: "a.b@x.com",
@@ -176,6 +184,67 @@ const CASES: &[Case] = &[
             count: n,
             first: "x.com:80".into(),
             last: if n > 1 { "xx.com:80" } else { "x.com:80" }.into(),
+        },
+    },
+    Case {
+        // Ignored code points (soft hyphens) inside a hostile host run: walked over, never
+        // walked again.
+        name: "-SHYx.com．",
+        text: |n| "-\u{AD}x.com．".repeat(n),
+        expect: none,
+    },
+    Case {
+        // Hosts of Ignored code points alone: nothing before the dot.
+        name: "SHY.com",
+        text: |n| "\u{AD}.com".repeat(n),
+        expect: none,
+    },
+    Case {
+        // One long run of Ignored code points before a host: walked back over, then
+        // forward, once.
+        name: "SHY… x.com",
+        text: |n| format!("{}x.com", "\u{200B}".repeat(n)),
+        expect: |_| one("x.com".into()),
+    },
+    Case {
+        // One huge host whose labels alternate with Ignored code points.
+        name: "aSHYaSHY….com",
+        text: |n| format!("{}.com", "a\u{AD}".repeat(n)),
+        expect: |n| one(format!("{}.com", "a\u{AD}".repeat(n))),
+    },
+    Case {
+        // Hosts right before '@', each rejected at once; the last domain gives the email.
+        name: "x.li@ then x.com",
+        text: |n| format!("{}x.com", "x.li@".repeat(n)),
+        expect: |_| one("x.li@x.com".into()),
+    },
+    Case {
+        // Hosts without a TLD, one after the other.
+        name: "http://[::1] repeated",
+        text: |n| "http://[::1]".repeat(n),
+        expect: |n| Expected {
+            count: n,
+            first: "http://[::1]".into(),
+            last: "http://[::1]".into(),
+        },
+    },
+    Case {
+        // Brackets never closed: each search for `]` is bounded.
+        name: "http://[ repeated",
+        text: |n| "http://[::".repeat(n),
+        expect: none,
+    },
+    Case {
+        // `://` everywhere, none of them a host without a TLD.
+        name: "http://localhost repeated",
+        text: |n| "http://localhost".repeat(n),
+        // Each host runs into the next scheme, each scheme follows a letter.
+        expect: |n| {
+            if n == 1 {
+                one("http://localhost".into())
+            } else {
+                none(n)
+            }
         },
     },
 ];

@@ -84,6 +84,16 @@ const TOKENS: &[&[u8]] = &[
     b"\xC0\xAE",
     b"\0",
     "\u{FEFF}".as_bytes(),
+    // Ignored code points (a host walk passes over them), literal hosts.
+    "\u{AD}".as_bytes(),
+    "\u{200B}".as_bytes(),
+    "\u{E0100}".as_bytes(),
+    b"li@",
+    b"localhost",
+    b"127.0.0.1",
+    b"[::1]",
+    b"[",
+    b"]:80",
 ];
 
 /// Text as bytes: 0 to 24 tokens or arbitrary characters.

@@ -111,6 +111,9 @@ pub struct Data {
     pub props: Vec<u8>,
     /// (close, open) pairs of Link_Bracket, sorted by close.
     pub brackets: Vec<(u32, u32)>,
+    /// The `ignored` code points of `IdnaMappingTable.txt` (class Ignored of
+    /// `initiation.md`), as sorted, merged, inclusive ranges.
+    pub ignored: Vec<(u32, u32)>,
     /// Every TLD: lower-case ASCII entries and decoded Unicode forms, sorted, deduplicated.
     pub tlds: Vec<String>,
     /// The Unicode version recorded in the output.
@@ -263,8 +266,15 @@ pub fn load(inputs: &Inputs) -> Result<Data> {
     // HostChar from the IDNA mapping table (`initiation.md`), and IDNA2008 validity.
     let text = read(&inputs.idna_table)?;
     sources.push((file_name(&inputs.idna_table), date_line(&text)));
+    let mut ignored: Vec<(u32, u32)> = Vec::new();
     for line in parse_lines(&text, "IdnaMappingTable.txt")? {
         let status = line.fields.first().copied().unwrap_or("");
+        if status == "ignored" {
+            match ignored.last_mut() {
+                Some(last) if last.1 + 1 == line.lo => last.1 = line.hi,
+                _ => ignored.push((line.lo, line.hi)),
+            }
+        }
         let idna2008_marker = line
             .fields
             .iter()
@@ -356,9 +366,19 @@ pub fn load(inputs: &Inputs) -> Result<Data> {
     sources.push((file_name(&inputs.tlds), tld_version.clone()));
     let tlds = parse_tld_list(&text)?;
 
+    ignored.sort_unstable();
+    if ignored.iter().any(|&(lo, _)| lo < 0x80) {
+        return Err(GenError(
+            "IdnaMappingTable.txt: an ignored code point in Basic Latin (the scanner's ASCII \
+             paths assume none)"
+                .into(),
+        ));
+    }
+
     Ok(Data {
         props,
         brackets,
+        ignored,
         tlds,
         unicode_version: inputs.unicode_version.clone(),
         tld_version,
@@ -468,6 +488,15 @@ pub fn render(data: &Data) -> String {
     );
     for (close, open) in &data.brackets {
         let _ = writeln!(s, "    ('\\u{{{close:04X}}}', '\\u{{{open:04X}}}'),");
+    }
+    s.push_str("];\n\n");
+    let _ = writeln!(
+        s,
+        "/// The `ignored` code points of UTS #46 (class Ignored of `initiation.md`): sorted,\n/// disjoint, inclusive ranges, none in Basic Latin.\npub static IDNA_IGNORED: [(u32, u32); {}] = [",
+        data.ignored.len()
+    );
+    for (lo, hi) in &data.ignored {
+        let _ = writeln!(s, "    (0x{lo:04X}, 0x{hi:04X}),");
     }
     s.push_str("];\n\n");
     let _ = writeln!(

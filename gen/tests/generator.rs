@@ -287,3 +287,48 @@ fn host_char_follows_the_idna2008_and_forbidden_code_point_rules() {
         assert_eq!(host_char(&v17, u32::from(b)), expected, "{:?}", b as char);
     }
 }
+
+/// The class Ignored: every `ignored` line of the mapping table, merged into ranges, none
+/// of them HostChar or ASCII, in the data and in the committed tables.
+#[test]
+fn ignored_ranges_are_the_ignored_lines_of_the_mapping_table() {
+    let data = load(&Inputs::from_dirs(&unicode("17.0.0"), &tld_list())).expect("17.0 data");
+    let table = std::fs::read_to_string(unicode("17.0.0").join("IdnaMappingTable.txt"))
+        .expect("mapping table");
+    let mut expected = std::collections::BTreeSet::new();
+    for line in table.lines() {
+        let fields: Vec<&str> = line.split('#').next().unwrap_or("").split(';').collect();
+        if fields.len() < 2 || fields[1].trim() != "ignored" {
+            continue;
+        }
+        let range = fields[0].trim();
+        let (lo, hi) = range.split_once("..").unwrap_or((range, range));
+        let (lo, hi) = (
+            u32::from_str_radix(lo, 16).expect("hex"),
+            u32::from_str_radix(hi, 16).expect("hex"),
+        );
+        expected.extend(lo..=hi);
+    }
+    let got: std::collections::BTreeSet<u32> =
+        data.ignored.iter().flat_map(|&(lo, hi)| lo..=hi).collect();
+    assert_eq!(got, expected);
+    assert!(got.contains(&0xAD) && got.contains(&0x200B) && got.contains(&0xE01EF));
+    for pair in data.ignored.windows(2) {
+        assert!(
+            pair[0].1 + 1 < pair[1].0,
+            "ranges sorted, disjoint, merged: {pair:?}"
+        );
+    }
+    let (_, v17) = read_rendered(&committed_tables());
+    for &cp in &got {
+        assert!(cp >= 0x80 && !host_char(&v17, cp), "U+{cp:04X}");
+    }
+    let src = std::fs::read_to_string(committed_tables()).expect("committed tables");
+    assert!(
+        src.contains(&format!(
+            "pub static IDNA_IGNORED: [(u32, u32); {}]",
+            data.ignored.len()
+        )),
+        "the committed tables hold the ranges"
+    );
+}

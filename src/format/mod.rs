@@ -385,6 +385,52 @@ pub fn format_host(host: &str) -> Cow<'_, str> {
     }
 }
 
+/// `target` (a link as it goes in an `href`: a URL, with or without its scheme, or an
+/// email, with or without `mailto:`) with the Ignored code points (UTS #46 status
+/// `ignored`: soft hyphen, zero width space, …) of its host removed. The scanner's host
+/// walk passes over them, so the link `www.exam`+U+00AD+`ple.com` goes to
+/// `www.example.com`, the host UTS #46 and browsers make of it. Nothing else changes: the
+/// path, query and fragment, an email's local part and every ASCII target are given back
+/// as they are.
+///
+/// ```
+/// use linkscan::format::without_ignored_in_host;
+/// assert_eq!(
+///     without_ignored_in_host("https://www.exam\u{AD}ple.com/a\u{AD}b"),
+///     "https://www.example.com/a\u{AD}b"
+/// );
+/// assert_eq!(without_ignored_in_host("mailto:a\u{AD}b@pay\u{200B}pal.com"), "mailto:a\u{AD}b@paypal.com");
+/// assert_eq!(without_ignored_in_host("pay\u{200B}pal.com:80"), "paypal.com:80");
+/// assert_eq!(without_ignored_in_host("example.com/α"), "example.com/α");
+/// ```
+pub fn without_ignored_in_host(target: &str) -> Cow<'_, str> {
+    if target.is_ascii() {
+        return Cow::Borrowed(target);
+    }
+    let host = match RawUrl::split(target) {
+        Some(raw) => raw.host,
+        None => {
+            // `mailto:` (or another URL without an authority): the domain after the last
+            // '@' before a query.
+            let address = &target[..target.find('?').unwrap_or(target.len())];
+            match address.rfind('@') {
+                Some(at) => &address[at + 1..],
+                None => return Cow::Borrowed(target),
+            }
+        }
+    };
+    if !host.chars().any(crate::props::is_host_ignored) {
+        return Cow::Borrowed(target);
+    }
+    // `host` is a slice of `target`.
+    let at = host.as_ptr() as usize - target.as_ptr() as usize;
+    let mut out = String::with_capacity(target.len());
+    out.push_str(&target[..at]);
+    out.extend(host.chars().filter(|&c| !crate::props::is_host_ignored(c)));
+    out.push_str(&target[at + host.len()..]);
+    Cow::Owned(out)
+}
+
 /// Characters that may appear in a host shown in Unicode: nothing that would read as URL
 /// structure or end a link.
 fn is_shown_host_char(c: char) -> bool {

@@ -584,3 +584,44 @@ fn plain_ascii_hosts_are_their_own_unicode_form() {
         assert_eq!(format_host(&host), via_idna, "{host:?}");
     }
 }
+
+/// Every Ignored code point at every position of a host is removed from the target, and
+/// nothing else of the target changes.
+#[test]
+fn targets_lose_the_ignored_code_points_of_their_host_only() {
+    let ignored: Vec<char> = crate::tables::IDNA_IGNORED
+        .iter()
+        .flat_map(|&(lo, hi)| [lo, hi])
+        .filter_map(char::from_u32)
+        .collect();
+    assert!(ignored.contains(&'\u{AD}') && ignored.contains(&'\u{200B}'));
+    let host = "www.exam-ple.co.uk";
+    for &c in &ignored {
+        for at in (0..=host.len()).filter(|&i| host.is_char_boundary(i)) {
+            let with = format!("{}{c}{}", &host[..at], &host[at..]);
+            for (prefix, suffix) in [
+                ("https://", "/a\u{AD}b?q=\u{200B}#f"),
+                ("", ":8080/x"),
+                ("mailto:a\u{AD}b@", ""),
+                ("x\u{200B}y@", ""),
+                ("HTTP://", ""),
+            ] {
+                let target = format!("{prefix}{with}{suffix}");
+                let want = format!("{prefix}{host}{suffix}");
+                assert_eq!(without_ignored_in_host(&target), want, "{target:?}");
+            }
+        }
+    }
+    // No host, nothing to remove; ASCII and ordinary Unicode targets come back borrowed.
+    for target in [
+        "https://example.com/\u{AD}",
+        "bücher.de/α",
+        "mailto:\u{AD}x",
+        "tel:\u{AD}1",
+    ] {
+        assert!(
+            matches!(without_ignored_in_host(target), Cow::Borrowed(t) if t == target),
+            "{target:?}"
+        );
+    }
+}

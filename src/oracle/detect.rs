@@ -1,5 +1,13 @@
 //! Link detection, spec-literal: `initiation.md` for the host and the start, section 3.5.1
 //! for termination, section 5.2 for email local parts.
+//!
+//! The steps are those of `initiation.md`, in its order: for every Dot, (1) the TLD run,
+//! (2) the trailing dot and the `@` right after a host (a local part, never a URL),
+//! (3) the port, (4) the host start, walking back over HostChar and Ignored code points
+//! and then forward over Ignored ones, (5) the labels, without the Ignored code points,
+//! (6) the email, (7) the scheme, (8) path, query and fragment, (9) the report; and
+//! before each position from the floor on, "Hosts without a TLD": `http://` or `https://`
+//! with `localhost`, an IPv4 or a bracketed IPv6 address.
 
 use super::{CodePoints, INVALID};
 use crate::link::{Link, LinkKind};
@@ -14,6 +22,11 @@ fn is_dot(c: u32) -> bool {
 
 fn is_host_char(c: u32) -> bool {
     c != INVALID && raw::is_host_char(c)
+}
+
+/// Ignored: UTS #46 status `ignored` (soft hyphen, zero width space, …).
+fn is_ignored(c: u32) -> bool {
+    c != INVALID && raw::is_ignored(c)
 }
 
 fn is_host_char_no_dot(c: u32) -> bool {
@@ -65,6 +78,15 @@ pub fn find_links(text: &[u8], policy: &TldPolicy) -> Vec<Link> {
     };
 
     for d in 0..n {
+        // Hosts without a TLD: `http://` or `https://` beginning here.
+        if d >= floor {
+            if let Some(end) = literal_host_link_end(&cp, d) {
+                links.push(link(d, end, LinkKind::Url, true));
+                floor = end;
+                continue;
+            }
+        }
+
         // 1. Candidate: a Dot followed by a maximal run R of HostCharNoDot that is a TLD.
         if !is_dot(cp[d]) {
             continue;
@@ -86,6 +108,10 @@ pub fn find_links(text: &[u8], policy: &TldPolicy) -> Vec<Link> {
             }
             end += 1;
             trailing_dot = true;
+        }
+        // ... and a host right before '@' is an email's local part, never a URL.
+        if end < n && cp[end] == '@' as u32 {
+            continue;
         }
         let host_end = end;
 
@@ -110,17 +136,26 @@ pub fn find_links(text: &[u8], policy: &TldPolicy) -> Vec<Link> {
             }
         }
 
-        // 4. Host start: walk back over HostChar, never before floor.
+        // 4. Host start: walk back over HostChar and Ignored, never before floor, then
+        //    forward over Ignored: a host never starts with one.
         let mut start = d;
-        while start > floor && is_host_char(cp[start - 1]) {
+        while start > floor && (is_host_char(cp[start - 1]) || is_ignored(cp[start - 1])) {
             start -= 1;
+        }
+        while start < d && is_ignored(cp[start]) {
+            start += 1;
         }
         if start == d || d < floor {
             continue;
         }
 
-        // 5. Labels: split on Dots; no empty label but the last, none starting or ending with '-'.
-        let host = &cp[start..host_end];
+        // 5. Labels: split on Dots, without the Ignored code points; no empty label but
+        //    the last, none starting or ending with '-'.
+        let host: Vec<u32> = cp[start..host_end]
+            .iter()
+            .copied()
+            .filter(|&c| !is_ignored(c))
+            .collect();
         let labels: Vec<&[u32]> = host.split(|&c| is_dot(c)).collect();
         let last = labels.len() - 1;
         let bad_label = labels.iter().enumerate().any(|(i, label)| {
@@ -192,6 +227,160 @@ pub fn find_links(text: &[u8], policy: &TldPolicy) -> Vec<Link> {
         floor = link_end;
     }
     links
+}
+
+/// `initiation.md`, "Hosts without a TLD": when `http://` or `https://` (any case)
+/// begins at `p`, not right after an ASCII letter, digit, `+`, `-` or `.`, and the host
+/// after it is `localhost`, a dotted-decimal IPv4 address or a bracketed IPv6 address
+/// (for the first two, followed by neither HostChar nor Ignored), the end of the link:
+/// after an optional port (a bad port: no link) and the path, query and fragment.
+fn literal_host_link_end(cp: &[u32], p: usize) -> Option<usize> {
+    let n = cp.len();
+    let scheme_len = if matches_at(cp, p, "https://") {
+        8
+    } else if matches_at(cp, p, "http://") {
+        7
+    } else {
+        return None;
+    };
+    if p > 0 {
+        let before = char::from_u32(cp[p - 1]).unwrap_or('\u{FFFD}');
+        if before.is_ascii_alphanumeric() || matches!(before, '+' | '-' | '.') {
+            return None;
+        }
+    }
+    let host = p + scheme_len;
+    let mut end;
+    if host < n && cp[host] == '[' as u32 {
+        let close = (host..n).find(|&i| cp[i] == ']' as u32)?;
+        if !is_ipv6(&to_string(&cp[host + 1..close])) {
+            return None;
+        }
+        end = close + 1;
+    } else {
+        // The longest run of ASCII letters, digits and dots is the candidate host; it
+        // must be all of the host (what follows it is checked below).
+        let mut run = host;
+        while run < n
+            && char::from_u32(cp[run]).is_some_and(|c| c.is_ascii_alphanumeric() || c == '.')
+        {
+            run += 1;
+        }
+        let word = to_string(&cp[host..run]);
+        // `localhost` or an address, then neither HostChar nor Ignored. (A run that is
+        // longer holds a HostChar right after the host: no link either way.)
+        let len = if word.len() >= 9 && word[..9].eq_ignore_ascii_case("localhost") {
+            9
+        } else {
+            ipv4_prefix_len(&word)?
+        };
+        end = host + len;
+        if end < n && (is_host_char(cp[end]) || is_ignored(cp[end])) {
+            return None;
+        }
+    }
+    // 3. Port.
+    if end < n && cp[end] == ':' as u32 {
+        let mut digits = 0;
+        while end + 1 + digits < n
+            && char::from_u32(cp[end + 1 + digits]).is_some_and(|c| c.is_ascii_digit())
+        {
+            digits += 1;
+        }
+        if digits > 0 {
+            let value: u64 = to_string(&cp[end + 1..end + 1 + digits])
+                .parse()
+                .unwrap_or(u64::MAX);
+            if digits > 5 || value > 65535 {
+                return None;
+            }
+            end += 1 + digits;
+        }
+    }
+    // 8. Path, query, fragment.
+    if end < n && [b'/', b'?', b'#'].iter().any(|&b| cp[end] == b as u32) {
+        return Some(terminate_cp(cp, p, end));
+    }
+    Some(end)
+}
+
+/// The length of the longest prefix of `s` that is a dotted-decimal IPv4 address (four
+/// numbers 0–255 without leading zeros); the caller checks what follows it.
+fn ipv4_prefix_len(s: &str) -> Option<usize> {
+    // The four numbers are the first four dot-separated fields.
+    let fields: Vec<&str> = s.splitn(5, '.').collect();
+    if fields.len() < 4 {
+        return None;
+    }
+    let mut len = 3; // the dots between them
+    for (i, field) in fields[..4].iter().enumerate() {
+        // The last field may run on into letters or digits: those follow the host.
+        let number = if i == 3 {
+            let digits = field.bytes().take_while(u8::is_ascii_digit).count();
+            &field[..digits]
+        } else {
+            field
+        };
+        if !is_dec_octet(number) {
+            return None;
+        }
+        len += number.len();
+    }
+    Some(len)
+}
+
+/// A decimal number 0–255 without leading zeros.
+fn is_dec_octet(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 3
+        && s.bytes().all(|b| b.is_ascii_digit())
+        && !(s.len() > 1 && s.starts_with('0'))
+        && s.parse::<u32>().is_ok_and(|v| v <= 255)
+}
+
+/// An IPv6 address in the text form of RFC 4291 section 2.2: eight groups of one to four
+/// hex digits separated by `:`, at most one `::` standing for one or more zero groups,
+/// and optionally the last 32 bits as a dotted-decimal IPv4 address.
+fn is_ipv6(s: &str) -> bool {
+    let (head, tail, compressed) = match s.find("::") {
+        Some(i) => (&s[..i], &s[i + 2..], true),
+        None => (s, "", false),
+    };
+    if tail.contains("::") {
+        return false;
+    }
+    // The number of 16-bit pieces in a `:`-separated list; an IPv4 address is allowed as
+    // the last field of the address only.
+    let pieces = |part: &str, last: bool| -> Option<usize> {
+        if part.is_empty() {
+            return Some(0);
+        }
+        let fields: Vec<&str> = part.split(':').collect();
+        let mut count = 0;
+        for (i, field) in fields.iter().enumerate() {
+            if last && i == fields.len() - 1 && field.contains('.') {
+                let octets: Vec<&str> = field.split('.').collect();
+                if octets.len() != 4 || !octets.iter().all(|o| is_dec_octet(o)) {
+                    return None;
+                }
+                count += 2;
+            } else if (1..=4).contains(&field.len()) && field.bytes().all(|b| b.is_ascii_hexdigit())
+            {
+                count += 1;
+            } else {
+                return None;
+            }
+        }
+        Some(count)
+    };
+    let (Some(h), Some(t)) = (pieces(head, !compressed), pieces(tail, true)) else {
+        return false;
+    };
+    if compressed {
+        h + t <= 7
+    } else {
+        h == 8
+    }
 }
 
 /// Section 5.2 (with the additions of `initiation.md` step 6): the start of the local part

@@ -60,7 +60,8 @@ impl PyLink {
 #[pymethods]
 impl PyLink {
     /// The target for an `<a href>`: the text, after `https://` (a URL without a scheme)
-    /// or `mailto:` (an email without one). Made on access: most callers never read it.
+    /// or `mailto:` (an email without one), its host without Ignored code points (soft
+    /// hyphen, zero width space). Made on access: most callers never read it.
     #[getter]
     fn href(&self, py: Python<'_>) -> PyResult<String> {
         let prefix = match (self.has_scheme, self.kind) {
@@ -68,7 +69,9 @@ impl PyLink {
             (false, "email") => "mailto:",
             (false, _) => DEFAULT_SCHEME,
         };
-        Ok(format!("{prefix}{}", self.text.bind(py).to_str()?))
+        let href = format!("{prefix}{}", self.text.bind(py).to_str()?);
+        // The host without the invisible (Ignored) code points it may hold.
+        Ok(crate::format::without_ignored_in_host(&href).into_owned())
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
