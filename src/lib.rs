@@ -50,6 +50,7 @@ pub mod display;
 mod finder;
 pub mod format;
 pub mod html;
+mod invisible;
 mod link;
 #[cfg(feature = "mail")]
 pub mod mail;
@@ -90,6 +91,7 @@ pub use props::{
 };
 pub use spans::{Span, Spans};
 pub use split::piece_end;
+pub use tables::{TLD_LIST_VERSION, UNICODE_VERSION};
 pub use terminate::{link_end, link_end_bytes, BRACKET_LIMIT};
 pub use tld::{is_syntactic_tld, TldListError, TldPolicy, TldSet};
 
