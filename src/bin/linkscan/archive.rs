@@ -33,16 +33,19 @@
 //! page's name is replaced by the page; what it pointed to is left untouched.
 //!
 //! Every text that comes from a message (headers, parts, file names) is HTML-escaped, and
-//! only link targets made by the detector (`http(s)://`, `mailto:`) become `href`s, so a
-//! hostile message cannot inject markup or script into the archive. Pages are UTF-8 and say
-//! so.
+//! only link targets made by the detector become `href`s, and only those of web schemes
+//! (`http`, `https`, `mailto`, and what `--href-schemes` adds; see
+//! [`Linkifier::allows_href`]), so a hostile message cannot inject markup or script into
+//! the archive, nor make a link to `file://`, `smb://` or `ms-msdt:` (a link of another
+//! scheme, in the text or in an HTML part's `href`, is shown without a target). Pages are
+//! UTF-8 and say so.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use linkscan::display::{ascii_form, display_link, escape_bidi_controls, DisplayOptions};
-use linkscan::html::{write_escaped, write_link, Linkifier};
+use linkscan::html::{write_escaped, write_link, write_unlinked, Linkifier};
 use linkscan::mail::{LinkSource, MailLink, MailScanner, ScannedMessage, TextPart};
 
 use crate::mail::{self, Emit, Render, Run, Totals};
@@ -77,11 +80,13 @@ fn write_head(out: &mut impl Write, title: &str) -> io::Result<()> {
 ///
 /// With `checks`, a link that fails a security check of UTS #58 section 8 is written as
 /// text, its Bidi_Control characters percent-escaped all the same (a U+202E in it must not
-/// reverse the rest of the line).
+/// reverse the rest of the line). A link whose `href` the linkifier does not allow (not a
+/// web scheme) is drawn without a target.
 pub(crate) fn write_linkified(
     text: &str,
     links: &[MailLink],
     checks: bool,
+    linkifier: &Linkifier,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let mut at = 0;
@@ -94,7 +99,7 @@ pub(crate) fn write_linkified(
         }
         write_escaped(&text[at..link.start()], out)?;
         let link_text = &text[link.start()..link.end()];
-        if checks && !passes_checks(link) {
+        if checks && !passes_checks(text, link) {
             write_escaped(&escape_bidi_controls(link_text), out)?;
             at = link.end();
             continue;
@@ -102,7 +107,16 @@ pub(crate) fn write_linkified(
         match link.source() {
             LinkSource::Text => {
                 let shown = display_link(link_text, link.kind(), &DisplayOptions::default());
-                write_link(&shown, link.kind(), link.href(), Some("nofollow"), out)?;
+                if linkifier.allows_href(link.href()) {
+                    write_link(&shown, link.kind(), link.href(), Some("nofollow"), out)?;
+                } else {
+                    write_unlinked(&shown, link.kind(), out)?;
+                }
+            }
+            _ if !linkifier.allows_href(link.href()) => {
+                out.write_all(b"<bdi><span class=\"link\">")?;
+                write_escaped(&escape_bidi_controls(link_text), out)?;
+                out.write_all(b"</span></bdi>")?;
             }
             // The anchor text of an HTML part is prose, not a link's text: isolated in
             // its own direction, with no Bidi_Control character left raw.
@@ -241,9 +255,17 @@ struct Pages {
     checks: bool,
 }
 
-/// Whether `link` passes every security check of UTS #58 section 8.
-fn passes_checks(link: &MailLink) -> bool {
-    linkscan::checks::check(link.text(), link.kind()).passed()
+/// Whether `link` (of `text`) passes every security check of UTS #58 section 8; the
+/// character before a link of the text counts (an invisible one).
+fn passes_checks(text: &str, link: &MailLink) -> bool {
+    let (before, after) = match link.source() {
+        LinkSource::Text => (
+            text.get(..link.start()).unwrap_or(""),
+            text.get(link.end()..).unwrap_or(""),
+        ),
+        _ => ("", ""),
+    };
+    linkscan::checks::check_between(before, link.text(), after, link.kind()).passed()
 }
 
 /// Gathers the index rows (in order); [`Index::write`] writes `index.html` at the end.
@@ -305,7 +327,13 @@ impl Pages {
         )?;
         out.write_all(b"<tr><th>Subject</th><td class=\"subject\" dir=\"auto\">")?;
         match m.parts().iter().find(|p| p.path() == "subject") {
-            Some(part) => write_linkified(part.text(), part.links(), self.checks, &mut out)?,
+            Some(part) => write_linkified(
+                part.text(),
+                part.links(),
+                self.checks,
+                &self.linkifier,
+                &mut out,
+            )?,
             None => write_escaped(subject, &mut out)?,
         }
         out.write_all(b"</td></tr>\n</table>\n")?;
@@ -319,7 +347,7 @@ impl Pages {
             out.write_all(b"</ul>\n")?;
         }
         for part in m.parts().iter().filter(|p| p.path() != "subject") {
-            write_part(part, self.checks, &mut out)?;
+            write_part(part, self.checks, &self.linkifier, &mut out)?;
         }
         out.write_all(b"</body></html>\n")?;
         out.flush()?;
@@ -383,7 +411,12 @@ impl Write for Replacing {
     }
 }
 
-fn write_part(part: &TextPart, checks: bool, out: &mut impl Write) -> io::Result<()> {
+fn write_part(
+    part: &TextPart,
+    checks: bool,
+    linkifier: &Linkifier,
+    out: &mut impl Write,
+) -> io::Result<()> {
     out.write_all(b"<section class=\"part\"><h2>Part ")?;
     write_escaped(part.path(), out)?;
     if let Some(ct) = &part.content_type() {
@@ -391,7 +424,7 @@ fn write_part(part: &TextPart, checks: bool, out: &mut impl Write) -> io::Result
         write_escaped(ct, out)?;
     }
     out.write_all(b"</h2>\n<pre dir=\"auto\">")?;
-    write_linkified(part.text(), part.links(), checks, out)?;
+    write_linkified(part.text(), part.links(), checks, linkifier, out)?;
     out.write_all(b"</pre></section>\n")
 }
 
@@ -404,8 +437,13 @@ impl Render for Pages {
             .write_page(&self.dir.join(&page), file, index, global, m)
             .err();
         let links = if self.checks {
-            let links = m.parts().iter().flat_map(|p| p.links());
-            links.filter(|link| passes_checks(link)).count()
+            let links = m
+                .parts()
+                .iter()
+                .flat_map(|p| p.links().iter().map(move |link| (p.text(), link)));
+            links
+                .filter(|(text, link)| passes_checks(text, link))
+                .count()
         } else {
             m.link_count()
         };
@@ -647,7 +685,7 @@ mod tests {
         // And the page itself: every anchor is drawn.
         let (text, links) = anchors(40_000);
         let mut page = Vec::new();
-        write_linkified(&text, &links, false, &mut page).unwrap();
+        write_linkified(&text, &links, false, &Linkifier::new(), &mut page).unwrap();
         let page = String::from_utf8(page).unwrap();
         assert_eq!(page.matches("<a href=").count(), 40_000);
     }
