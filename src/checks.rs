@@ -49,7 +49,7 @@ use std::fmt;
 use crate::display::{host_identifiers_allowed, host_spoofable};
 use crate::finder::{LinkFinder, Links};
 use crate::format::FormatOptions;
-use crate::invisible::char_before;
+use crate::invisible::{char_before, is_invisible};
 pub use crate::invisible::is_default_ignorable;
 use crate::link::{Link, LinkKind};
 use crate::props::{is_bidi_control, is_host_char};
@@ -268,17 +268,6 @@ pub fn check(link_text: &str, kind: LinkKind) -> LinkCheck {
         }
     }
     result
-}
-
-/// What [`Check::Invisible`] looks for: a `Default_Ignorable_Code_Point` that is not a
-/// `Bidi_Control` character (those, invisible too, are [`Check::BidiControl`]'s) and not
-/// one that only shapes the visible character beside it: ZWNJ and ZWJ (U+200C, U+200D,
-/// which Persian and Indic words and emoji sequences need, and IDNA allows in context)
-/// and the text and emoji presentation selectors (U+FE0E, U+FE0F).
-fn is_invisible(c: char) -> bool {
-    is_default_ignorable(c)
-        && !is_bidi_control(c)
-        && !matches!(c, '\u{200C}' | '\u{200D}' | '\u{FE0E}' | '\u{FE0F}')
 }
 
 /// Runs the checks on `link`, found in `text` (bytes, as given to

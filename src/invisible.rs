@@ -63,6 +63,18 @@ pub fn is_default_ignorable(c: char) -> bool {
         .is_ok()
 }
 
+/// Whether `c` is invisible in the sense of [`crate::checks::Check::Invisible`]: a
+/// `Default_Ignorable_Code_Point` that is not a `Bidi_Control` character (those are the
+/// `bidi_control` check's) and not one that only shapes the visible character beside it:
+/// ZWNJ and ZWJ (U+200C, U+200D, which Persian and Indic words and emoji sequences need,
+/// and IDNA allows in context) and the text and emoji presentation selectors (U+FE0E,
+/// U+FE0F).
+pub(crate) fn is_invisible(c: char) -> bool {
+    is_default_ignorable(c)
+        && !crate::props::is_bidi_control(c)
+        && !matches!(c, '\u{200C}' | '\u{200D}' | '\u{FE0E}' | '\u{FE0F}')
+}
+
 /// The code point that ends `text[..end]`, if any (`end` is a character boundary).
 pub(crate) fn char_before(text: &[u8], end: usize) -> Option<char> {
     let mut start = end.checked_sub(1)?;
