@@ -141,6 +141,47 @@ mod archive {
         linkscan(&all, b"")
     }
 
+    /// Only web schemes become hrefs in the archive, in the text and in the `href`s of an
+    /// HTML part alike; `--href-schemes` adds more.
+    #[test]
+    fn only_web_schemes_get_an_href() {
+        let dir = scratch("display-archive-schemes");
+        let input = dir.join("html.mbox");
+        fs::write(
+            &input,
+            "From x@example.com Mon Jan  1 00:00:00 2024\nFrom: x@example.com\n\
+             Subject: links\nContent-Type: text/html; charset=utf-8\n\n\
+             <p>see smb://evil.example.com/share and \
+             <a href=\"ms-msdt://x.example.com/a\">help</a> \
+             <a href=\"file://evil.example.com/x\">file</a> \
+             <a href=\"ftp://files.example.org/pub\">ftp</a> \
+             <a href=\"https://example.com/ok\">ok</a></p>\n",
+        )
+        .unwrap();
+        let out_dir = dir.join("out");
+        let out = run(&[], &out_dir, &input);
+        assert!(out.status.success(), "{out:?}");
+        let page = fs::read_to_string(out_dir.join("00001.html")).unwrap();
+        for bad in ["smb:", "ms-msdt:", "file:", "ftp:"] {
+            assert!(!page.contains(&format!("href=\"{bad}")), "{bad}: {page}");
+        }
+        assert!(page.contains("href=\"https://example.com/ok\""), "{page}");
+        assert!(
+            page.contains("<span class=\"link\">smb://evil.example.com/share</span>"),
+            "{page}"
+        );
+        assert!(page.contains("<span class=\"link\">help</span>"), "{page}");
+        let out = run(&["--href-schemes", "ftp"], &out_dir, &input);
+        assert!(out.status.success(), "{out:?}");
+        let page = fs::read_to_string(out_dir.join("00001.html")).unwrap();
+        assert!(
+            page.contains("href=\"ftp://files.example.org/pub\""),
+            "{page}"
+        );
+        assert!(!page.contains("href=\"file:"), "{page}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
     /// Pages: text parts and header cells take their own direction, links their display
     /// form; with --checks a failing link is text with its U+202E escaped.
     #[test]
