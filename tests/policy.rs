@@ -183,7 +183,8 @@ fn script_boundary_never_cuts_a_host_at_a_hyphen() {
                 label.push('-');
             }
             for _ in 0..1 + rng.below(4) {
-                label.push_str(*rng.pick(letters));
+                let letter = *rng.pick(letters);
+                label.push_str(letter);
             }
         }
         let tld = if class { "中国" } else { "com" };
