@@ -93,7 +93,7 @@ pub use spans::{Span, Spans};
 pub use split::piece_end;
 pub use tables::{TLD_LIST_VERSION, UNICODE_VERSION};
 pub use terminate::{link_end, link_end_bytes, BRACKET_LIMIT};
-pub use tld::{is_syntactic_tld, TldListError, TldPolicy, TldSet};
+pub use tld::{is_public_suffix, is_syntactic_tld, TldListError, TldPolicy, TldSet};
 
 /// What this crate's tests, benchmarks, fuzz targets and command-line tool look at inside
 /// the library (feature `internals`): not part of the API, under no semver promise.

@@ -40,6 +40,7 @@ pub enum Policy {
     /// | `code_neighbour` | URLs without scheme, path, query or fragment | rejected when glued to code punctuation: `(`, `[` or `_` right after, `_` `/` `\` `$` `&` `#` `::` `->` right before | `Regexp.new(`, `tm.tm_year`, `lib/build.mk`, `&mss.sa` |
     /// | `file_name` | the same | rejected when the TLD is a common file extension (and the host does not start with `www.`) | `NEWS.md`, `libc.so`, `helpers.py`, `cmd.mk` |
     /// | `method_name` | the same | rejected when the TLD, written in lower case, is a common method name (`new` only after a capitalised class name) | `IO.select`, `File.read`, `block.call`, `Proc.new` |
+    /// | `public_suffix` | URLs without scheme, emails without `mailto:` | rejected when the host (the email's domain) is itself a public suffix of the Public Suffix List, not a registrable domain (spec section 1.4's MUST; feature `public-suffix`, on by default) | `co.uk`, `github.io`, `x@co.uk` → none; `bbc.co.uk`, `user.github.io` stay |
     /// | `abbreviation` | the same | rejected when the host is two labels, the first one or two ASCII letters starting in upper case, the second (the TLD) a capital and then lower-case letters: an academic or title abbreviation, the spec's own example of what not to link | `M.Sc.`, `B.Sc`, `B.Com`, `Ph.Sc` (but `x.com`, `T.CO`, `ab.Com.au` stay) |
     ///
     /// A URL with a scheme and an email with `mailto:` are left as detection found them (only
@@ -90,14 +91,17 @@ pub(crate) fn readable(text: &[u8], mut link: Link) -> Option<Link> {
                 return None;
             }
             if text[link.start..link.end].is_ascii() {
-                return Some(link);
+                let at = text[link.start..link.end]
+                    .iter()
+                    .rposition(|&b| b == b'@')?;
+                return (!public_suffix(&text[link.start + at + 1..link.end])).then_some(link);
             }
             let at = link.start + text[link.start..link.end].iter().position(|&b| b == b'@')?;
             // A local part is not a domain: a change across a hyphen keeps it whole.
             if let Boundary::At(start) = script_boundary(text, link.start, at) {
                 link.start = start;
             }
-            Some(link)
+            (!public_suffix(&text[at + 1..link.end])).then_some(link)
         }
         LinkKind::Url => {
             // One pass over the host: where it ends, and whether it is all ASCII.
@@ -125,6 +129,9 @@ pub(crate) fn readable(text: &[u8], mut link: Link) -> Option<Link> {
                     Boundary::AcrossHyphen => return None,
                 }
             }
+            if public_suffix(&text[link.start..host_end]) {
+                return None;
+            }
             if host_end == link.end || is_port(&text[host_end..link.end]) {
                 if code_neighbour(text, &link) {
                     return None;
@@ -149,6 +156,13 @@ pub(crate) fn readable(text: &[u8], mut link: Link) -> Option<Link> {
             Some(link)
         }
     }
+}
+
+/// Rule `public_suffix`: the host is a public suffix ([`crate::is_public_suffix`]), once
+/// per link, after the cheaper rules. A host with ideographic dots is left alone (the list
+/// is written with `.`).
+fn public_suffix(host: &[u8]) -> bool {
+    std::str::from_utf8(host).is_ok_and(crate::tld::is_public_suffix)
 }
 
 /// The last label of an ASCII host, a trailing dot aside.

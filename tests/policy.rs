@@ -509,3 +509,53 @@ fn labelled_sample_meets_the_targets() {
     );
     assert!(kept * 100 >= right * 98, "kept {kept} of {right}");
 }
+
+/// Spec section 1.4: a host that is itself a public suffix is not a registrable domain and
+/// is not linked by the readable policy; one label more is. Generated from suffixes of
+/// several kinds (country second levels, private suffixes, IDN), alone and with a label,
+/// as URLs and as email domains; the conformant policy keeps all of them.
+#[cfg(feature = "public-suffix")]
+#[test]
+fn public_suffixes_alone_are_not_links() {
+    let suffixes = [
+        "co.uk",
+        "github.io",
+        "com.au",
+        "ac.jp",
+        "blogspot.com",
+        "公司.cn",
+    ];
+    let finder = LinkFinder::builder().policy(Policy::Readable).build();
+    for suffix in suffixes {
+        for (text, linked) in [
+            (format!("see {suffix} now"), false),
+            (format!("see {suffix}/path now"), false),
+            (format!("see user.{suffix} now"), true),
+            (format!("see user.{suffix}/path now"), true),
+            (format!("write to x@{suffix} now"), false),
+            (format!("write to x@mail.{suffix} now"), true),
+            (format!("see https://{suffix}/ now"), true),
+        ] {
+            let found: Vec<&str> = finder.links(&text).map(|l| l.as_str()).collect();
+            assert_eq!(found.len(), usize::from(linked), "{text}: {found:?}");
+            assert_eq!(conformant(&text).len(), 1, "{text}");
+        }
+    }
+    // Through the command line: linkify (readable by default) and find --policy readable.
+    let text = "see co.uk and github.io, but bbc.co.uk and user.github.io";
+    let out = common::linkscan(&["find", "-o", "--policy", "readable"], text.as_bytes());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "bbc.co.uk\nuser.github.io\n"
+    );
+    let out = common::linkscan(&["find", "-o"], text.as_bytes());
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 4);
+    let out = common::linkscan(&["linkify"], text.as_bytes());
+    assert_eq!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .matches("<a href=")
+            .count(),
+        2
+    );
+}
