@@ -10,6 +10,8 @@
 //! | [`Check::TldSyntax`] (`tld_syntax`) | the TLD is not syntactically valid ([`is_syntactic_tld`]: digits, hyphens, CONTEXTJ/CONTEXTO characters, a one-letter ASCII label, bad Punycode) | "a syntactically valid TLD is required for any domain name"; only a TLD list of the user's own (or a stale one) lets such a link through |
 //! | [`Check::IdentifierStatus`] (`identifier_status`) | a character of the host, other than the dots, is not `Identifier_Status=Allowed` (UTS #39), looking inside `xn--` labels too | symbols, compatibility and obsolete characters in a domain name are a spoofing aid (`ｇoogle.com`, `payƿal.com`) |
 //! | [`Check::BidiControl`] (`bidi_control`) | the link holds a `Bidi_Control=Yes` character (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069) | they reorder the display of the link, so that what is shown is not where it leads |
+//! | [`Check::Spoof`] (`spoof`) | the host passes `identifier_status` but is spoofable: [`crate::display::host_spoofable`], the very test by which the display form ([`crate::display`], `linkscan display`, `linkify`) shows a host in Punycode (a label mixing scripts beyond UTS #39's highly restrictive level, or one whose skeleton is all ASCII). So a host fails `identifier_status` or `spoof` exactly when it is displayed in ASCII | Cyrillic letters for `p` and `a` in `paypal.com`, or an all-Cyrillic look-alike of `apple.com` |
+//! | [`Check::Invisible`] (`invisible`) | the link holds a `Default_Ignorable_Code_Point` other than a Bidi_Control character, ZWNJ, ZWJ or an emoji or text presentation selector (a soft hyphen, U+200B ZERO WIDTH SPACE, U+2060 WORD JOINER…), or one stands right before or right after it ([`check_link`] sees the text; [`check`] only the link) | the reader sees `paypal.com` in `pay\u{200B}pal.com`, and the link found is `pal.com` |
 //!
 //! Section 8 names `Identifier_Status=Recommended`, a value UTS #39 no longer has; its
 //! successor `Allowed` (from `IdentifierStatus.txt`) is used. The dots (`.`, `．`, `。`)
@@ -44,10 +46,13 @@
 
 use std::fmt;
 
+use crate::display::{host_identifiers_allowed, host_spoofable};
 use crate::finder::{LinkFinder, Links};
 use crate::format::FormatOptions;
+pub use crate::invisible::is_default_ignorable;
+use crate::invisible::{char_before, is_invisible};
 use crate::link::{Link, LinkKind};
-use crate::props::{is_bidi_control, is_host_char, is_identifier_allowed};
+use crate::props::{is_bidi_control, is_host_char};
 use crate::tld::is_syntactic_tld;
 
 /// The formatter options that section 8 asks for: Bidi_Control characters percent-escaped
@@ -74,18 +79,25 @@ pub enum Check {
     IdentifierStatus,
     /// The link holds a `Bidi_Control` character.
     BidiControl,
+    /// The host is spoofable: it is displayed in Punycode
+    /// ([`crate::display::host_spoofable`]).
+    Spoof,
+    /// The link holds a `Default_Ignorable_Code_Point`, or one is right before it.
+    Invisible,
 }
 
 impl Check {
     /// Every check, in the order of [`LinkCheck::iter`].
-    pub const ALL: [Check; 3] = [
+    pub const ALL: [Check; 5] = [
         Check::TldSyntax,
         Check::IdentifierStatus,
         Check::BidiControl,
+        Check::Spoof,
+        Check::Invisible,
     ];
 
     /// The check's name as the command line prints it: `tld_syntax`, `identifier_status`,
-    /// `bidi_control`.
+    /// `bidi_control`, `spoof`, `invisible`.
     ///
     /// ```
     /// assert_eq!(linkscan::checks::Check::BidiControl.name(), "bidi_control");
@@ -95,6 +107,8 @@ impl Check {
             Check::TldSyntax => "tld_syntax",
             Check::IdentifierStatus => "identifier_status",
             Check::BidiControl => "bidi_control",
+            Check::Spoof => "spoof",
+            Check::Invisible => "invisible",
         }
     }
 
@@ -204,12 +218,6 @@ fn is_scheme(s: &str) -> bool {
         && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
 }
 
-/// Label separators: the two Dots of the TLD search and the fullwidth full stop, which
-/// IDNA maps to `.`.
-fn is_separator(c: char) -> bool {
-    matches!(c, '.' | '\u{FF0E}' | '\u{3002}')
-}
-
 /// The TLD of a host: its last label after a Dot (`.` or `。`), a trailing dot ignored.
 ///
 /// ```
@@ -223,45 +231,18 @@ pub fn tld(host: &str) -> &str {
     })
 }
 
-/// Whether every label of `host` passes [`Check::IdentifierStatus`]: its characters
-/// are `Identifier_Status=Allowed`, an `xn--` label's decoded ones too.
-pub(crate) fn host_identifiers_allowed(host: &str) -> bool {
-    host.split(is_separator).all(label_allowed)
-}
-
-/// Whether every character of `label` (dots excluded) is `Identifier_Status=Allowed`;
-/// an `xn--` label is checked in its decoded form too.
-fn label_allowed(label: &str) -> bool {
-    let allowed = if label.is_ascii() {
-        // The same answer as the table for ASCII, without decoding UTF-8.
-        label
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'\'' | b'-' | b'.' | b':' | b'_'))
-    } else {
-        label.chars().all(is_identifier_allowed)
-    };
-    if !allowed {
-        return false;
-    }
-    match label.get(..4) {
-        Some(prefix) if prefix.eq_ignore_ascii_case("xn--") => {
-            let ace = label[4..].to_ascii_lowercase();
-            // Undecodable Punycode is no character at all: the label is left to DNS.
-            idna::punycode::decode_to_string(&ace)
-                .is_none_or(|decoded| decoded.chars().all(is_identifier_allowed))
-        }
-        _ => true,
-    }
-}
-
-/// Runs the checks on one link, given the link's own text and kind.
+/// Runs the checks on one link, given the link's own text and kind. (Only
+/// [`check_link`], which sees the text around the link, can tell that an invisible code
+/// point stands right before it.)
 ///
 /// ```
 /// use linkscan::{checks::check, LinkKind};
 /// assert_eq!(check("example.c0m", LinkKind::Url).to_string(), "tld_syntax");
-/// assert_eq!(check("xn--80ak6aa92e.com", LinkKind::Url).to_string(), "");
+/// assert_eq!(check("xn--80ak6aa92e.com", LinkKind::Url).to_string(), "spoof");
 /// assert_eq!(check("payƿal.com", LinkKind::Url).to_string(), "identifier_status");
+/// assert_eq!(check("\u{0440}aypal.com", LinkKind::Url).to_string(), "spoof");
 /// assert_eq!(check("x\u{200E}y@example.com", LinkKind::Email).to_string(), "bidi_control");
+/// assert_eq!(check("example.com/a\u{00AD}b", LinkKind::Url).to_string(), "invisible");
 /// ```
 pub fn check(link_text: &str, kind: LinkKind) -> LinkCheck {
     let mut result = LinkCheck::default();
@@ -272,15 +253,36 @@ pub fn check(link_text: &str, kind: LinkKind) -> LinkCheck {
     if !host_identifiers_allowed(host) {
         result.fail(Check::IdentifierStatus);
     }
-    // Bidi_Control characters are all outside ASCII; most links are ASCII.
-    if !link_text.is_ascii() && link_text.chars().any(is_bidi_control) {
-        result.fail(Check::BidiControl);
+    // A host that fails `identifier_status` is spoofable for that reason alone: one
+    // reason, one check.
+    if !result.fails(Check::IdentifierStatus) && host_spoofable(host) {
+        result.fail(Check::Spoof);
+    }
+    // Bidi_Control and invisible characters are all outside ASCII; most links are ASCII.
+    if !link_text.is_ascii() {
+        if link_text.chars().any(is_bidi_control) {
+            result.fail(Check::BidiControl);
+        }
+        if link_text.chars().any(is_invisible) {
+            result.fail(Check::Invisible);
+        }
     }
     result
 }
 
 /// Runs the checks on `link`, found in `text` (bytes, as given to
-/// [`LinkFinder::links_bytes`]).
+/// [`LinkFinder::links_bytes`]): those of [`check`], and [`Check::Invisible`] also when a
+/// `Default_Ignorable_Code_Point` is right before the link (`pay\u{200B}pal.com` gives
+/// the link `pal.com`) or right after it (`example.co\u{00AD}m` gives `example.co`).
+///
+/// ```
+/// use linkscan::checks::{check_link, Check};
+/// use linkscan::LinkFinder;
+/// let text = "pay\u{200B}pal.com";
+/// let link = LinkFinder::new().links(text).next().unwrap();
+/// assert_eq!(link.as_str(), "pal.com");
+/// assert!(check_link(text.as_bytes(), &link.into()).fails(Check::Invisible));
+/// ```
 ///
 /// # Panics
 /// If `link` is not a link of `text` (its range is out of bounds).
@@ -288,7 +290,39 @@ pub fn check_link(text: &[u8], link: &Link) -> LinkCheck {
     // A link never contains invalid UTF-8; if a foreign range does, its lossy text is
     // checked (U+FFFD is not Allowed, so such a host fails `identifier_status`).
     let link_text = String::from_utf8_lossy(&text[link.range()]);
-    check(&link_text, link.kind())
+    let mut result = check(&link_text, link.kind());
+    let after = std::str::from_utf8(&text[link.end()..text.len().min(link.end() + 4)]);
+    let after = match after {
+        Ok(after) => after.chars().next(),
+        Err(e) => std::str::from_utf8(&text[link.end()..link.end() + e.valid_up_to()])
+            .ok()
+            .and_then(|s| s.chars().next()),
+    };
+    if char_before(text, link.start()).is_some_and(is_invisible) || after.is_some_and(is_invisible)
+    {
+        result.fail(Check::Invisible);
+    }
+    result
+}
+
+/// Runs the checks on a link whose text is `link_text`, between `before` and `after` in
+/// its text (as [`check_link`] does with a [`Link`]; each may be empty, or all the text on
+/// its side: only the character next to the link is looked at).
+///
+/// ```
+/// use linkscan::{checks::check_between, LinkKind};
+/// assert_eq!(check_between("pay\u{200B}", "pal.com", "", LinkKind::Url).to_string(), "invisible");
+/// assert_eq!(check_between("", "example.co", "\u{00AD}m", LinkKind::Url).to_string(), "invisible");
+/// assert!(check_between("pay ", "pal.com", " now", LinkKind::Url).passed());
+/// ```
+pub fn check_between(before: &str, link_text: &str, after: &str, kind: LinkKind) -> LinkCheck {
+    let mut result = check(link_text, kind);
+    if before.chars().next_back().is_some_and(is_invisible)
+        || after.chars().next().is_some_and(is_invisible)
+    {
+        result.fail(Check::Invisible);
+    }
+    result
 }
 
 /// The links of `text` with the result of their checks; see [`checked_links`].
@@ -432,11 +466,76 @@ mod tests {
     }
 
     #[test]
+    fn invisible_in_or_right_before_the_link() {
+        for c in [
+            '\u{00AD}',
+            '\u{200B}',
+            '\u{2060}',
+            '\u{FEFF}',
+            '\u{180E}',
+            '\u{E0041}',
+        ] {
+            let url = format!("example.com/a{c}b");
+            assert_eq!(names(&url, LinkKind::Url), "invisible", "{c:?}");
+            let email = format!("a{c}b@example.com");
+            assert_eq!(names(&email, LinkKind::Email), "invisible", "{c:?}");
+            // Right before: only check_link sees it.
+            let text = format!("x{c}pal.com");
+            let finder = LinkFinder::new();
+            let link = finder.links_bytes(text.as_bytes()).next().unwrap();
+            assert_eq!(&text[link.range()], "pal.com", "{c:?}");
+            assert!(check_link(text.as_bytes(), &link).fails(Check::Invisible));
+            assert!(check(&text[link.range()], LinkKind::Url).passed());
+        }
+        // Joiners, emoji presentation and a plain space before: not flagged.
+        for text in [
+            "a\u{200C}b@example.com",
+            "example.com/\u{2764}\u{FE0F}",
+            "x pal.com",
+        ] {
+            let finder = LinkFinder::new();
+            let link = finder.links_bytes(text.as_bytes()).next().unwrap();
+            assert!(
+                !check_link(text.as_bytes(), &link).fails(Check::Invisible),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn spoof_is_the_display_verdict() {
+        for (host, spoof) in [
+            ("example.com", false),
+            ("bücher.de", false),
+            ("例え.テスト", false),
+            ("\u{0440}aypal.com", true),
+            ("\u{0430}\u{0440}\u{0440}\u{04CF}\u{0435}.com", true),
+            ("xn--80ak6aa92e.com", true),
+            ("ｅxample.com", true),
+        ] {
+            let url = format!("https://{host}/x");
+            let result = check(&url, LinkKind::Url);
+            let flagged = result.fails(Check::Spoof) || result.fails(Check::IdentifierStatus);
+            assert_eq!(flagged, spoof, "{host}");
+            let shown = crate::display::display_host(host);
+            assert_eq!(
+                shown.is_ascii() && !host.is_ascii() || host.starts_with("xn--") && shown == host,
+                spoof,
+                "{host}"
+            );
+            let result = check(&format!("a@{host}"), LinkKind::Email);
+            let flagged = result.fails(Check::Spoof) || result.fails(Check::IdentifierStatus);
+            assert_eq!(flagged, spoof, "{host}");
+        }
+    }
+
+    #[test]
     fn ascii_shortcut_agrees_with_the_table() {
+        use crate::props::is_identifier_allowed;
         for b in 0..0x80u8 {
             let label = (b as char).to_string();
             assert_eq!(
-                label_allowed(&label),
+                crate::display::label_allowed(&label),
                 is_identifier_allowed(b as char),
                 "{:?}",
                 b as char

@@ -16,6 +16,9 @@
 //!   that is when it is confusable with an ASCII label (`аррӏе` and `apple`). The
 //!   `unicode-security` crate provides the restriction levels and skeletons;
 //! * every Bidi_Control character percent-escaped, everywhere, the host included;
+//! * every syntax look-alike (`⁄` U+2044, `∕` U+2215, `／` U+FF0F, `․` U+2024, `Ɂ` U+0241…,
+//!   a character that reads as `/ ? # . :` and is not; [`SYNTAX_LOOKALIKES`] says how the
+//!   set was chosen) percent-escaped, so that no fake path, query or port shows;
 //! * for an email, the local part minimally quoted (section 5.3) and the domain shown as
 //!   a URL's host.
 //!
@@ -45,6 +48,9 @@ use crate::format::{
     escape_url_showing, format_host, push_escaped_char, quote_local_part, FormatOptions, RawUrl,
 };
 use crate::{is_bidi_control, is_identifier_allowed, LinkKind};
+
+mod lookalikes;
+pub use lookalikes::{escape_syntax_lookalikes, syntax_lookalike, SYNTAX_LOOKALIKES};
 
 /// LEFT-TO-RIGHT ISOLATE, put before a link with [`DisplayOptions::bidi`].
 pub const LRI: char = '\u{2066}';
@@ -112,6 +118,38 @@ fn is_label_separator(c: char) -> bool {
     matches!(c, '.' | '\u{3002}' | '\u{FF0E}' | '\u{FF61}')
 }
 
+/// Whether every label of `host` passes [`crate::checks::Check::IdentifierStatus`]: its characters
+/// are `Identifier_Status=Allowed`, an `xn--` label's decoded ones too.
+pub(crate) fn host_identifiers_allowed(host: &str) -> bool {
+    // The dots of the TLD search and the fullwidth full stop, which IDNA maps to `.`.
+    host.split(['.', '\u{FF0E}', '\u{3002}']).all(label_allowed)
+}
+
+/// Whether every character of `label` (dots excluded) is `Identifier_Status=Allowed`;
+/// an `xn--` label is checked in its decoded form too.
+pub(crate) fn label_allowed(label: &str) -> bool {
+    let allowed = if label.is_ascii() {
+        // The same answer as the table for ASCII, without decoding UTF-8.
+        label
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'\'' | b'-' | b'.' | b':' | b'_'))
+    } else {
+        label.chars().all(is_identifier_allowed)
+    };
+    if !allowed {
+        return false;
+    }
+    match label.get(..4) {
+        Some(prefix) if prefix.eq_ignore_ascii_case("xn--") => {
+            let ace = label[4..].to_ascii_lowercase();
+            // Undecodable Punycode is no character at all: the label is left to DNS.
+            idna::punycode::decode_to_string(&ace)
+                .is_none_or(|decoded| decoded.chars().all(is_identifier_allowed))
+        }
+        _ => true,
+    }
+}
+
 /// Why `host` (a domain name, Unicode or Punycode) would be a spoofing aid if shown in
 /// Unicode, or `None` when it is safe to show.
 ///
@@ -127,7 +165,7 @@ fn is_label_separator(c: char) -> bool {
 /// assert_eq!(host_spoof("xn--80ak6aa92e.com"), Some(Spoof::ConfusableWithAscii));
 /// ```
 pub fn host_spoof(host: &str) -> Option<Spoof> {
-    if !crate::checks::host_identifiers_allowed(host) {
+    if !host_identifiers_allowed(host) {
         return Some(Spoof::IdentifierStatus);
     }
     let unicode = match idna::domain_to_unicode(host) {
@@ -168,31 +206,12 @@ pub fn host_spoof(host: &str) -> Option<Spoof> {
 /// assert_eq!(display_host("Example.COM"), "Example.COM"); // ASCII: as written
 /// ```
 pub fn display_host(host: &str) -> Cow<'_, str> {
-    if host.is_empty() || host.starts_with('[') || host.contains('%') {
-        return Cow::Borrowed(host);
-    }
-    // An ASCII host without a Punycode label has no label to spoof with: only its
-    // characters are checked (the common case, without IDNA).
-    // (Any `xn--`, even inside a label, takes the full path: it can only be slower.)
-    let punycode = host
-        .as_bytes()
-        .windows(4)
-        .any(|w| w.eq_ignore_ascii_case(b"xn--"));
-    let safe = if host.is_ascii() && !punycode {
-        // The `identifier_status` check of an ASCII host without Punycode labels.
-        let safe = host
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'\'' | b'-' | b'.' | b':' | b'_'));
-        if safe {
-            // Shown as written: ToUnicode would only lower-case it, and a reader's
-            // `BuildLinuxMan.pl` or `Example.COM` should not change on the page.
+    if !host_spoofable(host) {
+        if host.is_empty() || host.starts_with('[') || host.contains('%') || plain_ascii(host) {
+            // Shown as written: ToUnicode would only lower-case a plain ASCII host, and a
+            // reader's `BuildLinuxMan.pl` or `Example.COM` should not change on the page.
             return Cow::Borrowed(host);
         }
-        false
-    } else {
-        host_spoof(host).is_none()
-    };
-    if safe {
         return format_host(host);
     }
     match idna::domain_to_ascii(host) {
@@ -205,6 +224,42 @@ pub fn display_host(host: &str) -> Cow<'_, str> {
             Cow::Owned(ascii)
         }
     }
+}
+
+/// Whether `host` is ASCII without a Punycode label. (Any `xn--`, even inside a label,
+/// counts: it can only take the slower path.)
+fn plain_ascii(host: &str) -> bool {
+    host.is_ascii()
+        && !host
+            .as_bytes()
+            .windows(4)
+            .any(|w| w.eq_ignore_ascii_case(b"xn--"))
+}
+
+/// Whether [`display_host`] shows `host` in ASCII rather than as written or in Unicode:
+/// the one spoof verdict of this crate, which [`crate::checks::Check::Spoof`] reports too.
+/// IP literals and hosts with percent-escapes are never spoofable (they are shown as
+/// written); an ASCII host without a Punycode label is spoofable only when a character
+/// fails `Identifier_Status`; any other host when [`host_spoof`] gives a reason.
+///
+/// ```
+/// use linkscan::display::host_spoofable;
+/// assert!(!host_spoofable("bücher.de") && !host_spoofable("Example.COM"));
+/// assert!(host_spoofable("\u{0440}aypal.com") && host_spoofable("xn--80ak6aa92e.com"));
+/// ```
+pub fn host_spoofable(host: &str) -> bool {
+    if host.is_empty() || host.starts_with('[') || host.contains('%') {
+        return false;
+    }
+    // An ASCII host without a Punycode label has no label to spoof with: only its
+    // characters are checked (the common case, without IDNA).
+    if plain_ascii(host) {
+        // The `identifier_status` check of an ASCII host without Punycode labels.
+        return !host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'\'' | b'-' | b'.' | b':' | b'_'));
+    }
+    host_spoof(host).is_some()
 }
 
 /// The formatter options of the display form: Bidi_Control characters escaped.
@@ -371,8 +426,13 @@ pub fn kind_of(link: &str) -> LinkKind {
     }
 }
 
-/// Applies [`DisplayOptions::bidi`] to a display form.
+/// Escapes the syntax look-alikes of a display form ([`escape_syntax_lookalikes`]), then
+/// applies [`DisplayOptions::bidi`].
 fn finish(shown: String, kind: LinkKind, options: &DisplayOptions) -> String {
+    let shown = match escape_syntax_lookalikes(&shown) {
+        Cow::Borrowed(_) => shown,
+        Cow::Owned(escaped) => escaped,
+    };
     if options.bidi {
         isolate(&shown, kind)
     } else {

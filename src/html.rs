@@ -23,6 +23,12 @@
 //! With [`Linkifier::checks`], a link that fails a security check of section 8
 //! ([`crate::checks`]) is written as plain text, not linked, its Bidi_Control characters
 //! percent-escaped all the same.
+//!
+//! Only web schemes become `href`s: `http`, `https` and `mailto` ([`WEB_SCHEMES`]), and
+//! those added with [`Linkifier::href_schemes`]. A link of another scheme (`smb://`,
+//! `file://`, `ms-msdt://`, `search-ms://`…) would open a local program or a network
+//! share from the page, so it is shown as a link without a target
+//! ([`write_unlinked`]: `<span class="link">`, in its display form), never as `<a href>`.
 
 use std::io::{self, Write};
 
@@ -53,6 +59,33 @@ pub struct Linkifier {
     finder: LinkFinder,
     default_scheme: String,
     checks: bool,
+    /// Schemes allowed in an `href` beyond [`WEB_SCHEMES`], in lower case.
+    href_schemes: Vec<String>,
+}
+
+/// The schemes whose links become `href`s unless more are allowed
+/// ([`Linkifier::href_schemes`]).
+pub const WEB_SCHEMES: [&str; 3] = ["http", "https", "mailto"];
+
+/// Schemes that [`Linkifier::href_schemes`] refuses: they run script in the page.
+pub const SCRIPT_SCHEMES: [&str; 3] = ["javascript", "vbscript", "data"];
+
+/// The scheme of `href` (what comes before its first `:`, when that is an RFC 3986
+/// scheme name: a letter, then letters, digits, `+`, `-` and `.`), if any.
+///
+/// ```
+/// use linkscan::html::href_scheme;
+/// assert_eq!(href_scheme("HTTPS://example.com"), Some("HTTPS"));
+/// assert_eq!(href_scheme("ms-msdt:/id"), Some("ms-msdt"));
+/// assert_eq!(href_scheme("example.com/a:b"), None);
+/// ```
+pub fn href_scheme(href: &str) -> Option<&str> {
+    let colon = href.find(':')?;
+    let scheme = &href[..colon];
+    let mut bytes = scheme.bytes();
+    let valid = bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
+    valid.then_some(scheme)
 }
 
 impl Default for Linkifier {
@@ -68,7 +101,68 @@ impl Linkifier {
             finder: LinkFinder::new(),
             default_scheme: "https://".to_string(),
             checks: false,
+            href_schemes: Vec::new(),
         }
+    }
+
+    /// Also let links of these schemes (names without `:`, any case) become `href`s, beyond
+    /// [`WEB_SCHEMES`]. A name that is not an RFC 3986 scheme, or is one of
+    /// [`SCRIPT_SCHEMES`], is refused with a message.
+    ///
+    /// ```
+    /// use linkscan::html::Linkifier;
+    /// let text = "see ftp://example.org/pub";
+    /// assert_eq!(
+    ///     Linkifier::new().linkify(text),
+    ///     "see <bdi dir=\"ltr\"><span class=\"link\">ftp://example.org/pub</span></bdi>"
+    /// );
+    /// let ftp = Linkifier::new().href_schemes(["FTP"]).unwrap();
+    /// assert!(ftp.linkify(text).ends_with("<a href=\"ftp://example.org/pub\">ftp://example.org/pub</a></bdi>"));
+    /// assert!(Linkifier::new().href_schemes(["javascript"]).is_err());
+    /// ```
+    pub fn href_schemes<I, S>(mut self, schemes: I) -> Result<Self, String>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        for scheme in schemes {
+            let scheme = scheme.as_ref().to_ascii_lowercase();
+            if href_scheme(&format!("{scheme}:")) != Some(scheme.as_str()) {
+                return Err(format!("{scheme:?} is not a scheme name"));
+            }
+            if SCRIPT_SCHEMES.contains(&scheme.as_str()) {
+                return Err(format!("{scheme}: links run script in the page"));
+            }
+            if !self.href_schemes.contains(&scheme) {
+                self.href_schemes.push(scheme);
+            }
+        }
+        Ok(self)
+    }
+
+    /// Whether `href` may be written as an `href`: its scheme is one of [`WEB_SCHEMES`] or
+    /// of those added by [`Linkifier::href_schemes`] (ASCII case ignored). One without a
+    /// scheme may not.
+    ///
+    /// ```
+    /// use linkscan::html::Linkifier;
+    /// let l = Linkifier::new();
+    /// assert!(l.allows_href("https://example.com") && l.allows_href("MAILTO:a@b.org"));
+    /// assert!(!l.allows_href("file:///etc/passwd") && !l.allows_href("smb://host/x"));
+    /// ```
+    pub fn allows_href(&self, href: &str) -> bool {
+        href_scheme(href).is_some_and(|scheme| {
+            WEB_SCHEMES.iter().any(|w| w.eq_ignore_ascii_case(scheme))
+                || self
+                    .href_schemes
+                    .iter()
+                    .any(|w| w.eq_ignore_ascii_case(scheme))
+        })
+    }
+
+    /// Whether links that fail a security check are left as text ([`Linkifier::checks`]).
+    pub fn uses_checks(&self) -> bool {
+        self.checks
     }
 
     /// Uses `finder` to detect links.
@@ -158,7 +252,11 @@ impl Linkifier {
             }
             let shown = display_link(&link_text, link.kind(), &DisplayOptions::default());
             let href = self.href(&link, &link_text);
-            write_link(&shown, link.kind(), &href, None, out)?;
+            if self.allows_href(&href) {
+                write_link(&shown, link.kind(), &href, None, out)?;
+            } else {
+                write_unlinked(&shown, link.kind(), out)?;
+            }
         }
         write_escaped_bytes(&text[at..], out)
     }
@@ -198,6 +296,34 @@ pub fn write_link<W: Write + ?Sized>(
         write_escaped(rel, out)?;
     }
     out.write_all(b"\">")?;
+    write_shown(shown, kind, out)?;
+    out.write_all(b"</a></bdi>")
+}
+
+/// Writes a link that gets no target (its scheme is not allowed in an `href`, see
+/// [`Linkifier::allows_href`]): `<bdi dir="ltr"><span class="link">…</span></bdi>`, its
+/// text `shown` (a display form of `kind`) written as [`write_link`] writes it.
+///
+/// ```
+/// let mut out = Vec::new();
+/// linkscan::html::write_unlinked("smb://server/x", linkscan::LinkKind::Url, &mut out).unwrap();
+/// assert_eq!(
+///     String::from_utf8(out).unwrap(),
+///     "<bdi dir=\"ltr\"><span class=\"link\">smb://server/x</span></bdi>"
+/// );
+/// ```
+pub fn write_unlinked<W: Write + ?Sized>(
+    shown: &str,
+    kind: LinkKind,
+    out: &mut W,
+) -> io::Result<()> {
+    out.write_all(b"<bdi dir=\"ltr\"><span class=\"link\">")?;
+    write_shown(shown, kind, out)?;
+    out.write_all(b"</span></bdi>")
+}
+
+/// The text of a link: escaped, each field in its own `<bdi>` when it is not all ASCII.
+fn write_shown<W: Write + ?Sized>(shown: &str, kind: LinkKind, out: &mut W) -> io::Result<()> {
     if shown.is_ascii() {
         write_escaped(shown, out)?;
     } else {
@@ -212,7 +338,7 @@ pub fn write_link<W: Write + ?Sized>(
             }
         }
     }
-    out.write_all(b"</a></bdi>")
+    Ok(())
 }
 
 /// Writes `s` with `&`, `<`, `>`, `"` and `'` replaced by character references, safe in

@@ -50,6 +50,7 @@ pub mod display;
 mod finder;
 pub mod format;
 pub mod html;
+mod invisible;
 mod link;
 #[cfg(feature = "mail")]
 pub mod mail;
@@ -90,8 +91,9 @@ pub use props::{
 };
 pub use spans::{Span, Spans};
 pub use split::piece_end;
+pub use tables::{TLD_LIST_VERSION, UNICODE_VERSION};
 pub use terminate::{link_end, link_end_bytes, BRACKET_LIMIT};
-pub use tld::{is_syntactic_tld, TldListError, TldPolicy, TldSet};
+pub use tld::{is_public_suffix, is_syntactic_tld, TldListError, TldPolicy, TldSet};
 
 /// What this crate's tests, benchmarks, fuzz targets and command-line tool look at inside
 /// the library (feature `__internals`): not part of the API, under no semver promise.

@@ -35,10 +35,13 @@ pub enum Policy {
     /// | `closing_backtick` | all URLs | a link right after a backtick ends at the next one | ``slack.com/about`，但是`` → `slack.com/about` |
     /// | `escaped_angle_bracket` | all URLs | a link ending in `&gt` or `&quot` before `;` ends before the `&` | `&lt;https://x.org/a&gt;` → `https://x.org/a` |
     /// | `ideographic_full_stop` | URLs without scheme | the host starts after its last `。` | `提供開始します。cache.ruby-lang.org` → `cache.ruby-lang.org`; `冷水。AI`, `取消了。亚马逊`, `例え。みんな` → none |
-    /// | `script_boundary` | URLs without scheme, email local parts | the host (local part) starts after its last change, inside a label, between ideographic or complex-context letters and others | `ウェブサイトはexample.com` → `example.com`; `000美元。YouTube` → none |
+    /// | `script_boundary` | URLs without scheme, email local parts | the host (local part) starts after its last change, inside a label, between ideographic or complex-context letters and others; a hyphen joins what is on its sides, so a change across one keeps the host whole when both sides are alike and rejects the URL when they are not (never a cut into another domain) | `ウェブサイトはexample.com` → `example.com`; `000美元。YouTube` → none; `中文-测试.中国` stays whole |
+    /// | `invisible_cut` | emails without `mailto:` | rejected when an invisible character (`Default_Ignorable_Code_Point`, not ZWNJ, ZWJ, a variation selector or a Bidi_Control) is right before the local part: the reader sees a longer address | `li\u{AD}wang@example.cn`, `x\u{200B}y@example.com` → none |
     /// | `code_neighbour` | URLs without scheme, path, query or fragment | rejected when glued to code punctuation: `(`, `[` or `_` right after, `_` `/` `\` `$` `&` `#` `::` `->` right before | `Regexp.new(`, `tm.tm_year`, `lib/build.mk`, `&mss.sa` |
     /// | `file_name` | the same | rejected when the TLD is a common file extension (and the host does not start with `www.`) | `NEWS.md`, `libc.so`, `helpers.py`, `cmd.mk` |
     /// | `method_name` | the same | rejected when the TLD, written in lower case, is a common method name (`new` only after a capitalised class name) | `IO.select`, `File.read`, `block.call`, `Proc.new` |
+    /// | `public_suffix` | URLs without scheme, emails without `mailto:` | rejected when the host (the email's domain) is itself a public suffix of the Public Suffix List, not a registrable domain (spec section 1.4's MUST; feature `public-suffix`, on by default) | `co.uk`, `github.io`, `x@co.uk` → none; `bbc.co.uk`, `user.github.io` stay |
+    /// | `abbreviation` | the same | rejected when the host is two labels, the first one or two ASCII letters starting in upper case, the second (the TLD) a capital and then lower-case letters: an academic or title abbreviation, the spec's own example of what not to link | `M.Sc.`, `B.Sc`, `B.Com`, `Ph.Sc` (but `x.com`, `T.CO`, `ab.Com.au` stay) |
     ///
     /// A URL with a scheme and an email with `mailto:` are left as detection found them (only
     /// `closing_backtick` and `escaped_angle_bracket` may end them earlier): the writer
@@ -84,12 +87,21 @@ pub(crate) fn readable(text: &[u8], mut link: Link) -> Option<Link> {
     }
     match link.kind {
         LinkKind::Email => {
+            if invisible_cut(text, link.start) {
+                return None;
+            }
             if text[link.start..link.end].is_ascii() {
-                return Some(link);
+                let at = text[link.start..link.end]
+                    .iter()
+                    .rposition(|&b| b == b'@')?;
+                return (!public_suffix(&text[link.start + at + 1..link.end])).then_some(link);
             }
             let at = link.start + text[link.start..link.end].iter().position(|&b| b == b'@')?;
-            link.start = script_boundary(text, link.start, at).unwrap_or(link.start);
-            Some(link)
+            // A local part is not a domain: a change across a hyphen keeps it whole.
+            if let Boundary::At(start) = script_boundary(text, link.start, at) {
+                link.start = start;
+            }
+            (!public_suffix(&text[at + 1..link.end])).then_some(link)
         }
         LinkKind::Url => {
             // One pass over the host: where it ends, and whether it is all ASCII.
@@ -108,13 +120,17 @@ pub(crate) fn readable(text: &[u8], mut link: Link) -> Option<Link> {
                     link.start = start;
                     has_inner_dot(text, link.start, host_end).then_some(())?;
                 }
-                if let Some(start) = script_boundary(text, link.start, host_end) {
-                    if text[start] == b'-' {
-                        return None;
+                match script_boundary(text, link.start, host_end) {
+                    Boundary::None => {}
+                    Boundary::At(start) => {
+                        link.start = start;
+                        has_inner_dot(text, link.start, host_end).then_some(())?;
                     }
-                    link.start = start;
-                    has_inner_dot(text, link.start, host_end).then_some(())?;
+                    Boundary::AcrossHyphen => return None,
                 }
+            }
+            if public_suffix(&text[link.start..host_end]) {
+                return None;
             }
             if host_end == link.end || is_port(&text[host_end..link.end]) {
                 if code_neighbour(text, &link) {
@@ -133,10 +149,20 @@ pub(crate) fn readable(text: &[u8], mut link: Link) -> Option<Link> {
                 {
                     return None;
                 }
+                if ascii && abbreviation(host) {
+                    return None;
+                }
             }
             Some(link)
         }
     }
+}
+
+/// Rule `public_suffix`: the host is a public suffix ([`crate::is_public_suffix`]), once
+/// per link, after the cheaper rules. A host with ideographic dots is left alone (the list
+/// is written with `.`).
+fn public_suffix(host: &[u8]) -> bool {
+    std::str::from_utf8(host).is_ok_and(crate::tld::is_public_suffix)
 }
 
 /// The last label of an ASCII host, a trailing dot aside.
@@ -239,31 +265,84 @@ fn ideographic_full_stop(text: &[u8], start: usize, host_end: usize) -> Option<u
     Some(start + at + IDEOGRAPHIC_FULL_STOP.len())
 }
 
+/// What rule `script_boundary` finds in a host or local part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Boundary {
+    /// No change of script class inside a label: the start stays.
+    None,
+    /// The last change is between two letters side by side: the start moves there.
+    At(usize),
+    /// The last change is across a hyphen (`例子-example.com`): the hyphen joins the two
+    /// sides into one label, and starting after it would link another domain.
+    AcrossHyphen,
+}
+
 /// Rule `script_boundary` (the example of spec section 8): in text without spaces, a host
 /// (or an email local part) runs back into the words before it: `ウェブサイトはexample.com`.
 /// The start moves to the last place where, inside one label, a character that is
 /// ideographic or complex-context ([`is_ideographic`]) and one that is not stand side by
 /// side. So `例子.com`, `中国政府网.中国` and `bücher.de` stay whole, and
 /// `最高のSONY製品.com` (which the spec names as the price of the rule) becomes
-/// `製品.com`. Returns the new start, if it moves.
-fn script_boundary(text: &[u8], start: usize, end: usize) -> Option<usize> {
+/// `製品.com`.
+///
+/// A hyphen belongs to no class: `中文-测试.中国`, `ตัวอย่าง-ทดสอบ.ไทย` and
+/// `ສາກົນ-ການຍອມຮັບ-ທົດລອງ.ລາວ` are one label each, whole; a change of class across a
+/// hyphen is [`Boundary::AcrossHyphen`], never a start after the hyphen (which would be
+/// another, maybe real, domain).
+fn script_boundary(text: &[u8], start: usize, end: usize) -> Boundary {
     let mut i = start;
     let mut previous: Option<bool> = None;
-    let mut boundary = None;
+    let mut hyphen = false;
+    let mut boundary = Boundary::None;
     while i < end {
         let (cp, len) = utf8::decode(text, i);
         if cp == '.' as u32 || cp == 0x3002 || cp == 0xFF0E {
             previous = None;
+            hyphen = false;
+        } else if cp == '-' as u32 {
+            hyphen = true;
         } else {
             let class = is_ideographic(cp);
             if previous.is_some_and(|p| p != class) {
-                boundary = Some(i);
+                boundary = if hyphen {
+                    Boundary::AcrossHyphen
+                } else {
+                    Boundary::At(i)
+                };
             }
             previous = Some(class);
+            hyphen = false;
         }
         i += len;
     }
     boundary
+}
+
+/// Rule `invisible_cut`: an email whose local part starts right after an invisible
+/// character (`li\u{AD}wang@example.cn`, a soft hyphen from hyphenated text) was cut
+/// there; the reader sees the longer address. ASCII before the start costs one compare.
+fn invisible_cut(text: &[u8], start: usize) -> bool {
+    start > 0
+        && text[start - 1] >= 0x80
+        && crate::invisible::char_before(text, start).is_some_and(crate::invisible::is_invisible)
+}
+
+/// Rule `abbreviation`: `M.Sc`, `B.Sc`, `B.Com`: a host of two labels, the first one or
+/// two ASCII letters with a capital first, the second a capital then lower-case letters.
+/// Spec section 1.4 gives `M.Sc.` as what must not be linked; `x.com`, `T.CO` and
+/// `St.Kitts.com` are not abbreviations by this test.
+fn abbreviation(host: &[u8]) -> bool {
+    let host = host.strip_suffix(b".").unwrap_or(host);
+    let Some(dot) = host.iter().position(|&b| b == b'.') else {
+        return false;
+    };
+    let (first, tld) = (&host[..dot], &host[dot + 1..]);
+    (1..=2).contains(&first.len())
+        && first[0].is_ascii_uppercase()
+        && first[1..].iter().all(u8::is_ascii_lowercase)
+        && tld.len() >= 2
+        && tld[0].is_ascii_uppercase()
+        && tld[1..].iter().all(u8::is_ascii_lowercase)
 }
 
 /// Letters that Line_Break gives the values Ideographic (ID), Conditional Japanese

@@ -125,6 +125,11 @@ fn a_link_check_lists_names_in_a_fixed_order() {
         result.names().collect::<Vec<_>>(),
         ["tld_syntax", "identifier_status", "bidi_control"]
     );
+    let all = checks::check("\u{0440}a.c0m/\u{200F}\u{00AD}", LinkKind::Url);
+    assert_eq!(
+        all.names().collect::<Vec<_>>(),
+        ["tld_syntax", "bidi_control", "spoof", "invisible"]
+    );
     assert!(LinkCheck::default().passed());
 }
 
@@ -277,4 +282,121 @@ fn checks_apply_to_mail_archives() {
     assert!(!html.contains("href=\"https://ｅxample.com\""), "{html}");
     assert!(!html.contains("fdp.exe\""), "{html}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The spoof check is the display form's verdict: a host is flagged (`spoof`, or
+/// `identifier_status` for a character that is not Allowed) exactly when `linkscan display`
+/// shows it in ASCII, through the library, `find --checks` and `linkify --checks` alike.
+#[test]
+fn spoof_agrees_with_display_everywhere() {
+    let hosts = [
+        ("example.com", false),
+        ("bücher.de", false),
+        ("παράδειγμα.ελ", false),
+        ("例え.みんな", false),
+        ("\u{0440}aypal.com", true),
+        ("\u{0430}\u{0440}\u{0440}\u{04CF}\u{0435}.com", true),
+        ("xn--80ak6aa92e.com", true),
+        ("g\u{043E}\u{043E}gle.com", true),
+        ("ｅxample.com", true),
+    ];
+    for (host, spoof) in hosts {
+        let link = format!("https://{host}/a");
+        let result = checks::check(&link, LinkKind::Url);
+        let flagged = result.fails(Check::Spoof) || result.fails(Check::IdentifierStatus);
+        assert_eq!(flagged, spoof, "{host}");
+        assert_eq!(linkscan::display::host_spoofable(host), spoof, "{host}");
+        let shown = linkscan::display::display_url(&link, &Default::default());
+        let in_ascii = shown.is_ascii() && !host.is_ascii() || shown.contains("xn--");
+        assert_eq!(in_ascii, spoof, "{host}: {shown}");
+
+        let out = linkscan(
+            &["find", "--checks", "-"],
+            format!("see {link} now").as_bytes(),
+        );
+        let line: serde_json::Value =
+            serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+        let names = line["checks"].as_array().unwrap().clone();
+        let flagged = names.contains(&serde_json::json!("spoof"))
+            || names.contains(&serde_json::json!("identifier_status"));
+        assert_eq!(flagged, spoof, "{host}");
+
+        let out = linkscan(&["linkify", "--checks"], link.as_bytes());
+        let html = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(!html.contains("<a "), spoof, "{host}: {html}");
+    }
+}
+
+/// Invisible characters (Default_Ignorable_Code_Point) in a link or right before it, in
+/// generated positions: each is flagged, by the library and `find --checks`.
+#[test]
+fn invisible_characters_are_flagged_wherever_they_are() {
+    let invisible = [
+        '\u{00AD}',
+        '\u{200B}',
+        '\u{2060}',
+        '\u{FEFF}',
+        '\u{034F}',
+        '\u{E0020}',
+    ];
+    let host = "www.example.com";
+    let finder = LinkFinder::new();
+    for c in invisible {
+        for at in 0..=host.len() {
+            let text = format!("see {}{c}{}/x.", &host[..at], &host[at..]);
+            let flagged: Vec<bool> = checks::checked_links(&finder, text.as_bytes())
+                .map(|(_, check)| check.fails(Check::Invisible))
+                .collect();
+            // Whatever was found next to or around the invisible character is flagged.
+            assert!(
+                flagged.iter().all(|&f| f),
+                "{c:?} at {at}: {text:?} gives {flagged:?}"
+            );
+            if (4..=10).contains(&at) {
+                assert!(!flagged.is_empty(), "{c:?} at {at}: {text:?}");
+            }
+        }
+    }
+    let out = linkscan(
+        &["find", "--checks", "--format", "tsv", "-"],
+        "x\u{00AD}pal.com".as_bytes(),
+    );
+    let tsv = String::from_utf8(out.stdout).unwrap();
+    assert!(tsv.trim_end().ends_with("\tinvisible"), "{tsv}");
+}
+
+/// The invisible set holds every `Other_Default_Ignorable_Code_Point` and
+/// `Variation_Selector` of `PropList.txt`, and none of its `White_Space` or
+/// `Prepended_Concatenation_Mark` code points (the parts of the derivation that the data
+/// gives; `Cf` comes from the general category, which it does not).
+#[test]
+fn invisible_set_follows_prop_list() {
+    let text = common::read(common::unicode("17.0.0").join("PropList.txt"));
+    let (mut inside, mut outside) = (0, 0);
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap();
+        let Some((range, property)) = line.split_once(';') else {
+            continue;
+        };
+        let range = range.trim();
+        let (lo, hi) = range.split_once("..").unwrap_or((range, range));
+        let (lo, hi) = (
+            u32::from_str_radix(lo, 16).unwrap(),
+            u32::from_str_radix(hi, 16).unwrap(),
+        );
+        let expected = match property.trim() {
+            "Other_Default_Ignorable_Code_Point" | "Variation_Selector" => true,
+            "White_Space" | "Prepended_Concatenation_Mark" => false,
+            _ => continue,
+        };
+        for c in (lo..=hi).filter_map(char::from_u32) {
+            assert_eq!(checks::is_default_ignorable(c), expected, "{c:?}");
+            if expected {
+                inside += 1;
+            } else {
+                outside += 1;
+            }
+        }
+    }
+    assert!(inside > 4000 && outside > 20, "{inside} {outside}");
 }

@@ -141,6 +141,47 @@ mod archive {
         linkscan(&all, b"")
     }
 
+    /// Only web schemes become hrefs in the archive, in the text and in the `href`s of an
+    /// HTML part alike; `--href-schemes` adds more.
+    #[test]
+    fn only_web_schemes_get_an_href() {
+        let dir = scratch("display-archive-schemes");
+        let input = dir.join("html.mbox");
+        fs::write(
+            &input,
+            "From x@example.com Mon Jan  1 00:00:00 2024\nFrom: x@example.com\n\
+             Subject: links\nContent-Type: text/html; charset=utf-8\n\n\
+             <p>see smb://evil.example.com/share and \
+             <a href=\"ms-msdt://x.example.com/a\">help</a> \
+             <a href=\"file://evil.example.com/x\">file</a> \
+             <a href=\"ftp://files.example.org/pub\">ftp</a> \
+             <a href=\"https://example.com/ok\">ok</a></p>\n",
+        )
+        .unwrap();
+        let out_dir = dir.join("out");
+        let out = run(&[], &out_dir, &input);
+        assert!(out.status.success(), "{out:?}");
+        let page = fs::read_to_string(out_dir.join("00001.html")).unwrap();
+        for bad in ["smb:", "ms-msdt:", "file:", "ftp:"] {
+            assert!(!page.contains(&format!("href=\"{bad}")), "{bad}: {page}");
+        }
+        assert!(page.contains("href=\"https://example.com/ok\""), "{page}");
+        assert!(
+            page.contains("<span class=\"link\">smb://evil.example.com/share</span>"),
+            "{page}"
+        );
+        assert!(page.contains("<span class=\"link\">help</span>"), "{page}");
+        let out = run(&["--href-schemes", "ftp"], &out_dir, &input);
+        assert!(out.status.success(), "{out:?}");
+        let page = fs::read_to_string(out_dir.join("00001.html")).unwrap();
+        assert!(
+            page.contains("href=\"ftp://files.example.org/pub\""),
+            "{page}"
+        );
+        assert!(!page.contains("href=\"file:"), "{page}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
     /// Pages: text parts and header cells take their own direction, links their display
     /// form; with --checks a failing link is text with its U+202E escaped.
     #[test]
@@ -169,6 +210,46 @@ mod archive {
                 "{index}"
             );
         }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Only web schemes get an href in the archive, from the text and from an HTML part's
+    /// anchors alike; `--href-schemes` adds one.
+    #[test]
+    fn archive_writes_hrefs_for_web_schemes_only() {
+        let dir = scratch("display-href-schemes");
+        let path = dir.join("in.mbox");
+        fs::write(
+            &path,
+            "From x@example.com Mon Jan  1 00:00:00 2024\nFrom: x@example.com\n\
+             Subject: s\nContent-Type: text/html; charset=utf-8\n\n\
+             <p>see smb://files.example.org/share and https://example.com/a\n\
+             <a href=\"file://files.example.org/etc/passwd\">report</a>\n\
+             <a href=\"ftp://example.org/pub\">pub</a>\n\
+             <a href=\"https://example.net/ok\">ok</a></p>\n",
+        )
+        .unwrap();
+        let web = dir.join("web");
+        let out = run(&[], &web, &path);
+        assert!(out.status.success(), "{out:?}");
+        let page = fs::read_to_string(web.join("00001.html")).unwrap();
+        for bad in ["href=\"smb:", "href=\"file:", "href=\"ftp:"] {
+            assert!(!page.contains(bad), "{bad}: {page}");
+        }
+        assert!(
+            page.contains("<span class=\"link\">report</span>"),
+            "{page}"
+        );
+        assert!(page.contains("<span class=\"link\">pub</span>"), "{page}");
+        assert!(page.contains("href=\"https://example.net/ok\""), "{page}");
+        assert!(page.contains("href=\"https://example.com/a\""), "{page}");
+
+        let web = dir.join("ftp");
+        let out = run(&["--href-schemes", "ftp"], &web, &path);
+        assert!(out.status.success(), "{out:?}");
+        let page = fs::read_to_string(web.join("00001.html")).unwrap();
+        assert!(page.contains("href=\"ftp://example.org/pub\""), "{page}");
+        assert!(!page.contains("href=\"file:"), "{page}");
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -202,4 +283,173 @@ mod archive {
         assert!(names.iter().all(|n| !n.starts_with('.')), "{names:?}");
         fs::remove_dir_all(&dir).unwrap();
     }
+}
+
+/// Syntax look-alikes (`⁄` `∕` `／` `․` `Ɂ` …) are percent-escaped in the display form, by
+/// the library, `display` and `linkify`; letters of other scripts are not.
+#[test]
+fn syntax_lookalikes_are_escaped_for_display() {
+    use linkscan::display::{display_url, DisplayOptions, SYNTAX_LOOKALIKES};
+    let plain = DisplayOptions::default();
+    for (c, ascii) in SYNTAX_LOOKALIKES {
+        let url = format!("https://example.com/a{c}b");
+        let shown = display_url(&url, &plain);
+        assert!(!shown.contains(c), "{c:?} ({ascii}): {shown}");
+        let mut utf8 = [0; 4];
+        let escaped: String = c
+            .encode_utf8(&mut utf8)
+            .bytes()
+            .map(|b| format!("%{b:02X}"))
+            .collect();
+        assert_eq!(shown, format!("https://example.com/a{escaped}b"), "{c:?}");
+    }
+    assert_eq!(
+        display_url("https://example.com/ノート/丿", &plain),
+        "https://example.com/ノート/丿"
+    );
+    let out = linkscan(
+        &["display", "https://bank.example/a\u{2044}login\u{0241}x=1"],
+        b"",
+    );
+    assert_eq!(
+        stdout(&out),
+        "https://bank.example/a%E2%81%84login%C9%81x=1\n"
+    );
+    let out = linkscan(&["linkify"], "https://example.com/a\u{FF0F}b".as_bytes());
+    assert!(stdout(&out).contains(">https://example.com/a%EF%BC%8Fb</a>"));
+}
+
+/// The set of look-alikes follows `confusables.txt`: every non-identifier source whose
+/// prototype is one of `/ ? # . :` is in it, and nothing else but the Latin glottal stops
+/// and the compatibility forms (fullwidth, small and vertical).
+#[test]
+fn syntax_lookalikes_follow_confusables() {
+    use linkscan::display::SYNTAX_LOOKALIKES;
+    let path = common::unicode("17.0.0").join("security/confusables.txt");
+    let text = common::read(path);
+    let mut from_file = Vec::new();
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+        if fields.len() < 3 || fields[0].contains(' ') || fields[0].starts_with('#') {
+            continue;
+        }
+        let Ok(source) = u32::from_str_radix(fields[0].trim_start_matches('\u{FEFF}'), 16) else {
+            continue;
+        };
+        let target = fields[1];
+        let symbol = fields[2].contains("#*");
+        if ["002F", "003F", "0023", "002E", "003A"].contains(&target) && symbol {
+            from_file.push(char::from_u32(source).unwrap());
+        }
+    }
+    assert!(from_file.len() > 20, "{from_file:?}");
+    let table: Vec<char> = SYNTAX_LOOKALIKES.iter().map(|&(c, _)| c).collect();
+    for c in &from_file {
+        assert!(table.contains(c), "{c:?} is missing");
+    }
+    for c in table {
+        let compat = matches!(c as u32, 0xFE10..=0xFE6F | 0xFF00..=0xFFEF);
+        assert!(
+            from_file.contains(&c) || compat || c == '\u{0241}' || c == '\u{0294}',
+            "{c:?} is not from confusables.txt"
+        );
+    }
+}
+
+/// Only web schemes become hrefs in `linkify`; `--href-schemes` adds more, and refuses
+/// schemes that run script.
+#[test]
+fn linkify_writes_hrefs_for_web_schemes_only() {
+    let text = "a https://example.com/x b mailto:me@example.org c ftp://example.org/pub \
+                d sftp://example.net/f e me@example.org";
+    let html = stdout(&linkscan(&["linkify"], text.as_bytes()));
+    assert_eq!(html.matches("<a href=").count(), 3, "{html}");
+    assert!(
+        html.contains("<span class=\"link\">ftp://example.org/pub</span>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<span class=\"link\">sftp://example.net/f</span>"),
+        "{html}"
+    );
+    assert!(
+        !html.contains("href=\"ftp:") && !html.contains("href=\"sftp:"),
+        "{html}"
+    );
+
+    let html = stdout(&linkscan(
+        &["linkify", "--href-schemes", "FTP,sftp"],
+        text.as_bytes(),
+    ));
+    assert_eq!(html.matches("<a href=").count(), 5, "{html}");
+    assert!(
+        html.contains("<a href=\"ftp://example.org/pub\">"),
+        "{html}"
+    );
+
+    for bad in ["javascript", "data", "1abc", "a b"] {
+        let out = linkscan(&["linkify", "--href-schemes", bad], b"x");
+        assert_eq!(out.status.code(), Some(2), "{bad}: {out:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--href-schemes"));
+    }
+}
+
+/// `linkify` reads with the readable policy unless told otherwise; `find` stays
+/// conformant.
+#[test]
+fn linkify_defaults_to_the_readable_policy_and_find_does_not() {
+    let text = "see NEWS.md, Proc.new and example.com";
+    let html = stdout(&linkscan(&["linkify"], text.as_bytes()));
+    assert_eq!(html.matches("<a href=").count(), 1, "{html}");
+    let html = stdout(&linkscan(
+        &["linkify", "--policy", "conformant"],
+        text.as_bytes(),
+    ));
+    assert_eq!(html.matches("<a href=").count(), 3, "{html}");
+    let found = stdout(&linkscan(&["find", "-o"], text.as_bytes()));
+    assert_eq!(found, "NEWS.md\nProc.new\nexample.com\n");
+    let found = stdout(&linkscan(
+        &["find", "-o", "--policy", "readable"],
+        text.as_bytes(),
+    ));
+    assert_eq!(found, "example.com\n");
+}
+
+/// `--version` names the data built in; `LINKSCAN_TLD_LIST` gives a TLD list as
+/// `--tld-list` does, and a bad one is a clear error.
+#[test]
+fn version_names_the_data_and_the_tld_list_variable_is_read() {
+    let version = stdout(&linkscan(&["--version"], b""));
+    assert!(
+        version.contains(&format!("Unicode {}", linkscan::UNICODE_VERSION)),
+        "{version}"
+    );
+    assert!(version.contains(linkscan::TLD_LIST_VERSION), "{version}");
+    assert!(version.contains("LINKSCAN_TLD_LIST"), "{version}");
+
+    let dir = std::env::temp_dir().join(format!("linkscan-tld-var-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let list = dir.join("tlds.txt");
+    std::fs::write(&list, "# Version test\nNEWTLD\nCOM\n").unwrap();
+    let run = |args: &[&str], var: &std::path::Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_linkscan"))
+            .args(args)
+            .env("LINKSCAN_TLD_LIST", var)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let input = dir.join("in.txt");
+    std::fs::write(&input, "a.newtld b.com c.org").unwrap();
+    let input = input.to_str().unwrap();
+    let out = run(&["find", "-o", input], &list);
+    assert_eq!(stdout(&out), "a.newtld\nb.com\n");
+    // --tld-policy syntactic ignores the variable; --tld-list wins over it.
+    let out = run(&["find", "-o", "--tld-policy", "syntactic", input], &list);
+    assert_eq!(stdout(&out), "a.newtld\nb.com\nc.org\n");
+    let missing = dir.join("missing.txt");
+    let out = run(&["find", "-o", input], &missing);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("LINKSCAN_TLD_LIST="));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -145,6 +145,119 @@ fn script_boundary_moves_the_start_out_of_ideographic_text() {
     assert_eq!(found("最高のSONY製品.com"), ["製品.com"]);
 }
 
+/// A hyphen joins the two sides of a label: the readable policy never starts a host after
+/// one (that would be another, maybe real, domain). Alike sides keep the host whole;
+/// a change of script across the hyphen drops the URL.
+#[test]
+fn script_boundary_never_cuts_a_host_at_a_hyphen() {
+    for host in [
+        "中文-测试.中国",
+        "ตัวอย่าง-ทดสอบ.ไทย",
+        "ສາກົນ-ການຍອມຮັບ-ທົດລອງ.ລາວ",
+        "テスト-サイト.jp",
+    ] {
+        assert_eq!(conformant(host), [host]);
+        assert_eq!(found(host), [host], "{host}");
+        let text = format!("见 {host} 。");
+        assert_eq!(found(&text), [host], "{text}");
+    }
+    for text in ["例子-example.com", "ウェブサイトはexample-テスト.com"] {
+        assert_eq!(conformant(text).len(), 1, "{text}");
+        assert_eq!(found(text), Vec::<&str>::new(), "{text}");
+    }
+    // Generated: labels of one script class joined by hyphens, after words of the other
+    // class or a space: no link ever starts right after a hyphen, and hosts of one class
+    // are kept whole.
+    let mut rng = common::rng::Rng::new(58);
+    let ideographic = [
+        "中", "文", "测", "试", "ท", "ด", "ส", "อ", "ບ", "ລ", "カ", "ナ",
+    ];
+    let latin = ["a", "b", "x", "y", "z"];
+    for _ in 0..2000 {
+        let class = rng.below(2) == 0;
+        let letters: &[&str] = if class { &ideographic } else { &latin };
+        let other: &[&str] = if class { &latin } else { &ideographic };
+        let mut label = String::new();
+        for part in 0..1 + rng.below(3) {
+            if part > 0 {
+                label.push('-');
+            }
+            for _ in 0..1 + rng.below(4) {
+                let letter = *rng.pick(letters);
+                label.push_str(letter);
+            }
+        }
+        let tld = if class { "中国" } else { "com" };
+        let host = format!("{label}.{tld}");
+        let before = match rng.below(3) {
+            0 => " ".to_string(),
+            1 => rng.pick(other).to_string(),
+            _ => format!("{}-", rng.pick(other)),
+        };
+        let text = format!("{before}{host} ");
+        for link in readable().links(&text) {
+            assert_ne!(
+                text.as_bytes()[link.start() - 1],
+                b'-',
+                "{text:?} gives {:?}",
+                link.as_str()
+            );
+            assert!(host.ends_with(link.as_str()), "{text:?}");
+            if before == " " {
+                assert_eq!(link.as_str(), host, "{text:?}");
+            }
+        }
+    }
+}
+
+/// Rule `abbreviation`: `M.Sc.`, the spec's own example, is not linked by the readable
+/// policy; hosts that only look alike are.
+#[test]
+fn abbreviations_are_not_links() {
+    for text in ["M.Sc.", "an M.Sc. in", "B.Sc", "B.Com", "Ph.Sc."] {
+        assert_eq!(conformant(text).len(), 1, "{text}");
+        assert_eq!(found(text), Vec::<&str>::new(), "{text}");
+    }
+    for text in [
+        "x.com",
+        "T.CO",
+        "X.org",
+        "ab.Com.au",
+        "Mr.Bean.com",
+        "https://M.Sc/",
+    ] {
+        assert_eq!(found(text), [text], "{text}");
+    }
+}
+
+/// Rule `invisible_cut`: an email whose local part starts right after an invisible
+/// character is refused, wherever the character is in the generated local parts; the
+/// conformant policy still reports it, and the `invisible` check flags it.
+#[test]
+fn emails_cut_at_an_invisible_character_are_refused() {
+    for c in ['\u{00AD}', '\u{200B}', '\u{2060}', '\u{FEFF}', '\u{180E}'] {
+        let local = "lei.wang";
+        for at in 1..local.len() {
+            let text = format!("mail {}{c}{}@example.cn now", &local[..at], &local[at..]);
+            let conformant = conformant(&text);
+            if conformant.iter().any(|l| l.contains('@')) {
+                let emails: Vec<&str> = found(&text)
+                    .into_iter()
+                    .filter(|l| l.contains('@'))
+                    .collect();
+                assert!(emails.is_empty(), "{c:?} at {at}: {emails:?}");
+            }
+        }
+    }
+    // Joiners, which words need, do not cut.
+    assert_eq!(found("a\u{200C}b@example.com"), ["a\u{200C}b@example.com"]);
+    let out = common::linkscan(
+        &["find", "-o", "--policy", "readable", "-"],
+        "li\u{AD}wang@example.cn ok@example.cn".as_bytes(),
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "ok@example.cn\n");
+}
+
 // Rule `code_neighbour`.
 
 #[test]
@@ -395,4 +508,54 @@ fn labelled_sample_meets_the_targets() {
         "dropped {dropped} of {not_links}"
     );
     assert!(kept * 100 >= right * 98, "kept {kept} of {right}");
+}
+
+/// Spec section 1.4: a host that is itself a public suffix is not a registrable domain and
+/// is not linked by the readable policy; one label more is. Generated from suffixes of
+/// several kinds (country second levels, private suffixes, IDN), alone and with a label,
+/// as URLs and as email domains; the conformant policy keeps all of them.
+#[cfg(feature = "public-suffix")]
+#[test]
+fn public_suffixes_alone_are_not_links() {
+    let suffixes = [
+        "co.uk",
+        "github.io",
+        "com.au",
+        "ac.jp",
+        "blogspot.com",
+        "公司.cn",
+    ];
+    let finder = LinkFinder::builder().policy(Policy::Readable).build();
+    for suffix in suffixes {
+        for (text, linked) in [
+            (format!("see {suffix} now"), false),
+            (format!("see {suffix}/path now"), false),
+            (format!("see user.{suffix} now"), true),
+            (format!("see user.{suffix}/path now"), true),
+            (format!("write to x@{suffix} now"), false),
+            (format!("write to x@mail.{suffix} now"), true),
+            (format!("see https://{suffix}/ now"), true),
+        ] {
+            let found: Vec<&str> = finder.links(&text).map(|l| l.as_str()).collect();
+            assert_eq!(found.len(), usize::from(linked), "{text}: {found:?}");
+            assert_eq!(conformant(&text).len(), 1, "{text}");
+        }
+    }
+    // Through the command line: linkify (readable by default) and find --policy readable.
+    let text = "see co.uk and github.io, but bbc.co.uk and user.github.io";
+    let out = common::linkscan(&["find", "-o", "--policy", "readable"], text.as_bytes());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "bbc.co.uk\nuser.github.io\n"
+    );
+    let out = common::linkscan(&["find", "-o"], text.as_bytes());
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 4);
+    let out = common::linkscan(&["linkify"], text.as_bytes());
+    assert_eq!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .matches("<a href=")
+            .count(),
+        2
+    );
 }

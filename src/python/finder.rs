@@ -369,3 +369,40 @@ pub fn display(py: Python<'_>, link: &Bound<'_, PyAny>, bidi: bool) -> PyResult<
     let text = text.to_str()?;
     Ok(py.detach(|| display_link(text, kind_of(text), &options)))
 }
+
+/// check(link: str | Link, *, before="", after="") -> list[str]
+///
+/// The names of the security checks of UTS #58 section 8 that `link` fails, in a fixed
+/// order (empty when it passes them all): `tld_syntax`, `identifier_status`,
+/// `bidi_control`, `spoof` (the host is shown in Punycode by `display`: the same test) and
+/// `invisible` (a Default_Ignorable_Code_Point in the link, or as the last character of
+/// `before` or the first of `after`, the text around the link). A `str` is read as an
+/// email or a URL as the finder would read it alone; a `Link` keeps its kind.
+#[pyfunction]
+#[pyo3(signature = (link, *, before = "", after = ""))]
+pub fn check(
+    py: Python<'_>,
+    link: &Bound<'_, PyAny>,
+    before: &str,
+    after: &str,
+) -> PyResult<Vec<&'static str>> {
+    let (text, kind) = if let Ok(found) = link.cast::<PyLink>() {
+        let found = found.get();
+        let kind = if found.kind == "email" {
+            LinkKind::Email
+        } else {
+            LinkKind::Url
+        };
+        (found.text.bind(py).to_str()?.to_owned(), kind)
+    } else {
+        let text = link
+            .cast::<PyString>()
+            .map_err(|_| PyTypeError::new_err("check() takes a str or a linkscan.Link"))?
+            .to_str()?
+            .to_owned();
+        let kind = kind_of(&text);
+        (text, kind)
+    };
+    let result = py.detach(|| crate::checks::check_between(before, &text, after, kind));
+    Ok(result.names().collect())
+}

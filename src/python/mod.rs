@@ -4,7 +4,7 @@
 //! The package's Python sources live beside this module in `linkscan/` (`__init__.py`
 //! re-exports these classes and adds the module-level functions; `spark.py` the PySpark
 //! helpers; `mail.py` the archive API). Here: [`finder`] (`Link`, `LinkFinder`,
-//! `escape_url`, `display`), [`arrow`] (`find_arrow` through the Arrow C data interface), [`mail`]
+//! `escape_url`, `display`, `check`), [`arrow`] (`find_arrow` through the Arrow C data interface), [`mail`]
 //! (`scan_mbox`), and [`offsets`] (byte to code-point offsets).
 //!
 //! Invariant: no scan holds the GIL, and no Python object is touched while it is released.
@@ -27,8 +27,10 @@ fn linkscan_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<mail::MboxScan>()?;
     m.add_function(wrap_pyfunction!(finder::escape_url, m)?)?;
     m.add_function(wrap_pyfunction!(finder::display, m)?)?;
+    m.add_function(wrap_pyfunction!(finder::check, m)?)?;
     m.add_function(wrap_pyfunction!(mail::scan_mbox, m)?)?;
     m.add("DEFAULT_MAX_LINK_LEN", crate::DEFAULT_MAX_LINK_LEN)?;
     m.add("TLD_LIST_VERSION", crate::tables::TLD_LIST_VERSION)?;
+    m.add("UNICODE_VERSION", crate::tables::UNICODE_VERSION)?;
     Ok(())
 }

@@ -104,6 +104,34 @@ def test_display_shows_links_as_people_should_see_them():
         linkscan.display(42)
 
 
+def test_check_gives_the_same_spoof_verdict_as_display():
+    for host, spoof in [
+        ("example.com", False),
+        ("bücher.de", False),
+        ("\u0440aypal.com", True),
+        ("\u0430\u0440\u0440\u04cf\u0435.com", True),
+    ]:
+        url = f"https://{host}/a"
+        assert ("spoof" in linkscan.check(url)) == spoof, host
+        shown = linkscan.display(url)
+        assert ("xn--" in shown) == spoof, (host, shown)
+    assert linkscan.check("example.c0m") == ["tld_syntax"]
+    assert linkscan.check("example.com/\u202ex") == ["bidi_control"]
+    assert linkscan.check("example.com/a\u00adb") == ["invisible"]
+    assert linkscan.check("pal.com", before="pay\u200b") == ["invisible"]
+    assert linkscan.check("pal.com", before="pay ") == []
+    (link,) = linkscan.find("write to x\u200dy@example.com")
+    assert link.kind == "email" and linkscan.check(link) == []
+    with pytest.raises(TypeError):
+        linkscan.check(42)
+
+
+def test_data_versions_are_exposed():
+    assert linkscan.UNICODE_VERSION.count(".") == 2
+    assert linkscan.UNICODE_VERSION.split(".")[0].isdigit()
+    assert "Version" in linkscan.TLD_LIST_VERSION
+
+
 def test_readable_policy_leaves_out_code_and_file_names():
     text = "See NEWS.md, Proc.new and tm.tm_year at rubygems.org or bit.ly"
     assert [l.text for l in linkscan.find(text)] == [

@@ -40,16 +40,19 @@
 //! page's name is replaced by the page; what it pointed to is left untouched.
 //!
 //! Every text that comes from a message (headers, parts, file names) is HTML-escaped, and
-//! only link targets made by the detector (`http(s)://`, `mailto:`) become `href`s, so a
-//! hostile message cannot inject markup or script into the archive. Pages are UTF-8 and say
-//! so.
+//! only link targets made by the detector become `href`s, and only those of web schemes
+//! (`http`, `https`, `mailto`, and what `--href-schemes` adds; see
+//! [`Linkifier::allows_href`]), so a hostile message cannot inject markup or script into
+//! the archive, nor make a link to `file://`, `smb://` or `ms-msdt:` (a link of another
+//! scheme, in the text or in an HTML part's `href`, is shown without a target). Pages are
+//! UTF-8 and say so.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use linkscan::display::{ascii_form, display_link, escape_bidi_controls, DisplayOptions};
-use linkscan::html::{write_escaped, write_link, Linkifier};
+use linkscan::html::{write_escaped, write_link, write_unlinked, Linkifier};
 use linkscan::mail::{LinkSource, MailLink, MailScanner, ScannedMessage, TextPart};
 use linkscan::LinkKind;
 
@@ -97,12 +100,14 @@ fn write_head(out: &mut impl Write, title: &str) -> io::Result<()> {
 ///
 /// With `checks`, a link that fails a security check of UTS #58 section 8 is written as
 /// text, its Bidi_Control characters percent-escaped all the same (a U+202E in it must not
-/// reverse the rest of the line).
+/// reverse the rest of the line). A link whose `href` the linkifier does not allow (not a
+/// web scheme) is drawn without a target.
 pub(crate) fn write_linkified(
     text: &str,
     links: &[MailLink],
     base: usize,
     checks: bool,
+    linkifier: &Linkifier,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let finder = linkscan::LinkFinder::new();
@@ -150,7 +155,7 @@ pub(crate) fn write_linkified(
         }
         write_escaped(&text[at..start], out)?;
         let link_text = &text[start..end];
-        if checks && !passes_checks(link) {
+        if checks && !passes_checks(text, base, link) {
             write_escaped(&escape_bidi_controls(link_text), out)?;
             at = end;
             continue;
@@ -158,7 +163,16 @@ pub(crate) fn write_linkified(
         match link.source() {
             LinkSource::Text => {
                 let shown = display_link(link_text, link.kind(), &DisplayOptions::default());
-                write_link(&shown, link.kind(), link.href(), Some("nofollow"), out)?;
+                if linkifier.allows_href(link.href()) {
+                    write_link(&shown, link.kind(), link.href(), Some("nofollow"), out)?;
+                } else {
+                    write_unlinked(&shown, link.kind(), out)?;
+                }
+            }
+            _ if !linkifier.allows_href(link.href()) => {
+                out.write_all(b"<bdi><span class=\"link\">")?;
+                write_escaped(&escape_bidi_controls(link_text), out)?;
+                out.write_all(b"</span></bdi>")?;
             }
             // Anchor text that reads as a link to another host (`https://www.paypal.com/`
             // with a zero-width space in it, over an href to evil.com): the claim is
@@ -441,9 +455,23 @@ struct Pages {
     checks: bool,
 }
 
-/// Whether `link` passes every security check of UTS #58 section 8.
-fn passes_checks(link: &MailLink) -> bool {
-    linkscan::checks::check(link.text(), link.kind()).passed()
+/// Whether `link` (of `text`) passes every security check of UTS #58 section 8; the
+/// character before a link of the text counts (an invisible one).
+fn passes_checks(text: &str, base: usize, link: &MailLink) -> bool {
+    let (before, after) = match link.source() {
+        LinkSource::Text => (
+            link.start()
+                .checked_sub(base)
+                .and_then(|start| text.get(..start))
+                .unwrap_or(""),
+            link.end()
+                .checked_sub(base)
+                .and_then(|end| text.get(end..))
+                .unwrap_or(""),
+        ),
+        _ => ("", ""),
+    };
+    linkscan::checks::check_between(before, link.text(), after, link.kind()).passed()
 }
 
 /// Gathers the index rows (in order); [`Index::write`] writes `index.html` at the end.
@@ -506,7 +534,14 @@ impl Pages {
         )?;
         out.write_all(b"<tr><th>Subject</th><td class=\"subject\" dir=\"auto\">")?;
         match m.parts().iter().find(|p| p.path() == "subject") {
-            Some(part) => write_linkified(part.text(), part.links(), 0, self.checks, &mut out)?,
+            Some(part) => write_linkified(
+                part.text(),
+                part.links(),
+                0,
+                self.checks,
+                &self.linkifier,
+                &mut out,
+            )?,
             None => write_escaped(subject, &mut out)?,
         }
         out.write_all(b"</td></tr>\n</table>\n")?;
@@ -520,7 +555,14 @@ impl Pages {
             out.write_all(b"</ul>\n")?;
         }
         for part in m.parts().iter().filter(|p| p.path() != "subject") {
-            write_part(part, m.piece_offset(), self.checks, references, &mut out)?;
+            write_part(
+                part,
+                m.piece_offset(),
+                self.checks,
+                &self.linkifier,
+                references,
+                &mut out,
+            )?;
         }
         out.write_all(b"</body></html>\n")?;
         out.flush()?;
@@ -630,6 +672,7 @@ fn write_part(
     part: &TextPart,
     base: usize,
     checks: bool,
+    linkifier: &Linkifier,
     references: &mut References,
     out: &mut impl Write,
 ) -> io::Result<()> {
@@ -640,13 +683,21 @@ fn write_part(
         write_escaped(ct, out)?;
     }
     out.write_all(b"</h2>\n")?;
-    if part.is_flowed() && text::write_flowed(part, base, checks, references, out)? {
+    if part.is_flowed() && text::write_flowed(part, base, checks, linkifier, references, out)? {
         return out.write_all(b"</section>\n");
     }
     out.write_all(b"<pre dir=\"auto\">")?;
     let text = part.text();
     let links = text::Links::new(part.links(), base);
-    text::write_citing(text, &links, 0..text.len(), checks, references, out)?;
+    text::write_citing(
+        text,
+        &links,
+        0..text.len(),
+        checks,
+        linkifier,
+        references,
+        out,
+    )?;
     out.write_all(b"</pre></section>\n")
 }
 
@@ -667,8 +718,13 @@ impl Render for Pages {
             )
             .err();
         let links = if self.checks {
-            let links = m.parts().iter().flat_map(|p| p.links());
-            links.filter(|link| passes_checks(link)).count()
+            let links = m
+                .parts()
+                .iter()
+                .flat_map(|p| p.links().iter().map(move |link| (p.text(), link)));
+            links
+                .filter(|(text, link)| passes_checks(text, m.piece_offset(), link))
+                .count()
         } else {
             m.link_count()
         };
@@ -911,7 +967,7 @@ mod tests {
         // And the page itself: every anchor is drawn.
         let (text, links) = anchors(40_000);
         let mut page = Vec::new();
-        write_linkified(&text, &links, 0, false, &mut page).unwrap();
+        write_linkified(&text, &links, 0, false, &Linkifier::new(), &mut page).unwrap();
         let page = String::from_utf8(page).unwrap();
         assert_eq!(page.matches("<a href=").count(), 40_000);
     }

@@ -18,13 +18,10 @@ use crate::{input, LinkifyArgs, Outcome};
 pub(crate) fn run(
     args: &LinkifyArgs,
     files: &[std::path::PathBuf],
+    linkifier: Linkifier,
     finder: LinkFinder,
     out: &mut impl Write,
 ) -> io::Result<Outcome> {
-    let linkifier = Linkifier::new()
-        .finder(finder.clone())
-        .default_scheme(args.default_scheme.clone())
-        .checks(args.checks);
     if !args.standalone {
         return input::for_each_piece(files, &finder, |_, _, piece| {
             linkifier.write_html_with_links(piece.bytes, piece.links.iter().copied(), out)

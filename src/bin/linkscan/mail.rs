@@ -47,7 +47,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use linkscan::checks;
 use linkscan::mail::splitter::{find_from, unescape, MboxSplitter, Split, CHUNK};
-use linkscan::mail::{open_mbox, MailScanner, MboxWarning, ScannedMessage};
+use linkscan::mail::{open_mbox, LinkSource, MailScanner, MboxWarning, ScannedMessage};
 use rayon::prelude::*;
 
 use crate::files;
@@ -1437,7 +1437,18 @@ impl Render for FindRender {
                     out.push(b'\n');
                     continue;
                 }
-                let failed = self.checks.then(|| checks::check(link.text(), link.kind()));
+                let failed = self.checks.then(|| {
+                    // What is right before a link of the text counts (an invisible
+                    // character); an href's attribute has nothing before it.
+                    let (before, after) = match link.source() {
+                        LinkSource::Text => (
+                            part.text().get(..link.start()).unwrap_or(""),
+                            part.text().get(link.end()..).unwrap_or(""),
+                        ),
+                        _ => ("", ""),
+                    };
+                    checks::check_between(before, link.text(), after, link.kind())
+                });
                 if tsv {
                     out.extend_from_slice(&head);
                     out.push(b'\t');

@@ -54,7 +54,7 @@ Examples:
 
 /// Find URLs and email addresses in plain text exactly as Unicode UTS #58 specifies.
 #[derive(Parser, Debug)]
-#[command(name = "linkscan", version, about, after_long_help = EXAMPLES)]
+#[command(name = "linkscan", version = version_text(), about, after_long_help = EXAMPLES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -76,7 +76,12 @@ fails: a \"checks\" array in jsonl (empty when it passes all), a last column in 
   tld_syntax         the TLD is not syntactically valid (digits, hyphens, one letter…)
   identifier_status  a host character is not Identifier_Status=Allowed (UTS #39)
   bidi_control       the link holds a Bidi_Control character (U+202E…)
+  spoof              the host is spoofable: display and linkify show it in Punycode
+                     (a character not Allowed, mixed scripts, or confusable with ASCII)
+  invisible          an invisible character (Default_Ignorable_Code_Point: soft hyphen,
+                     zero-width space…) is in the link or right before it
 Detection itself is not changed: every link is still reported.
+find reports what UTS #58 detects (--policy conformant) unless --policy readable is given.
 
 Control characters (C0, DEL, C1) and Bidi_Control characters (U+202E…) never reach the
 terminal raw: jsonl writes them \\uXXXX, tsv and -o as \\xHH (C0, DEL) or \\uXXXX (the
@@ -130,11 +135,21 @@ With --mbox or --maildir, writes an HTML archive to --out DIR: one page per mess
 With --checks, links that fail a security check of UTS #58 section 8 (see
 `linkscan find --help`) are left as plain text.
 
+linkify uses --policy readable by default (HTML is for people; UTS #58 section 8): file
+and code names such as NEWS.md or Proc.new are not linked. --policy conformant links
+everything UTS #58 detects.
+Only http, https and mailto links get an href (and the schemes --href-schemes adds); a
+link of another scheme (smb://, file://, ms-msdt:…), in the text or in an HTML part of a
+mail, is written as <span class=\"link\"> without a target.
+Syntax look-alikes in a link (⁄ ∕ ／ ․ Ɂ …, characters that read as / ? # . :) are
+shown percent-escaped.
+
 Examples:
   linkscan linkify notes.txt > notes.html.part
   linkscan linkify --standalone notes.txt > notes.html
   linkscan linkify --checks untrusted.txt > untrusted.html
   linkscan linkify --default-scheme http:// - < notes.txt
+  linkscan linkify --href-schemes ftp,sftp notes.txt
   linkscan linkify --mbox list.mbox.gz --out archive/")]
     Linkify(LinkifyArgs),
     /// Print URLs minimally escaped (UTS #58 section 4.1), one per line.
@@ -197,6 +212,26 @@ Example:
     Conformance(ConformanceArgs),
 }
 
+/// What `--version` prints after the name: the crate's version and the data built in (the
+/// Unicode version, the IANA TLD list's version and date), and how to use a fresher list.
+fn version_text() -> &'static str {
+    static TEXT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        format!(
+            "{}\nUnicode {}\nIANA TLD list: {} ({} TLDs; a newer one with --tld-list FILE or \
+             LINKSCAN_TLD_LIST=FILE)",
+            env!("CARGO_PKG_VERSION"),
+            linkscan::UNICODE_VERSION,
+            linkscan::TLD_LIST_VERSION,
+            TldSet::iana().len(),
+        )
+    });
+    TEXT.as_str()
+}
+
+/// The environment variable naming a TLD list file, read when `--tld-list` is not given
+/// and `--tld-policy` is `iana` (the default): an index pipeline sets it once.
+const TLD_LIST_VAR: &str = "LINKSCAN_TLD_LIST";
+
 /// The most threads `-j` accepts. Scanning is bound by memory bandwidth, so threads past
 /// the number of cores only add start-up time (each is a stack and a rayon worker that
 /// wakes to steal work); 256 covers the largest common machines and starts in
@@ -213,6 +248,9 @@ struct DetectArgs {
     #[arg(long, value_enum, default_value_t = TldChoice::Iana)]
     tld_policy: TldChoice,
     /// A TLD list in the IANA format (one per line, # comments); implies --tld-policy list.
+    /// Default: the file named by $LINKSCAN_TLD_LIST when set, else the built-in list (see
+    /// --version for its date; a fresh one is
+    /// https://data.iana.org/TLD/tlds-alpha-by-domain.txt).
     #[arg(long, value_name = "FILE")]
     tld_list: Option<PathBuf>,
     /// Report links of any length (default: links over 64 KiB are left out).
@@ -222,11 +260,12 @@ struct DetectArgs {
     /// the same for every value.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_JOBS))]
     jobs: Option<u16>,
-    /// Which detected links to report: `conformant` (all that UTS #58 detects) or
-    /// `readable` (without code and file names such as `NEWS.md` or `Proc.new`, and with
-    /// hosts kept out of the ideographic text before them).
-    #[arg(long, value_enum, default_value_t = PolicyChoice::Conformant)]
-    policy: PolicyChoice,
+    /// Which detected links to report: `conformant` (all that UTS #58 detects; the default
+    /// of `find`) or `readable` (without code and file names such as `NEWS.md` or
+    /// `Proc.new`, and with hosts kept out of the ideographic text before them; the
+    /// default of `linkify`, whose HTML is for people).
+    #[arg(long, value_enum)]
+    policy: Option<PolicyChoice>,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -258,15 +297,38 @@ enum TldChoice {
 }
 
 impl DetectArgs {
-    fn finder(&self) -> Result<LinkFinder, String> {
-        let policy = match (self.tld_policy, &self.tld_list) {
+    /// The finder these options ask for; `default_policy` when `--policy` is not given.
+    fn finder(&self, default_policy: PolicyChoice) -> Result<LinkFinder, String> {
+        let from_env = || {
+            std::env::var_os(TLD_LIST_VAR)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        let tld_list = match (&self.tld_list, self.tld_policy) {
+            (Some(path), _) => Some(path.clone()),
+            (None, TldChoice::Iana | TldChoice::List) => from_env(),
+            (None, TldChoice::Syntactic) => None,
+        };
+        let tld_list = &tld_list;
+        let named = |path: &PathBuf| match &self.tld_list {
+            Some(_) => path.display().to_string(),
+            None => format!("{TLD_LIST_VAR}={}", path.display()),
+        };
+        let policy = match (self.tld_policy, tld_list) {
             (TldChoice::Iana, None) => TldPolicy::Iana,
             (TldChoice::Syntactic, None) => TldPolicy::Syntactic,
             (TldChoice::List | TldChoice::Iana, Some(path)) => {
-                let set = TldSet::from_file(path).map_err(|e| match e.io_error() {
-                    // The reason, in the style of the other read errors.
-                    Some(io) => format!("{e}: {}", input::describe(io)),
-                    None => e.to_string(),
+                let set = TldSet::from_file(path).map_err(|e| {
+                    let e = match e.io_error() {
+                        // The reason, in the style of the other read errors.
+                        Some(io) => format!("{e}: {}", input::describe(io)),
+                        None => e.to_string(),
+                    };
+                    if self.tld_list.is_none() {
+                        format!("{}: {e}", named(path))
+                    } else {
+                        e
+                    }
                 })?;
                 TldPolicy::List(set.into())
             }
@@ -281,7 +343,7 @@ impl DetectArgs {
             .emails(self.kind != Kind::Url)
             .tld_policy(policy)
             .max_link_len(max_len)
-            .policy(match self.policy {
+            .policy(match self.policy.unwrap_or(default_policy) {
                 PolicyChoice::Conformant => linkscan::Policy::Conformant,
                 PolicyChoice::Readable => linkscan::Policy::Readable,
             })
@@ -371,6 +433,12 @@ struct LinkifyArgs {
     /// Leave as plain text the links that fail a security check of UTS #58 section 8.
     #[arg(long)]
     checks: bool,
+    /// More schemes whose links get an href, comma-separated (e.g. ftp,sftp). By default
+    /// only http, https and mailto do; a link of another scheme (smb://, file://,
+    /// ms-msdt:…) is shown as text marked as a link, without a target. javascript,
+    /// vbscript and data are refused.
+    #[arg(long, value_name = "SCHEMES", value_delimiter = ',')]
+    href_schemes: Vec<String>,
     #[command(flatten)]
     detect: DetectArgs,
     #[command(flatten)]
@@ -468,14 +536,14 @@ fn main() -> ExitCode {
         Command::Find(args) if args.mail.archives() => args
             .walk
             .refuse("--mbox and --maildir")
-            .and_then(|()| args.detect.finder())
+            .and_then(|()| args.detect.finder(PolicyChoice::Conformant))
             .map_err(usage_error)
             .and_then(|finder| {
                 args.detect.start_threads()?;
                 mail::find(args, args.mail.scanner(finder, "https://", false), &mut out)
             }),
         Command::Find(args) => plain_only(args.mail_args())
-            .and_then(|()| args.detect.finder())
+            .and_then(|()| args.detect.finder(PolicyChoice::Conformant))
             .map_err(usage_error)
             .and_then(|finder| {
                 args.detect.start_threads()?;
@@ -514,14 +582,11 @@ fn main() -> ExitCode {
             .walk
             .refuse("--mbox and --maildir")
             .and_then(|()| out_folder(args.out.as_deref()))
-            .and_then(|()| args.detect.finder())
+            .and_then(|()| args.detect.finder(PolicyChoice::Readable))
+            .and_then(|finder| Ok((args.linkifier(&finder)?, finder)))
             .map_err(usage_error)
-            .and_then(|finder| {
+            .and_then(|(linkifier, finder)| {
                 args.detect.start_threads()?;
-                let linkifier = linkscan::html::Linkifier::new()
-                    .finder(finder.clone())
-                    .default_scheme(args.default_scheme.clone())
-                    .checks(args.checks);
                 let scanner = args.mail.scanner(finder, &args.default_scheme, true);
                 archive::run(args, scanner, linkifier)
             }),
@@ -529,9 +594,10 @@ fn main() -> ExitCode {
             "--out is for HTML archives of --mbox or --maildir inputs".into(),
         )),
         Command::Linkify(args) => plain_only(args.mail_args())
-            .and_then(|()| args.detect.finder())
+            .and_then(|()| args.detect.finder(PolicyChoice::Readable))
+            .and_then(|finder| Ok((args.linkifier(&finder)?, finder)))
             .map_err(usage_error)
-            .and_then(|finder| {
+            .and_then(|(linkifier, finder)| {
                 args.detect.start_threads()?;
                 // Directories are walked as `find` walks them.
                 let walk::Walked { files, outcome, .. } = walk::expand(&args.files, &args.walk)?;
@@ -539,7 +605,10 @@ fn main() -> ExitCode {
                     return Ok(outcome);
                 }
                 Ok(
-                    match (linkify::run(args, &files, finder, &mut out)?, outcome) {
+                    match (
+                        linkify::run(args, &files, linkifier, finder, &mut out)?,
+                        outcome,
+                    ) {
                         (_, Outcome::InputErrors) => Outcome::InputErrors,
                         (linked, _) => linked,
                     },
@@ -590,6 +659,16 @@ impl FindArgs {
 }
 
 impl LinkifyArgs {
+    /// The linkifier of these options, over `finder`.
+    fn linkifier(&self, finder: &LinkFinder) -> Result<linkscan::html::Linkifier, String> {
+        linkscan::html::Linkifier::new()
+            .finder(finder.clone())
+            .default_scheme(self.default_scheme.clone())
+            .checks(self.checks)
+            .href_schemes(&self.href_schemes)
+            .map_err(|e| format!("--href-schemes: {e}"))
+    }
+
     #[cfg(feature = "mail")]
     fn mail_args(&self) -> &mail::MailArgs {
         &self.mail

@@ -20,8 +20,10 @@ from typing import TYPE_CHECKING, Iterator
 from ._linkscan import (
     DEFAULT_MAX_LINK_LEN,
     TLD_LIST_VERSION,
+    UNICODE_VERSION,
     Link,
     LinkFinder,
+    check,
     display,
     escape_url,
 )
@@ -32,8 +34,10 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "DEFAULT_MAX_LINK_LEN",
     "TLD_LIST_VERSION",
+    "UNICODE_VERSION",
     "Link",
     "LinkFinder",
+    "check",
     "count",
     "display",
     "escape_url",

@@ -7,6 +7,7 @@ import pyarrow
 
 DEFAULT_MAX_LINK_LEN: int
 TLD_LIST_VERSION: str
+UNICODE_VERSION: str
 
 @final
 class Link:
@@ -98,6 +99,12 @@ def escape_url(url: str) -> str:
 def display(link: str | Link, *, bidi: bool = False) -> str:
     """The form of ``link`` to show people: minimally escaped, the host in Unicode unless
     spoofable, Bidi_Control characters escaped; ``bidi=True`` isolates it left to right."""
+
+def check(link: str | Link, *, before: str = "", after: str = "") -> list[str]:
+    """The names of the security checks ``link`` fails (``tld_syntax``,
+    ``identifier_status``, ``bidi_control``, ``spoof``, ``invisible``); empty when it passes.
+    ``before`` and ``after`` are the text around it (an invisible character right beside
+    the link counts)."""
 
 def scan_mbox(
     source: str | os.PathLike[str] | bytes | bytearray, finder: LinkFinder | None = None

@@ -40,7 +40,7 @@ use std::fs;
 use std::io::{self, Write};
 use std::ops::Range;
 
-use linkscan::html::write_escaped;
+use linkscan::html::{write_escaped, Linkifier};
 use linkscan::mail::flowed::paragraphs;
 use linkscan::mail::{MailLink, ScannedMessage, TextPart};
 
@@ -183,6 +183,7 @@ fn write_range(
     links: &Links<'_>,
     range: Range<usize>,
     checks: bool,
+    linkifier: &Linkifier,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let inside: Vec<MailLink> = links
@@ -200,7 +201,7 @@ fn write_range(
             )
         })
         .collect();
-    write_linkified(&text[range], &inside, 0, checks, out)
+    write_linkified(&text[range], &inside, 0, checks, linkifier, out)
 }
 
 /// Writes `text[range]` with its links, each Message-ID in it inside a marker (see the
@@ -210,6 +211,7 @@ pub(super) fn write_citing(
     links: &Links<'_>,
     range: Range<usize>,
     checks: bool,
+    linkifier: &Linkifier,
     references: &mut References,
     out: &mut impl Write,
 ) -> io::Result<()> {
@@ -226,18 +228,18 @@ pub(super) fn write_citing(
             from = start + 1;
             continue;
         }
-        write_range(text, links, written..start, checks, out)?;
+        write_range(text, links, written..start, checks, linkifier, out)?;
         let id = &text[start + 1..end - 1];
         out.write_all(b"<span class=\"mid\" data-mid=\"")?;
         write_escaped(id, out)?;
         out.write_all(b"\">")?;
-        write_range(text, links, start..end, checks, out)?;
+        write_range(text, links, start..end, checks, linkifier, out)?;
         out.write_all(b"</span><!--/mid-->")?;
         references.cite(id);
         written = end;
         from = end;
     }
-    write_range(text, links, written..range.end, checks, out)
+    write_range(text, links, written..range.end, checks, linkifier, out)
 }
 
 /// Writes a flowed part's paragraphs (see the [module](self) documentation); `false`,
@@ -246,6 +248,7 @@ pub(super) fn write_flowed(
     part: &TextPart,
     base: usize,
     checks: bool,
+    linkifier: &Linkifier,
     references: &mut References,
     out: &mut impl Write,
 ) -> io::Result<bool> {
@@ -284,7 +287,7 @@ pub(super) fn write_flowed(
         }
         depth = d;
         out.write_all(b"<p>")?;
-        write_citing(text, &links, range, checks, references, out)?;
+        write_citing(text, &links, range, checks, linkifier, references, out)?;
         out.write_all(b"</p>\n")?;
     }
     for _ in 0..depth {
@@ -381,6 +384,7 @@ mod tests {
             &links,
             0..text.len(),
             false,
+            &Linkifier::new(),
             &mut references,
             &mut html,
         )
