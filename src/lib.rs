@@ -105,7 +105,15 @@ pub mod internals {
     pub use crate::vector::Kernel;
 }
 
-/// The README's Rust examples, compiled and run as doctests.
+/// The README's Rust examples, compiled and run as doctests. (`sh no-run` marks a shell
+/// block that the README test shows but does not run, not a Rust attribute.)
 #[cfg(doctest)]
+#[allow(rustdoc::invalid_codeblock_attributes)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+/// The guide's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[allow(rustdoc::invalid_codeblock_attributes)]
+#[doc = include_str!("../GUIDE.md")]
+struct GuideDoctests;

@@ -11,18 +11,15 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
-# Spark's Python workers run `python3` from the PATH unless told otherwise: make them run
-# this interpreter, the one with linkscan and pandas installed (the venv need not be
-# activated). Spark binds to the loopback address, as the machine may have no other.
-os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+# Spark's Python workers run `python3` from the PATH unless told otherwise; linkscan.spark
+# makes them run this interpreter on the local master, which the tests rely on (they set no
+# PYSPARK_PYTHON). Spark binds to the loopback address, as the machine may have no other.
 os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
 
 

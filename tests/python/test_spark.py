@@ -75,3 +75,83 @@ def test_pandas_udf_null_and_empty_rows(spark):
     links = links_pandas_udf(emails=False)
     got = [r["links"] for r in df.select(links("body").alias("links")).collect()]
     assert [[l["text"] for l in row] for row in got] == [["x.com", "y.com"], [], []]
+
+
+# A stand-in for the PATH's `python3`: Spark's workers run it unless told otherwise.
+NOT_THIS_PYTHON = "#!/bin/sh\necho 'the workers ran python3 from the PATH' >&2\nexit 3\n"
+
+JOB = """
+from pyspark.sql import SparkSession
+from linkscan.spark import find_links, links_pandas_udf
+
+spark = SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false").getOrCreate()
+df = spark.createDataFrame([(1, "see x.com and me@example.org"), (2, "none")], "id long, body string")
+rows = find_links(df, "body", keep=["id"]).orderBy("start").collect()
+assert [(r.id, r.text) for r in rows] == [(1, "x.com"), (1, "me@example.org")], rows
+per_row = df.select(links_pandas_udf()("body").alias("l")).collect()
+assert sorted(len(r.l) for r in per_row) == [0, 2]
+spark.stop()
+"""
+
+
+def _job_env(tmp_path, **extra):
+    import os
+
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    for name in ("python3", "python"):
+        (fake / name).write_text(NOT_THIS_PYTHON)
+        (fake / name).chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYSPARK_")}
+    env["PATH"] = os.pathsep.join([str(fake), env.get("PATH", "")])
+    env.update(extra)
+    return env
+
+
+def test_workers_run_the_drivers_python_without_pyspark_python(tmp_path):
+    """A driver started as `venv/bin/python job.py`, venv not activated, no PYSPARK_PYTHON,
+    and a `python3` on the PATH that is not this one: the workers run this interpreter."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", JOB], env=_job_env(tmp_path), capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+
+
+LATE_IMPORT_JOB = """
+from pyspark.sql import SparkSession
+
+spark = SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false").getOrCreate()
+df = spark.sql("select 1L as id, 'see x.com and me@example.org' as body")   # no Python worker
+from linkscan.spark import find_links  # after the context was made with `python3`
+
+rows = find_links(df, "body", keep=["id"]).orderBy("start").collect()
+assert [(r.id, r.text) for r in rows] == [(1, "x.com"), (1, "me@example.org")], rows
+spark.stop()
+"""
+
+
+def test_workers_run_the_drivers_python_when_imported_after_the_session(tmp_path):
+    """A local context made before `linkscan.spark` was imported: the helpers' UDFs still
+    run this interpreter."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", LATE_IMPORT_JOB], env=_job_env(tmp_path), capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+
+
+def test_pyspark_python_is_left_as_set(tmp_path):
+    """An explicit PYSPARK_PYTHON wins: here the stand-in, so the job's workers fail."""
+    import subprocess
+    import sys
+
+    env = _job_env(tmp_path)
+    env["PYSPARK_PYTHON"] = str(tmp_path / "bin" / "python3")
+    done = subprocess.run([sys.executable, "-c", JOB], env=env, capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "the workers ran python3 from the PATH" in done.stderr + done.stdout

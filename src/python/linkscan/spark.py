@@ -13,10 +13,21 @@ Two ways in, both running ``LinkFinder.find_arrow`` on each Arrow batch:
 ``finder_options`` are the keyword arguments of ``LinkFinder`` (``urls``, ``emails``,
 ``tld_policy``, ``max_link_len``); the finder is made on each executor, so nothing
 unpicklable crosses to it.
+
+Spark's Python workers run ``$PYSPARK_PYTHON``, else ``python3`` from the PATH: not the
+driver's interpreter, so a driver started as ``venv/bin/python job.py`` without activating
+the venv would get workers that cannot import ``linkscan``. When ``PYSPARK_PYTHON`` is not
+set, importing this module sets it to the driver's own interpreter (``sys.executable``),
+for the Spark contexts made after it; for a context on the ``local`` master made before
+(its workers run on this machine), the helpers make the UDFs they create run that
+interpreter. On a cluster, set ``PYSPARK_PYTHON`` to the executors' Python (or ship a
+venv) as Spark's documentation describes: an explicit setting is never changed.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 import pyarrow as pa
@@ -56,6 +67,28 @@ LINKS_ARRAY_DDL = "array<struct<{}>>".format(
 _LINK_COLUMNS = [name for name, _ in LINK_FIELDS]
 
 
+# Whether PYSPARK_PYTHON was set by the user (or the environment) before this module.
+_PYTHON_WAS_SET = bool(os.environ.get("PYSPARK_PYTHON"))
+if not _PYTHON_WAS_SET and sys.executable:
+    # A context reads it when it is made: every Python worker of the contexts made from now
+    # on (those of createDataFrame's local data too) runs this interpreter.
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+
+
+def _workers_run_this_python() -> None:
+    """For a context on the local master made before this module set ``PYSPARK_PYTHON``,
+    the Python workers of UDFs made from now on run ``sys.executable``: Spark reads the
+    interpreter from its context when a UDF is made, so every helper calls this before it
+    makes its UDF."""
+    if _PYTHON_WAS_SET or not sys.executable:
+        return
+    from pyspark import SparkContext
+
+    context = SparkContext._active_spark_context
+    if context is not None and context.master.startswith("local"):
+        context.pythonExec = sys.executable
+
+
 def _finder(options: dict[str, Any]) -> LinkFinder:
     return LinkFinder(**options)
 
@@ -79,6 +112,7 @@ def links_udf(
     its schema is ``links_schema(df, keep)``.
     """
     keep = list(keep)
+    _workers_run_this_python()
 
     def links(batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         finder = _finder(finder_options)
@@ -120,6 +154,8 @@ def links_pandas_udf(**finder_options: Any) -> Callable[["Column"], "Column"]:
     """
     import pandas as pd
     from pyspark.sql.functions import pandas_udf
+
+    _workers_run_this_python()
 
     def links(texts: pd.Series) -> pd.Series:
         finder = _finder(finder_options)
