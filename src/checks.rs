@@ -11,7 +11,7 @@
 //! | [`Check::IdentifierStatus`] (`identifier_status`) | a character of the host, other than the dots, is not `Identifier_Status=Allowed` (UTS #39), looking inside `xn--` labels too | symbols, compatibility and obsolete characters in a domain name are a spoofing aid (`ｇoogle.com`, `payƿal.com`) |
 //! | [`Check::BidiControl`] (`bidi_control`) | the link holds a `Bidi_Control=Yes` character (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069) | they reorder the display of the link, so that what is shown is not where it leads |
 //! | [`Check::Spoof`] (`spoof`) | the host passes `identifier_status` but is spoofable: [`crate::display::host_spoofable`], the very test by which the display form ([`crate::display`], `linkscan display`, `linkify`) shows a host in Punycode (a label mixing scripts beyond UTS #39's highly restrictive level, or one whose skeleton is all ASCII). So a host fails `identifier_status` or `spoof` exactly when it is displayed in ASCII | Cyrillic letters for `p` and `a` in `paypal.com`, or an all-Cyrillic look-alike of `apple.com` |
-//! | [`Check::Invisible`] (`invisible`) | the link holds a `Default_Ignorable_Code_Point` other than a Bidi_Control character, ZWNJ, ZWJ or an emoji or text presentation selector (a soft hyphen, U+200B ZERO WIDTH SPACE, U+2060 WORD JOINER…), or one stands right before or right after it ([`check_link`] sees the text; [`check`] only the link) | the reader sees `paypal.com` in `pay\u{200B}pal.com`, and the link found is `pal.com` |
+//! | [`Check::Invisible`] (`invisible`) | the link holds a `Default_Ignorable_Code_Point` other than a Bidi_Control character, ZWNJ, ZWJ or an emoji or text presentation selector (a soft hyphen, U+200B ZERO WIDTH SPACE, U+2060 WORD JOINER…), or one stands right before or right after it ([`check_link`] sees the text; [`check`] only the link) | the reader sees `paypal.com` in `pay\u{200B}pal.com` (one host to UTS #46, but invisible to a reader who copies it), or `paypal@example.com` in `pay\u{200B}pal@example.com`, whose email is `pal@example.com` |
 //!
 //! Section 8 names `Identifier_Status=Recommended`, a value UTS #39 no longer has; its
 //! successor `Allowed` (from `IdentifierStatus.txt`) is used. The dots (`.`, `．`, `。`)
@@ -202,9 +202,11 @@ pub fn host(link_text: &str, kind: LinkKind) -> &str {
                 Some(i) if is_scheme(&link_text[..i]) => &link_text[i + 3..],
                 _ => link_text,
             };
+            // The host walk passes over IDNA-ignored code points (soft hyphen, ZWSP…), so
+            // the host does too; the checks read it without them.
             let end = rest
                 .char_indices()
-                .find(|&(_, c)| !is_host_char(c))
+                .find(|&(_, c)| !is_host_char(c) && !crate::props::is_host_ignored(c))
                 .map_or(rest.len(), |(i, _)| i);
             &rest[..end]
         }
@@ -246,7 +248,19 @@ pub fn tld(host: &str) -> &str {
 /// ```
 pub fn check(link_text: &str, kind: LinkKind) -> LinkCheck {
     let mut result = LinkCheck::default();
+    // The host as UTS #46 reads it: without its Ignored code points (the `invisible` check
+    // below reports those).
     let host = host(link_text, kind);
+    let cleaned: String;
+    let host = if host.is_ascii() {
+        host
+    } else {
+        cleaned = host
+            .chars()
+            .filter(|&c| !crate::props::is_host_ignored(c))
+            .collect();
+        &cleaned
+    };
     if !is_syntactic_tld(tld(host).as_bytes()) {
         result.fail(Check::TldSyntax);
     }
@@ -272,15 +286,16 @@ pub fn check(link_text: &str, kind: LinkKind) -> LinkCheck {
 
 /// Runs the checks on `link`, found in `text` (bytes, as given to
 /// [`LinkFinder::links_bytes`]): those of [`check`], and [`Check::Invisible`] also when a
-/// `Default_Ignorable_Code_Point` is right before the link (`pay\u{200B}pal.com` gives
-/// the link `pal.com`) or right after it (`example.co\u{00AD}m` gives `example.co`).
+/// `Default_Ignorable_Code_Point` is right before the link (`pay\u{200B}pal@example.com` gives
+/// the email `pal@example.com`) or right after it (`example.co\u{00AD}m` gives
+/// `example.co`).
 ///
 /// ```
 /// use linkscan::checks::{check_link, Check};
 /// use linkscan::LinkFinder;
-/// let text = "pay\u{200B}pal.com";
+/// let text = "pay\u{200B}pal@example.com";
 /// let link = LinkFinder::new().links(text).next().unwrap();
-/// assert_eq!(link.as_str(), "pal.com");
+/// assert_eq!(link.as_str(), "pal@example.com");
 /// assert!(check_link(text.as_bytes(), &link.into()).fails(Check::Invisible));
 /// ```
 ///
@@ -479,13 +494,22 @@ mod tests {
             assert_eq!(names(&url, LinkKind::Url), "invisible", "{c:?}");
             let email = format!("a{c}b@example.com");
             assert_eq!(names(&email, LinkKind::Email), "invisible", "{c:?}");
-            // Right before: only check_link sees it.
-            let text = format!("x{c}pal.com");
+            // Right before an email's local part (which never passes over one): only
+            // check_link sees it.
+            let text = format!("x{c}pal@example.com");
             let finder = LinkFinder::new();
             let link = finder.links_bytes(text.as_bytes()).next().unwrap();
-            assert_eq!(&text[link.range()], "pal.com", "{c:?}");
+            assert_eq!(&text[link.range()], "pal@example.com", "{c:?}");
             assert!(check_link(text.as_bytes(), &link).fails(Check::Invisible));
-            assert!(check(&text[link.range()], LinkKind::Url).passed());
+            assert!(check(&text[link.range()], LinkKind::Email).passed());
+            // In a host, the walk passes over an IDNA-ignored one (`pay<ZWSP>pal.com` is one
+            // host); either way the link is flagged.
+            let text = format!("x{c}pal.com");
+            let link = finder.links_bytes(text.as_bytes()).next().unwrap();
+            assert!(
+                check_link(text.as_bytes(), &link).fails(Check::Invisible),
+                "{c:?}"
+            );
         }
         // Joiners, emoji presentation and a plain space before: not flagged.
         for text in [

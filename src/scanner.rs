@@ -352,7 +352,8 @@ impl<'t, 'p> Scanner<'t, 'p> {
     /// `https://` (any case) starting at or after the floor and not right after an ASCII
     /// letter, digit, `+`, `-` or `.`; then `localhost`, a dotted-decimal IPv4 address or a
     /// bracketed IPv6 address, not followed (but for the brackets) by HostChar or Ignored;
-    /// an optional port (a bad one: no link); then the path, query and fragment.
+    /// an optional port (a bad one: no link); no link if `@` follows (userinfo, as in
+    /// `http://localhost@evil.com`); then the path, query and fragment.
     fn literal_host(&mut self, colon: usize) -> Option<Link> {
         let text = self.text;
         let n = text.len();
@@ -409,6 +410,11 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 }
                 end += 1 + digits;
             }
+        }
+        // `http://localhost@evil.com`: the literal is userinfo, and the host is after the
+        // `@` (as `http://john.smith@example.com` gives no link, neither does this).
+        if text.get(end) == Some(&b'@') {
+            return None;
         }
         // 8. Path, query, fragment.
         if end < n && matches!(text[end], b'/' | b'?' | b'#') {

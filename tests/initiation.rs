@@ -903,6 +903,10 @@ fn what_is_not_a_host_without_a_tld() {
         "http:/localhost/",
         "http://localhost:99999/",
         "http://localhost:123456/",
+        // Userinfo: the host is after the `@`, and the whole is not linked (step 6).
+        "http://localhost@evil.com/",
+        "http://[::1]@evil.com/",
+        "http://192.168.0.1:8080@evil.com/",
     ] {
         assert_eq!(found(text), Vec::<&str>::new(), "{text}");
     }

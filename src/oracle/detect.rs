@@ -233,7 +233,8 @@ pub fn find_links(text: &[u8], policy: &TldPolicy) -> Vec<Link> {
 /// begins at `p`, not right after an ASCII letter, digit, `+`, `-` or `.`, and the host
 /// after it is `localhost`, a dotted-decimal IPv4 address or a bracketed IPv6 address
 /// (for the first two, followed by neither HostChar nor Ignored), the end of the link:
-/// after an optional port (a bad port: no link) and the path, query and fragment.
+/// after an optional port (a bad port: no link) and the path, query and fragment. An `@`
+/// right after the host or its port makes it userinfo: no link.
 fn literal_host_link_end(cp: &[u32], p: usize) -> Option<usize> {
     let n = cp.len();
     let scheme_len = if matches_at(cp, p, "https://") {
@@ -296,6 +297,10 @@ fn literal_host_link_end(cp: &[u32], p: usize) -> Option<usize> {
             }
             end += 1 + digits;
         }
+    }
+    // Userinfo: `http://localhost@evil.com` names the host after the `@`; no link.
+    if end < n && cp[end] == '@' as u32 {
+        return None;
     }
     // 8. Path, query, fragment.
     if end < n && [b'/', b'?', b'#'].iter().any(|&b| cp[end] == b as u32) {
