@@ -31,8 +31,10 @@ use std::borrow::Cow;
 
 use crate::format::push_escaped_char;
 
-/// The syntax look-alikes (see the [module documentation](self)), sorted by code point,
-/// each with the ASCII character it passes for.
+/// The syntax look-alikes, sorted by code point, each with the ASCII character it passes
+/// for: from UTS #39's `confusables.txt`, the sources whose prototype is one of
+/// `/ ? # . :` and that are not identifier characters, the two Latin letters read as `?`,
+/// and the fullwidth, small and vertical forms that NFKC folds to those five.
 pub const SYNTAX_LOOKALIKES: [(char, char); 40] = [
     ('\u{0241}', '?'),  // LATIN CAPITAL LETTER GLOTTAL STOP
     ('\u{0294}', '?'),  // LATIN LETTER GLOTTAL STOP

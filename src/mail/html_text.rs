@@ -52,7 +52,7 @@ pub const MAX_CHAINED_ATTRIBUTES: u32 = 16;
 const BREAK: &[u8] = b"&#xFDD0;";
 const BREAK_CHAR: char = '\u{FDD0}';
 
-/// `html` with [`BREAK`] inserted wherever html5gum could nest deeper than
+/// `html` with `&#xFDD0;` inserted wherever html5gum could nest deeper than
 /// [`MAX_CHAINED_ATTRIBUTES`] attributes; borrowed when nothing was inserted.
 ///
 /// The automaton has a state per tokenizer state of the nesting cycle, each holding the
