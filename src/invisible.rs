@@ -50,17 +50,7 @@ pub fn is_default_ignorable(c: char) -> bool {
     if cp < 0xAD {
         return false;
     }
-    DEFAULT_IGNORABLE
-        .binary_search_by(|&(lo, hi)| {
-            if hi < cp {
-                std::cmp::Ordering::Less
-            } else if lo > cp {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_ok()
+    crate::props::in_ranges(&DEFAULT_IGNORABLE, cp)
 }
 
 /// Whether `c` is invisible in the sense of [`crate::checks::Check::Invisible`]: a

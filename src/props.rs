@@ -133,18 +133,23 @@ pub fn is_host_char(c: char) -> bool {
 /// [`IDNA_IGNORED`]'s ranges answers the rest.
 #[inline]
 pub(crate) fn is_ignored_cp(cp: u32) -> bool {
-    cp >= IDNA_IGNORED[0].0
-        && IDNA_IGNORED
-            .binary_search_by(|&(lo, hi)| {
-                if hi < cp {
-                    std::cmp::Ordering::Less
-                } else if lo > cp {
-                    std::cmp::Ordering::Greater
-                } else {
-                    std::cmp::Ordering::Equal
-                }
-            })
-            .is_ok()
+    cp >= IDNA_IGNORED[0].0 && in_ranges(&IDNA_IGNORED, cp)
+}
+
+/// Whether `cp` lies in one of `ranges` (sorted, inclusive, not overlapping).
+#[inline]
+pub(crate) fn in_ranges(ranges: &[(u32, u32)], cp: u32) -> bool {
+    ranges
+        .binary_search_by(|&(lo, hi)| {
+            if hi < cp {
+                std::cmp::Ordering::Less
+            } else if lo > cp {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
 }
 
 /// Whether `c` is Ignored in host names (UTS #46 status `ignored`, such as U+00AD SOFT
