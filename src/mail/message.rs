@@ -64,6 +64,7 @@
 
 mod base64;
 pub(crate) mod flat;
+mod general;
 pub(crate) mod headers;
 mod nesting;
 mod warning;
@@ -528,7 +529,15 @@ impl MailScanner {
             let mut scanned = ScannedMessage::default();
             // The flat parse ends every multipart at its closing delimiter.
             let closed = flat.is_some();
-            match flat.or_else(|| self.parser.parse(raw)) {
+            let general = || {
+                if self.general_path_only {
+                    // The reference: the parser's own parse.
+                    self.parser.parse(raw)
+                } else {
+                    general::parse(self.fields, raw)
+                }
+            };
+            match flat.or_else(general) {
                 Some(message) => {
                     let walk = Walk { closed };
                     self.walk_message(&message, "", 0, walk, &mut scanned);

@@ -119,14 +119,41 @@ pub(crate) fn parse_headers<'x>(
     fields: Fields,
     headers: &mut Vec<Header<'x>>,
 ) -> bool {
+    read_block(stream, fields, headers).ended
+}
+
+/// What [`read_block`] read of a header block.
+pub(crate) struct Block {
+    /// The block ended with its empty line ([`parse_headers`]'s result).
+    pub(crate) ended: bool,
+    /// How many fields it had, kept or not: the parser's count of the records it would
+    /// have made.
+    pub(crate) fields: usize,
+}
+
+/// [`parse_headers`], with the count of the block's fields.
+pub(crate) fn read_block<'x>(
+    stream: &mut MessageStream<'x>,
+    fields: Fields,
+    headers: &mut Vec<Header<'x>>,
+) -> Block {
+    let mut count = 0;
     loop {
         loop {
             match stream.peek() {
                 Some(b'\n') => {
                     stream.next();
-                    return true;
+                    return Block {
+                        ended: true,
+                        fields: count,
+                    };
                 }
-                None => return false,
+                None => {
+                    return Block {
+                        ended: false,
+                        fields: count,
+                    }
+                }
                 Some(ch) if !ch.is_ascii_whitespace() => break,
                 _ => {
                     stream.next();
@@ -134,7 +161,17 @@ pub(crate) fn parse_headers<'x>(
             }
         }
         let offset_field = stream.offset();
-        if let Some(name) = stream.parse_header_name() {
+        let name = match fields.name(stream) {
+            Name::Read(name) => Some(name),
+            Name::Ignored => {
+                count += 1;
+                skip_field(stream);
+                continue;
+            }
+            Name::Other => stream.parse_header_name(),
+        };
+        if let Some(name) = name {
+            count += 1;
             let offset_start = stream.offset();
             // A field the scan ignores is skipped and not kept: a record per field costs
             // some 50 times the bytes of a short one (`X:a`), and a header block may hold
@@ -152,8 +189,63 @@ pub(crate) fn parse_headers<'x>(
                 });
             }
         } else if stream.is_eof() {
-            return false;
+            return Block {
+                ended: false,
+                fields: count,
+            };
         }
+    }
+}
+
+/// A field's name as [`Fields::name`] reads it.
+enum Name<'x> {
+    /// A field the scan reads; the stream is past its colon.
+    Read(HeaderName<'x>),
+    /// A field the scan ignores; the stream is past its colon.
+    Ignored,
+    /// Not a plain `name:` (white space or a line break before the colon, a colon first,
+    /// no colon): the stream has not moved, and the parser's `parse_header_name` reads it.
+    Other,
+}
+
+impl Fields {
+    /// The name of the field at the stream's position, compared as bytes: the bytes before
+    /// the first colon, when none is white space or a line break, are the parser's name
+    /// token as they stand (its `parse_header_name` lowers their case and looks them up;
+    /// a name of more than 34 bytes, or one it does not know, is `Other`), so a name equal
+    /// to one the scan reads, ignoring case, is that field, and any other name is a field
+    /// the scan ignores, for which no [`HeaderName`] is made.
+    fn name<'x>(self, stream: &mut MessageStream<'x>) -> Name<'x> {
+        let rest = stream.bytes(stream.offset()..stream.len());
+        let Some(colon) = memchr::memchr2(b':', b'\n', rest) else {
+            return Name::Other;
+        };
+        let token = &rest[..colon];
+        if colon == 0 || rest[colon] != b':' || token.iter().any(u8::is_ascii_whitespace) {
+            return Name::Other;
+        }
+        let is = |name: &str| token.eq_ignore_ascii_case(name.as_bytes());
+        let name = match token.len() {
+            4 if self.index && is("from") => HeaderName::From,
+            4 if self.index && is("date") => HeaderName::Date,
+            7 if is("subject") => HeaderName::Subject,
+            10 if is("message-id") => HeaderName::MessageId,
+            10 if is("content-id") => HeaderName::ContentId,
+            10 if self.index && is("references") => HeaderName::References,
+            11 if self.index && is("in-reply-to") => HeaderName::InReplyTo,
+            12 if is("content-type") => HeaderName::ContentType,
+            16 if is("content-location") => HeaderName::ContentLocation,
+            19 if is("content-description") => HeaderName::ContentDescription,
+            19 if is("content-disposition") => HeaderName::ContentDisposition,
+            25 if is("content-transfer-encoding") => HeaderName::ContentTransferEncoding,
+            _ => {
+                stream.skip_bytes(colon + 1);
+                return Name::Ignored;
+            }
+        };
+        debug_assert!(self.reads(&name));
+        stream.skip_bytes(colon + 1);
+        Name::Read(name)
     }
 }
 
@@ -232,6 +324,17 @@ mod tests {
         "x-unknown-field",
         "content-type",
         "SUBJECT",
+        // Names compared as bytes only where they stand alone before the colon: white
+        // space in or after a name, a name over the parser's 34 bytes, other bytes.
+        "Subject ",
+        "Sub ject",
+        "Content-Type\t",
+        "cONTENT-tRANSFER-eNCODING",
+        "Content-Transfer-Encoding-And-More-Than-34-Bytes",
+        "Subject-",
+        "Subjec",
+        "Fröm",
+        "X-\u{1}",
     ];
 
     /// Values in several layouts: folded lines (space and tab), CRLF, an empty value,
