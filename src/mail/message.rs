@@ -63,6 +63,7 @@
 //! text links of the same part).
 
 mod base64;
+mod charset;
 pub(crate) mod flat;
 mod general;
 pub(crate) mod headers;

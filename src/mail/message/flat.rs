@@ -240,11 +240,10 @@ fn leaf_body<'x>(
         Encoding::None => Cow::Borrowed(plain_body(stream, boundary)?),
     };
     let text: Cow<'x, str> = match (bytes, charset) {
-        (Cow::Owned(vec), Some(decode)) => decode(&vec).into(),
+        (bytes, Some(decoder)) => super::charset::decode(decoder, bytes),
         (Cow::Owned(vec), None) => String::from_utf8(vec)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
             .into(),
-        (Cow::Borrowed(bytes), Some(decode)) => decode(bytes).into(),
         // `from_utf8_lossy` borrows valid text too, but validates more slowly.
         (Cow::Borrowed(bytes), None) => match std::str::from_utf8(bytes) {
             Ok(text) => Cow::Borrowed(text),

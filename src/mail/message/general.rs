@@ -231,11 +231,10 @@ fn parse_at_depth<'x>(fields: Fields, raw: &'x [u8], depth: usize) -> Option<Mes
                     .and_then(|ct| ct.attribute("charset"))
                     .and_then(|c| charset_decoder(c.as_bytes()));
                 let text: Cow<'x, str> = match (bytes, decoder) {
-                    (Cow::Owned(vec), Some(decode)) => decode(&vec).into(),
+                    (bytes, Some(decoder)) => super::charset::decode(decoder, bytes),
                     (Cow::Owned(vec), None) => String::from_utf8(vec)
                         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
                         .into(),
-                    (Cow::Borrowed(bytes), Some(decode)) => decode(bytes).into(),
                     (Cow::Borrowed(bytes), None) => String::from_utf8_lossy(bytes),
                 };
                 if mime_type == MimeType::TextHtml {
