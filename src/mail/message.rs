@@ -72,6 +72,7 @@ mod warning;
 
 pub use warning::{Base64Problem, BodyProblem, MailWarning};
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::panic::{self, AssertUnwindSafe};
 
@@ -539,9 +540,9 @@ impl MailScanner {
                 }
             };
             match flat.or_else(general) {
-                Some(message) => {
+                Some(mut message) => {
                     let walk = Walk { closed };
-                    self.walk_message(&message, "", 0, walk, &mut scanned);
+                    self.walk_message(&mut message, "", 0, walk, &mut scanned);
                     free_iteratively(message);
                     Some(scanned)
                 }
@@ -618,7 +619,7 @@ impl MailScanner {
 
     fn walk_message(
         &self,
-        message: &Message<'_>,
+        message: &mut Message<'_>,
         prefix: &str,
         depth: usize,
         walk: Walk,
@@ -643,7 +644,7 @@ impl MailScanner {
         }
         if let Some(subject) = message.subject() {
             let path = format!("{prefix}subject");
-            let replaced = subject.matches('\u{FFFD}').count();
+            let replaced = replacement_count(subject);
             if replaced > 0 {
                 out.warnings.push(MailWarning::UndecodableSubject {
                     path: path.clone(),
@@ -658,15 +659,22 @@ impl MailScanner {
                 text: subject.to_string(),
             });
         }
-        let Some(root) = message.parts.first() else {
+        let Some(root) = message.parts.first_mut() else {
             return;
+        };
+        // The walk takes each part's body out of the tree as it reads it (a decoded text
+        // then becomes the scanned text without a copy); the root multipart's list of
+        // children is taken here.
+        let children = match &mut root.body {
+            PartType::Multipart(children) => Some(std::mem::take(children)),
+            _ => None,
         };
         // Each part of this message is walked once: on broken input the parser's lists of
         // children can name a part twice, or an ancestor, and walking such a graph as a
         // tree takes time exponential in its depth.
         let mut seen = vec![false; message.parts.len()];
-        match &root.body {
-            PartType::Multipart(children) => {
+        match children {
+            Some(children) => {
                 seen[0] = true;
                 self.check_multipart(message, 0, prefix.trim_end_matches('.'), walk, out);
                 for (i, &id) in children.iter().enumerate() {
@@ -716,7 +724,7 @@ impl MailScanner {
     #[allow(clippy::too_many_arguments)]
     fn walk_part(
         &self,
-        message: &Message<'_>,
+        message: &mut Message<'_>,
         id: usize,
         path: &str,
         depth: usize,
@@ -754,6 +762,8 @@ impl MailScanner {
             });
             return;
         }
+        let body = std::mem::take(&mut message.parts[id].body);
+        let part = &message.parts[id];
         // The first Content-Type field (the parser keeps the last), with a warning when
         // there are several; one that is not `type/subtype` means text/plain.
         let fields = part
@@ -819,7 +829,7 @@ impl MailScanner {
         let recovered = (part.is_encoding_problem
             && scanned
             && cte.as_deref() == Some("base64")
-            && matches!(part.body, PartType::Text(_) | PartType::Html(_)))
+            && matches!(body, PartType::Text(_) | PartType::Html(_)))
         .then(|| self.recover_base64(message, part, path, &format!("{ctype}/{subtype}"), out));
         // A message that is only a header has no body to decode: no warning for it.
         let no_body = part.offset_end <= part.offset_body;
@@ -836,7 +846,7 @@ impl MailScanner {
                 problem: what,
             });
         }
-        match &part.body {
+        match body {
             PartType::Multipart(children) => {
                 self.check_multipart(message, id, path, walk, out);
                 for (i, &child) in children.iter().enumerate() {
@@ -845,11 +855,15 @@ impl MailScanner {
                     self.walk_part(message, id, &child_path, depth + 1, walk, seen, out);
                 }
             }
-            PartType::Message(nested) => {
-                self.walk_message(nested, &format!("{path}."), depth + 1, walk, out);
+            PartType::Message(mut nested) => {
+                self.walk_message(&mut nested, &format!("{path}."), depth + 1, walk, out);
+                free_iteratively(nested);
             }
             PartType::Text(text) | PartType::Html(text) => {
-                let text: &str = recovered.as_deref().unwrap_or(text);
+                let text = match recovered {
+                    Some(recovered) => Cow::Owned(recovered),
+                    None => text,
+                };
                 let html = ctype == "text" && subtype == "html";
                 let plain = ctype == "text" && subtype == "plain";
                 if ctype == "multipart" {
@@ -879,7 +893,7 @@ impl MailScanner {
                         });
                     }
                 }
-                let replaced = text.matches('\u{FFFD}').count();
+                let replaced = replacement_count(&text);
                 if replaced > 0 {
                     out.warnings.push(MailWarning::UndecodableText {
                         part: path.to_string(),
@@ -900,9 +914,9 @@ impl MailScanner {
                     content_type.to_string()
                 };
                 if html {
-                    out.parts.push(self.html_part(path, content_type, text));
+                    out.parts.push(self.html_part(path, content_type, &text));
                 } else if let Some(delsp) = plain.then(|| flowed_format(part)).flatten() {
-                    let text = super::flowed::unflow(text, delsp);
+                    let text = super::flowed::unflow(&text, delsp);
                     out.parts.push(TextPart {
                         flowed: true,
                         path: path.to_string(),
@@ -915,8 +929,9 @@ impl MailScanner {
                         flowed: false,
                         path: path.to_string(),
                         content_type: Some(content_type),
-                        links: self.text_links(text),
-                        text: text.to_string(),
+                        links: self.text_links(&text),
+                        // A decoded text is the part's own: no copy.
+                        text: text.into_owned(),
                     });
                 }
             }
@@ -931,7 +946,7 @@ impl MailScanner {
                             subtype: subtype.to_string(),
                         });
                     }
-                    let text = String::from_utf8_lossy(bytes).into_owned();
+                    let text = String::from_utf8_lossy(&bytes).into_owned();
                     out.parts.push(TextPart {
                         flowed: false,
                         path: path.to_string(),
@@ -949,7 +964,7 @@ impl MailScanner {
                     // A text part the parser read as bytes (it went by another
                     // Content-Type field than the first, or a text-like type of
                     // `other_text`).
-                    let text = String::from_utf8_lossy(bytes);
+                    let text = String::from_utf8_lossy(&bytes);
                     if subtype == "html" {
                         out.parts
                             .push(self.html_part(path, "text/html".into(), &text));
@@ -1168,6 +1183,16 @@ fn is_known_charset(label: &str) -> bool {
         l.as_str(),
         "utf-8" | "utf8" | "us-ascii" | "ascii" | "ansi_x3.4-1968" | "us" | "iso646-us"
     ) || charset_decoder(l.as_bytes()).is_some()
+}
+
+/// How many U+FFFD (the replacement character, what undecodable bytes became) `text`
+/// holds: its UTF-8 form, `EF BF BD`, searched as bytes (no other character's form
+/// contains it), from each `EF` found.
+fn replacement_count(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(0xEF, bytes)
+        .filter(|&i| bytes[i..].starts_with(&[0xEF, 0xBF, 0xBD]))
+        .count()
 }
 
 /// `Some(delsp)` for a part whose Content-Type says `format=flowed` (RFC 3676).
