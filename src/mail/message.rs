@@ -2,11 +2,17 @@
 //!
 //! # Algorithm
 //!
-//! The message is parsed with `mail-parser`, which undoes the transfer encodings
-//! (quoted-printable soft line breaks and `=XX` escapes, base64), converts each text part
+//! The message is parsed into `mail-parser`'s tree, with the transfer encodings undone
+//! (quoted-printable soft line breaks and `=XX` escapes, base64), each text part converted
 //! from its declared charset to UTF-8 (ISO-2022-JP, Shift_JIS, EUC-KR, GB18030, KOI8-R,
-//! windows-125x, … through `encoding_rs`), and decodes RFC 2047 encoded words in the
-//! Subject. Then the MIME tree is walked in order:
+//! windows-125x, … through `encoding_rs`), and RFC 2047 encoded words of the Subject
+//! decoded. Two paths make that tree, both reading header blocks with one loop that keeps
+//! no record of the fields the scan ignores (`message/headers.rs`): a flat message (text
+//! parts, multiparts of them, attachments) is read by `message/flat.rs`, with its own
+//! quoted-printable and base64 decoders; any other (nested messages, digests, bodies that
+//! do not decode) by `message/general.rs`, the parser's own loop. Single-byte charsets are
+//! decoded by table (`message/charset.rs`). The walk then takes each part's body out of the
+//! tree (a decoded text becomes the scanned text without a copy), in order:
 //!
 //! * the decoded Subject is scanned as part `subject`;
 //! * each `text/plain` part (and each part without a Content-Type, which is text/plain by

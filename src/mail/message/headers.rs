@@ -1,15 +1,23 @@
-//! The header blocks of the flat path ([`super::flat`]): `mail-parser`'s own loop over the
-//! fields of a block (`MessageStream::parse_headers`), with the fields the scan reads
-//! parsed by the parser's own field parsers, and every other field skipped a line at a
-//! time.
+//! The header blocks of the flat path ([`super::flat`]) and of the general one
+//! ([`super::general`]): `mail-parser`'s own loop over the fields of a block
+//! (`MessageStream::parse_headers`), with the fields the scan reads parsed by the parser's
+//! own field parsers, and every other field skipped a line at a time.
 //!
 //! # Algorithm
 //!
+//! For each field, the name is compared as bytes before any parser runs: the bytes up to
+//! the first colon or line break (one `memchr2`), when they hold no white space and the
+//! colon comes first, are the name as the parser would read it (its `parse_header_name`
+//! drops white space, lowers the case, and looks the result up in its table), so they
+//! are compared, ignoring case, with the dozen names the scan reads ([`Fields::name`]).
+//! A name that is none of them is a field the scan ignores: no [`HeaderName`] is made for
+//! it. A name with white space in it or before its colon, or a line without a colon, is
+//! read by the parser's `parse_header_name` (rare: malformed mail).
+//!
 //! The parser skips an ignored field (`Received:`, `DKIM-Signature:`, …: most of a
 //! message's header) one byte at a time until a line break that no space or tab follows.
-//! Here each line of such a field is one `memchr` for its line break. The field's name is
-//! read by the parser's `parse_header_name`, and the fields the scan reads go to the
-//! parser function that [`Fields::parser`] maps them to.
+//! Here each line of such a field is one `memchr` for its line break. The fields the scan
+//! reads go to the parser function that [`Fields::parser`] maps them to.
 //!
 //! # Invariants
 //!
