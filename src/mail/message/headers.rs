@@ -65,7 +65,9 @@ impl Fields {
         parser.default_header_ignore()
     }
 
-    /// Whether the scan reads the field `name` (else [`Fields::parser`] ignores it).
+    /// Whether the scan reads the field `name` (else [`Fields::parser`] ignores it). A
+    /// field added here goes in [`Fields::name`] too, which finds these names as bytes
+    /// (the test of the header loop against the parser's fails otherwise).
     fn reads(self, name: &HeaderName<'_>) -> bool {
         match name {
             HeaderName::ContentType
