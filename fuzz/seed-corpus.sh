@@ -5,8 +5,8 @@
 # and slices of the multilingual corpus samples. Nothing from the shared folder is
 # committed; run this before `cargo +nightly fuzz run <target>`.
 #
-#   fuzz/seed-corpus.sh            # all targets
-#   fuzz/seed-corpus.sh finder_oracle
+#   fuzz/seed-corpus.sh            # the targets of the library and mail_no_panic
+#   fuzz/seed-corpus.sh finder_oracle html_text mail_archive
 set -euo pipefail
 cd "$(dirname "$0")"
 shared="${LINKSCAN_SHARED:-../../shared}"
@@ -81,6 +81,12 @@ for target in "${targets[@]}"; do
                 [ -r "$f" ] && cp "$f" "corpus/$target/archive-$(basename "$f")"
             done
             structure_seeds "corpus/$target" ;;
+        # Whole archives: the same, and the test messages on their own (a Maildir file).
+        mail_archive)
+            text_seeds "corpus/$target"
+            for f in ../tests/data/mail/*.mbox ../tests/data/mail/*.eml; do
+                [ -r "$f" ] && cp "$f" "corpus/$target/archive-$(basename "$f")"
+            done ;;
         *) text_seeds "corpus/$target" ;;
     esac
     echo "corpus/$target: $(ls "corpus/$target" | wc -l) seeds"

@@ -3,7 +3,8 @@
 //!
 //! * `rfc3676_*`: one test per rule of sections 4.1 to 4.5 (quote depth, space-stuffing,
 //!   soft breaks with and without DelSp, the signature separator, quote-depth-wins), on
-//!   the RFC's own kinds of lines.
+//!   the RFC's own kinds of lines; `rfc3676_abnf_*`: the productions of the RFC's ABNF
+//!   (`quote`, `flowed-line-qt`, `stuffed-flowed`, `flow`, `paragraph`, `sig-sep`).
 //! * `generated_soft_breaks_*`: the lines of the mail corpus, broken by soft breaks at
 //!   random places (anywhere with DelSp=yes, after a space without it), space-stuffed
 //!   where they must be and quoted at random depths, sent as flowed messages: the scan gives
@@ -130,6 +131,106 @@ fn rfc3676_lines_end_with_crlf_or_lf_and_the_last_may_have_none() {
     assert_eq!(unflow("a \nb \n", true), "ab \n");
     assert_eq!(unflow("", true), "");
     assert_eq!(unflow("\r\n\r\n", true), "\r\n\r\n");
+}
+
+// ---------------------------------------------------------------------------------------
+// The RFC's grammar (its ABNF section), production by production: each line below is
+// written as the grammar builds it, and read back as the grammar reads it.
+
+/// The paragraphs of `text` unflowed, as (depth, content).
+fn read(text: &str, delsp: bool) -> Vec<(usize, String)> {
+    let unflowed = unflow(text, delsp);
+    paragraphs(&unflowed)
+        .map(|p| (p.depth, unflowed[p.content].to_string()))
+        .collect()
+}
+
+#[test]
+fn rfc3676_4_1_quotes_then_stuffing_then_flow() {
+    // Section 4.1: the quote marks are counted "before any other tests (that is, before
+    // checking for space-stuffed and flowed)", and the stuffing space is deleted "before
+    // examining the line further (that is, before checking for flowed)". So a line of one
+    // space is a stuffed empty line, fixed: it ends the paragraph before it.
+    assert_eq!(
+        read("a \r\n \r\nb\r\n", false),
+        [(0, "a ".to_string()), (0, "b".to_string())]
+    );
+    assert_eq!(
+        read("a \r\n \r\nb\r\n", true),
+        [(0, "a".to_string()), (0, "b".to_string())]
+    );
+    // After its quote mark and stuffing, "> " is an empty line: fixed, it ends the paragraph.
+    assert_eq!(
+        read(">a \r\n> \r\n>b\r\n", false),
+        [(1, "a ".to_string()), (1, "b".to_string())]
+    );
+}
+
+#[test]
+fn rfc3676_abnf_quote_is_one_or_more_quote_marks() {
+    // quote = 1*quote-mark; quote-mark = ">": the depth is the number of marks before
+    // anything else, and a mark after the stuffing space is content.
+    assert_eq!(read(">>>deep\r\n", false), [(3, "deep".to_string())]);
+    assert_eq!(read(">> >x\r\n", false), [(2, ">x".to_string())]);
+    // unstuffed-flowed = non-sp-quote *text-char: the first character after the quote
+    // is neither a space nor a mark, so ">>x" is depth two, not depth one with ">x".
+    assert_eq!(read(">>x\r\n", false), [(2, "x".to_string())]);
+}
+
+#[test]
+fn rfc3676_abnf_flowed_line_quoted_and_stuffed() {
+    // flowed-line-qt = quote ( ( stuffing stuffed-flowed ) / unstuffed-flowed ) flow CRLF
+    // stuffed-flowed = *text-char: after the stuffing space, spaces are content.
+    let text = ">  indented and \r\n>flowed\r\n";
+    assert_eq!(read(text, false), [(1, " indented and flowed".to_string())]);
+    assert_eq!(read(text, true), [(1, " indented andflowed".to_string())]);
+    // The same paragraph written with and without stuffing reads the same.
+    assert_eq!(
+        read("> one \r\n>two\r\n", false),
+        read(">one \r\n> two\r\n", false)
+    );
+}
+
+#[test]
+fn rfc3676_abnf_flow_is_one_space() {
+    // flow = SP ("if DelSp=yes, space was added on generation and is deleted on
+    // reception"): exactly one space is the flow; the others are text-char.
+    assert_eq!(read("a   \r\nb\r\n", true), [(0, "a  b".to_string())]);
+    assert_eq!(read("a   \r\nb\r\n", false), [(0, "a   b".to_string())]);
+    // A flowed line may hold nothing but its stuffing and its flow (stuffed-flowed =
+    // *text-char, empty here).
+    assert_eq!(read("a \r\n  \r\nb\r\n", true), [(0, "ab".to_string())]);
+    assert_eq!(read("a \r\n  \r\nb\r\n", false), [(0, "a  b".to_string())]);
+}
+
+#[test]
+fn rfc3676_abnf_paragraph_is_flowed_lines_and_one_fixed_line() {
+    // paragraph = 1*flowed-line fixed-line; fixed-line ends in non-sp.
+    let text = "one \r\ntwo \r\nthree\r\nfour\r\n";
+    assert_eq!(
+        read(text, false),
+        [(0, "one two three".to_string()), (0, "four".to_string())]
+    );
+    // "all lines in paragraph MUST be unquoted or have same quote depth".
+    let text = "one \r\n>two \r\n>three\r\n";
+    assert_eq!(
+        read(text, false),
+        [(0, "one ".to_string()), (1, "two three".to_string())]
+    );
+}
+
+#[test]
+fn rfc3676_abnf_signature_separator_quoted_and_stuffed() {
+    // sig-sep = [ quote [stuffing] ] "--" SP CRLF: never flowed, quoted or not, with the
+    // stuffing space after the quote or without it.
+    for text in ["-- \r\nsig\r\n", ">-- \r\n>sig\r\n", "> -- \r\n> sig\r\n"] {
+        let depth = usize::from(text.starts_with('>'));
+        assert_eq!(
+            read(text, true),
+            [(depth, "-- ".to_string()), (depth, "sig".to_string())],
+            "{text:?}"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -303,3 +303,51 @@ fn conformance_without_a_folder_uses_linkscan_shared_or_says_where_the_files_are
     let out = run(Some(&elsewhere));
     assert!(stderr(&out).contains("LINKSCAN_SHARED"), "{out:?}");
 }
+
+/// grep -q: a link on standard input ends the run at once, even when the writer then
+/// sends nothing more and keeps the pipe open (each read is scanned as it comes, and the
+/// reader blocked on the next is not waited for).
+#[test]
+fn find_quiet_exits_at_the_first_link_of_a_stalled_stream() {
+    use std::io::Write;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .args(["find", "-q", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("linkscan runs");
+    let mut input = child.stdin.take().expect("stdin");
+    // No link yet: it reads on.
+    input.write_all(b"nothing here\n").unwrap();
+    input.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "linkscan -q ended before its input held a link"
+    );
+    // A link, then nothing: the pipe stays open (`input` is held to the end).
+    input.write_all(b"see example.com\n").unwrap();
+    input.flush().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if Instant::now() > deadline {
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    if status.is_none() {
+        let _ = child.kill();
+    }
+    drop(input);
+    let out = child.wait_with_output().expect("linkscan ends");
+    let status = status.expect("linkscan -q still ran a minute after the link, input open");
+    assert_eq!(status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+}

@@ -20,8 +20,10 @@
 //! # Bounds
 //!
 //! At most [`IN_FLIGHT_PER_THREAD`] windows per worker are planned and not yet written:
-//! memory holds that many outputs and one window buffer per worker, whatever the size of
-//! the input and the number of its links. A window is at most [`MAX_RUN`] bytes.
+//! memory holds that many outputs (each at most `find`'s budget, see [`crate::find`])
+//! and one window buffer per worker, whatever the size of the input and the number of its
+//! links. A window is at most [`MAX_RUN`] bytes; the calling thread may read one again
+//! ([`Window::read_again`]) into a buffer of its own.
 //!
 //! # Errors
 //!
@@ -75,6 +77,38 @@ fn stdin_file() -> Option<File> {
     file.metadata().ok()?.is_file().then_some(file)
 }
 
+/// A window as the calling thread writes its result: where it is, and how to read it
+/// again (for output a worker left to render, see [`crate::find`]).
+pub(crate) struct Window {
+    file: Arc<File>,
+    /// Where the window starts in its input.
+    pub(crate) offset: u64,
+    /// The bytes the worker read.
+    len: usize,
+}
+
+impl Window {
+    /// Reads the window again into `buf` (reused); an error if the file no longer holds
+    /// the bytes the worker read.
+    pub(crate) fn read_again<'b>(&self, buf: &'b mut Vec<u8>) -> io::Result<&'b [u8]> {
+        buf.clear();
+        buf.resize(self.len, 0);
+        let (got, error) = read_full(&self.file, self.offset, buf);
+        if let Some(e) = error {
+            return Err(e);
+        }
+        if got < self.len {
+            return Err(io::Error::other(format!(
+                "the file shrank while it was read: it ended after {} bytes, where {} had been \
+                 read before",
+                self.offset + got as u64,
+                self.offset + self.len as u64
+            )));
+        }
+        Ok(&buf[..])
+    }
+}
+
 /// One planned window.
 struct Plan {
     file: Arc<File>,
@@ -103,6 +137,8 @@ enum Entry<T> {
 /// A worker's result for one window.
 struct Done<T> {
     result: T,
+    /// The window, as read.
+    window: Window,
     /// Starts with a UTF-16 byte-order mark.
     utf16: bool,
     /// Fewer bytes than planned: the file shrank, or this read error.
@@ -110,8 +146,8 @@ struct Done<T> {
 }
 
 /// Calls `work(name, offset, window, result)` on the pool for every window of every input
-/// (all regular files, see [`all_regular`]), and `emit(input, name, result)` on the
-/// calling thread for each, in order; `input` is the index of the input on the command
+/// (all regular files, see [`all_regular`]), and `emit(input, name, window, result)` on
+/// the calling thread for each, in order; `input` is the index of the input on the command
 /// line, `offset` where the window starts in it. Every input that can be opened gives at
 /// least one window (an empty one for an empty file). Results are reused (made by `new`
 /// the first time). Errors from `emit` (writing the output) stop the run; errors reading
@@ -120,7 +156,7 @@ pub(crate) fn for_each_window<T: Send>(
     paths: &[PathBuf],
     new: impl Fn() -> T + Sync,
     work: impl Fn(&Name, u64, &[u8], &mut T) + Sync,
-    mut emit: impl FnMut(usize, &Name, &mut T) -> io::Result<()>,
+    mut emit: impl FnMut(usize, &Name, &Window, &mut T) -> io::Result<()>,
 ) -> io::Result<Outcome> {
     let names: Vec<Name> = paths.iter().map(|p| Name::new(p.as_os_str())).collect();
     let in_flight = IN_FLIGHT_PER_THREAD * rayon::current_num_threads();
@@ -217,7 +253,7 @@ pub(crate) fn for_each_window<T: Send>(
                         if *first && done.utf16 {
                             input::warn_utf16(&name.text);
                         }
-                        if let Err(e) = emit(input, name, &mut done.result) {
+                        if let Err(e) = emit(input, name, &done.window, &mut done.result) {
                             stop = Some(e);
                             break;
                         }
@@ -313,6 +349,11 @@ fn read_and_work<T>(
     buffers.lock().expect("no worker panics").push(buf);
     Done {
         result,
+        window: Window {
+            file: window.file,
+            offset: window.offset,
+            len: got,
+        },
         utf16,
         short,
     }

@@ -9,8 +9,22 @@
 //! Streams, and `-n`/`--column` (which count lines from the start of the input), are read
 //! by [`input`]'s reader thread instead; each of its windows is cut into pieces where no
 //! link can cross ([`linkscan::piece_end`]), scanned and rendered the same way on the
-//! pool. Buffers are reused, so the memory used is a few windows' output at most,
-//! whatever the size of the input or the density of its links.
+//! pool, [`BATCH_PER_THREAD`] pieces per thread at a time.
+//!
+//! # Bounds
+//!
+//! A worker renders at most [`BUDGET`] bytes (and the record that crosses it) of one
+//! window or piece. Past that it stops and notes the end of its last link; when the calling
+//! thread comes to write that output, it renders the rest itself ([`Renderer::finish`]),
+//! writing it out every [`CHUNK`] bytes. It scans again from the last ASCII space or
+//! control character before that end (no link crosses one, so the links from there are
+//! those of the whole window; the ones already written are skipped), which is a line or
+//! less in ordinary text and the start of the window in a run without white space. A
+//! regular file's window is read again for that ([`files::Window::read_again`]) into one
+//! buffer of the calling thread. So the output held is at most [`BUDGET`] per window or
+//! piece in flight, whatever the density of the links or the length of the file name, and
+//! the memory of a run is a few windows (each at most [`input::MAX_RUN`]) plus that. The
+//! output is the same bytes in the same order as when each window is rendered whole.
 //!
 //! The JSON is written by hand in the form `serde_json` gives the record
 //! `{"file","start","end","kind","text"[,"checks"]}`: the file name is rendered once per
@@ -47,6 +61,18 @@ pub(crate) enum Format {
 /// over costs nothing next to scanning it.
 const PIECE: usize = 256 << 10;
 
+/// The most output a worker holds for one window or piece (past it, the rest is rendered
+/// when the output is written): 16 times a usual window of a regular file (512 KiB), so
+/// ordinary text, even a link every few bytes with a short file name, seldom reaches it.
+pub(crate) const BUDGET: usize = 8 << 20;
+
+/// The output rendered by the calling thread is written every this many bytes.
+const CHUNK: usize = 256 << 10;
+
+/// Pieces of a read window scanned at once, per thread: enough to balance uneven pieces,
+/// few enough that their outputs (at most [`BUDGET`] each) stay bounded.
+const BATCH_PER_THREAD: usize = 4;
+
 /// What a worker makes of one piece.
 #[derive(Default)]
 struct Rendered {
@@ -54,6 +80,20 @@ struct Rendered {
     out: Vec<u8>,
     /// The number of links.
     links: usize,
+    /// Where rendering stopped for want of room ([`BUDGET`]): the end of the last link
+    /// rendered, relative to the bytes rendered. The rest is rendered by
+    /// [`Renderer::finish`].
+    stopped: Option<usize>,
+}
+
+/// What a piece is rendered from.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    bytes: &'a [u8],
+    /// Where the bytes start in their input.
+    base: u64,
+    /// Their position, when positions are asked for.
+    pos: Position,
 }
 
 /// How each piece is rendered.
@@ -78,18 +118,79 @@ impl Renderer<'_> {
     }
 
     /// Scans `bytes` (at `base` in the input named `name`, at `pos` when positions are
-    /// asked for) into `into`.
+    /// asked for) into `into`, up to [`BUDGET`] bytes of output (see `into.stopped`).
     fn piece(&self, name: &Name, base: u64, pos: Position, bytes: &[u8], into: &mut Rendered) {
         into.out.clear();
         into.links = 0;
+        into.stopped = None;
         if self.count {
             into.links = self.finder.links_bytes(bytes).count();
             return;
         }
+        // Stopping a record short of the budget keeps the vector, which grows by doubling,
+        // within it (but for a record longer than that, such as a long link escaped).
+        let full = |out: &mut Vec<u8>| Ok(out.len() + (64 << 10) >= BUDGET);
+        let source = Source { bytes, base, pos };
+        self.render(name, source, 0, into, full)
+            .expect("rendering into memory cannot fail");
+    }
+
+    /// Renders the links of `source` that a worker left ([`Rendered::stopped`] of `piece`,
+    /// rendered from it) into `out`, after `piece`'s own output; returns
+    /// the number of links written. `scratch` is reused from call to call.
+    fn finish(
+        &self,
+        name: &Name,
+        source: Source<'_>,
+        piece: &Rendered,
+        scratch: &mut Rendered,
+        out: &mut impl Write,
+    ) -> io::Result<usize> {
+        out.write_all(&piece.out)?;
+        let Some(after) = piece.stopped else {
+            return Ok(0);
+        };
+        scratch.out.clear();
+        scratch.links = 0;
+        self.render(name, source, after, scratch, |rendered| {
+            if rendered.len() >= CHUNK {
+                out.write_all(rendered)?;
+                rendered.clear();
+            }
+            Ok(false)
+        })?;
+        out.write_all(&scratch.out)?;
+        scratch.out.clear();
+        Ok(scratch.links)
+    }
+
+    /// Renders the links of `source` that start at or after `after` (a link end, or 0 for
+    /// all) into `into`, calling `full` after each link: when it says so, rendering stops
+    /// and `into.stopped` notes where. The scan starts at the last ASCII space or control
+    /// character before `after`, where no link crosses (see the module documentation).
+    fn render(
+        &self,
+        name: &Name,
+        source: Source<'_>,
+        after: usize,
+        into: &mut Rendered,
+        mut full: impl FnMut(&mut Vec<u8>) -> io::Result<bool>,
+    ) -> io::Result<()> {
+        let Source { bytes, base, pos } = source;
+        let from = restart(bytes, after);
+        let mut pos = pos;
+        if self.positions() {
+            pos.advance(&bytes[..from]);
+        }
+        let (base, bytes, after) = (base + from as u64, &bytes[from..], after - from);
         let out = &mut into.out;
-        let mut at = 0;
-        let (mut pos, mut passed) = (pos, 0);
+        // Marked text: the input up to here is written.
+        let mut at = after;
+        let mut passed = 0;
         for link in self.finder.links_bytes(bytes) {
+            if link.start() < after {
+                continue; // written before
+            }
             into.links += 1;
             if self.positions() {
                 pos.advance(&bytes[passed..link.start()]);
@@ -109,23 +210,28 @@ impl Renderer<'_> {
                 // Escaped as a TSV field: no control or Bidi_Control character raw.
                 tsv_field(out, &bytes[link.range()]);
                 out.push(b'\n');
-                continue;
-            }
-            match self.format {
-                Format::Jsonl => self.json(out, name, base, pos, bytes, &link),
-                Format::Tsv => self.tsv(out, name, base, pos, bytes, &link),
-                Format::Marked => {
-                    out.extend_from_slice(&bytes[at..link.start()]);
-                    out.extend_from_slice("⸠".as_bytes());
-                    out.extend_from_slice(&bytes[link.range()]);
-                    out.extend_from_slice("⸡".as_bytes());
-                    at = link.end();
+            } else {
+                match self.format {
+                    Format::Jsonl => self.json(out, name, base, pos, bytes, &link),
+                    Format::Tsv => self.tsv(out, name, base, pos, bytes, &link),
+                    Format::Marked => {
+                        out.extend_from_slice(&bytes[at..link.start()]);
+                        out.extend_from_slice("⸠".as_bytes());
+                        out.extend_from_slice(&bytes[link.range()]);
+                        out.extend_from_slice("⸡".as_bytes());
+                        at = link.end();
+                    }
                 }
+            }
+            if full(out)? {
+                into.stopped = Some(from + link.end());
+                return Ok(());
             }
         }
         if self.format == Format::Marked && !self.only {
             out.extend_from_slice(&bytes[at..]);
         }
+        Ok(())
     }
 
     fn json(
@@ -206,6 +312,16 @@ fn link_text<'a>(bytes: &'a [u8], link: &Link) -> &'a str {
     std::str::from_utf8(&bytes[link.range()]).unwrap_or_default()
 }
 
+/// Where a scan may start again to find the links of `bytes` that start at or after
+/// `after`: just after the last ASCII space or control character before it (no link
+/// crosses one), else 0.
+fn restart(bytes: &[u8], after: usize) -> usize {
+    bytes[..after]
+        .iter()
+        .rposition(|&b| b <= b' ' || b == 0x7F)
+        .map_or(0, |i| i + 1)
+}
+
 /// The pieces of `window`: consecutive ranges of about [`PIECE`] bytes, cut where no link
 /// can cross.
 fn pieces(window: &[u8], into: &mut Vec<Range<usize>>) {
@@ -257,8 +373,16 @@ pub(crate) fn run(
     let mut listed = 0usize;
     // (input index, name, links so far): printed when the next input starts, or at the end.
     let mut counted: Option<(usize, String, usize)> = None;
-    // What the calling thread does with each piece's output, in order.
-    let mut account = |input: usize, name: &Name, piece: &Rendered| -> io::Result<()> {
+    let mut scratch = Rendered::default();
+    // What the calling thread does with each piece's output, in order. `source` is what the
+    // piece was rendered from (its bytes, their offset in the input and their position),
+    // for the rest of a piece a worker left; `None` when it left none, or when that rest
+    // cannot be rendered (an error already reported).
+    let mut account = |input: usize,
+                       name: &Name,
+                       piece: &Rendered,
+                       source: Option<Source<'_>>|
+     -> io::Result<()> {
         found += piece.links;
         if args.quiet {
             // grep -q: the first link ends the run.
@@ -280,10 +404,19 @@ pub(crate) fn run(
             }
             return Ok(());
         }
-        out.write_all(&piece.out)
+        match source {
+            Some(source) => {
+                found += renderer.finish(name, source, piece, &mut scratch, out)?;
+                Ok(())
+            }
+            None => out.write_all(&piece.out),
+        }
     };
     let stdin = [PathBuf::from(input::STDIN_NAME)];
     let paths = if files.is_empty() { &stdin[..] } else { files };
+    // A window read again for the rest of its output, and whether that failed.
+    let mut again = Vec::new();
+    let mut again_failed = false;
     let outcome = if !renderer.positions() && files::all_regular(paths) {
         // Regular files: each window is read by the worker that scans it.
         files::for_each_window(
@@ -292,13 +425,39 @@ pub(crate) fn run(
             |name, offset, window, into| {
                 renderer.piece(name, offset, Position::START, window, into);
             },
-            |input, name, piece| account(input, name, piece),
+            |input, name, window, piece| {
+                let Some(stopped) = piece.stopped else {
+                    return account(input, name, piece, None);
+                };
+                match window.read_again(&mut again) {
+                    Ok(bytes) => {
+                        let source = Source {
+                            bytes,
+                            base: window.offset,
+                            pos: Position::START,
+                        };
+                        account(input, name, piece, Some(source))
+                    }
+                    Err(e) => {
+                        account(input, name, piece, None)?;
+                        crate::warn!(
+                            "linkscan: {}: {}; the links after byte {} were not printed",
+                            name.text,
+                            input::describe(&e),
+                            window.offset + stopped as u64
+                        );
+                        again_failed = true;
+                        Ok(())
+                    }
+                }
+            },
         )
     } else {
-        scan_read_windows(paths, &renderer, &mut account)
+        scan_read_windows(paths, &renderer, args.quiet, &mut account)
     };
     let outcome = match outcome {
         Err(e) if e.get_ref().is_some_and(|e| e.is::<Found>()) => return Ok(Outcome::Ok),
+        Ok(Outcome::Ok) if again_failed => Outcome::InputErrors,
         outcome => outcome?,
     };
     if let Some((_, name, n)) = counted {
@@ -319,25 +478,30 @@ pub(crate) fn run(
 }
 
 /// Scans the windows of `paths` as `input`'s reader thread reads them (standard input and
-/// other streams, or positions asked for): each window's pieces on the pool, then
-/// `account` for each piece in order on the calling thread.
+/// other streams, or positions asked for): each window's pieces on the pool, a batch at a
+/// time, then `account` for each piece in order on the calling thread.
 fn scan_read_windows(
     paths: &[PathBuf],
     renderer: &Renderer<'_>,
-    account: &mut impl FnMut(usize, &Name, &Rendered) -> io::Result<()>,
+    quiet: bool,
+    account: &mut impl FnMut(usize, &Name, &Rendered, Option<Source<'_>>) -> io::Result<()>,
 ) -> io::Result<Outcome> {
     // -n/--column: where each piece starts (filled in order before the pieces are
     // scanned in parallel), and where the next window starts, per input.
     let mut starts: Vec<Position> = Vec::new();
     let mut next: (usize, Position) = (usize::MAX, Position::START);
+    let batch = BATCH_PER_THREAD * rayon::current_num_threads();
     // Reused from window to window.
     let mut ranges = Vec::new();
     let mut rendered: Vec<Rendered> = Vec::new();
-    input::for_each_window(paths, |input, name, offset, window| {
-        pieces(window, &mut ranges);
-        if rendered.len() < ranges.len() {
-            rendered.resize_with(ranges.len(), Rendered::default);
+    // -q: each read is scanned as it comes, so a link ends the run even if the input
+    // then stalls.
+    input::for_each_window(paths, quiet, |input, name, offset, window| {
+        if window.is_empty() {
+            // An empty input still counts (0).
+            return account(input, name, &Rendered::default(), None);
         }
+        pieces(window, &mut ranges);
         starts.clear();
         if renderer.positions() {
             if next.0 != input {
@@ -350,25 +514,31 @@ fn scan_read_windows(
         } else {
             starts.resize(ranges.len(), Position::START);
         }
-        ranges
-            .par_iter()
-            .zip(&starts)
-            .zip(rendered.par_iter_mut())
-            .for_each(|((range, &pos), into)| {
-                renderer.piece(
-                    name,
-                    offset + range.start as u64,
+        for (ranges, starts) in ranges.chunks(batch).zip(starts.chunks(batch)) {
+            if rendered.len() < ranges.len() {
+                rendered.resize_with(ranges.len(), Rendered::default);
+            }
+            ranges
+                .par_iter()
+                .zip(starts)
+                .zip(rendered.par_iter_mut())
+                .for_each(|((range, &pos), into)| {
+                    renderer.piece(
+                        name,
+                        offset + range.start as u64,
+                        pos,
+                        &window[range.clone()],
+                        into,
+                    );
+                });
+            for ((range, &pos), piece) in ranges.iter().zip(starts).zip(&rendered) {
+                let source = Source {
+                    bytes: &window[range.clone()],
+                    base: offset + range.start as u64,
                     pos,
-                    &window[range.clone()],
-                    into,
-                );
-            });
-        if window.is_empty() {
-            // An empty input still counts (0).
-            return account(input, name, &Rendered::default());
-        }
-        for piece in &rendered[..ranges.len()] {
-            account(input, name, piece)?;
+                };
+                account(input, name, piece, Some(source))?;
+            }
         }
         Ok(())
     })

@@ -89,10 +89,16 @@ enum Event {
 /// Calls `each(input, name, offset, window)` for every window of every input, in order;
 /// `input` is the index of the input on the command line, `offset` where the window
 /// starts in it. Every input that can be read gives at least one window (an empty one for
-/// an empty input). Errors from `each` (writing the output) stop the run; errors reading
-/// an input are reported and skipped.
+/// an empty input). Errors from `each` (writing the output, or `find -q`'s first link)
+/// stop the run at once, even while the reader waits for input that does not come; errors
+/// reading an input are reported and skipped.
+///
+/// `eager`: a window is handed over as soon as a read gives bytes that hold a place to
+/// cut, instead of once [`WINDOW`] (or [`STREAM_WINDOW`]) bytes are read; for `find -q`,
+/// which writes nothing, so that a link on a stream that then stalls ends the run.
 pub(crate) fn for_each_window(
     paths: &[PathBuf],
+    eager: bool,
     mut each: impl FnMut(usize, &Name, u64, &[u8]) -> io::Result<()>,
 ) -> io::Result<Outcome> {
     let stdin = [PathBuf::from(STDIN_NAME)];
@@ -105,7 +111,7 @@ pub(crate) fn for_each_window(
     // A rendezvous: the reader fills one buffer while the caller scans the other.
     let (tx, rx) = mpsc::sync_channel::<Event>(0);
     let (give_back, recycled) = mpsc::channel::<Vec<u8>>();
-    let reader = thread::spawn(move || read_all(&paths, &tx, &recycled));
+    let reader = thread::spawn(move || read_all(&paths, eager, &tx, &recycled));
     let mut outcome = Outcome::Ok;
     let result = (|| {
         for event in &rx {
@@ -138,9 +144,13 @@ pub(crate) fn for_each_window(
         }
         Ok(())
     })();
-    // Dropping the receiver stops the reader at its next send.
+    // Dropping the receiver stops the reader at its next send. After an error the reader
+    // is not waited for: it may be blocked reading a stream that sends nothing more, and
+    // the process ends without it.
     drop(rx);
-    let _ = reader.join();
+    if result.is_ok() {
+        let _ = reader.join();
+    }
     result.map(|()| outcome)
 }
 
@@ -151,7 +161,7 @@ pub(crate) fn for_each_piece(
     finder: &LinkFinder,
     mut each: impl FnMut(usize, &str, Piece<'_>) -> io::Result<()>,
 ) -> io::Result<Outcome> {
-    for_each_window(paths, |input, name, _offset, window| {
+    for_each_window(paths, false, |input, name, _offset, window| {
         if window.is_empty() {
             return each(
                 input,
@@ -177,10 +187,23 @@ pub(crate) fn for_each_piece(
 }
 
 /// The reader thread: every input in turn, as windows.
-fn read_all(paths: &[PathBuf], tx: &mpsc::SyncSender<Event>, recycled: &mpsc::Receiver<Vec<u8>>) {
+fn read_all(
+    paths: &[PathBuf],
+    eager: bool,
+    tx: &mpsc::SyncSender<Event>,
+    recycled: &mpsc::Receiver<Vec<u8>>,
+) {
     for (input, path) in paths.iter().enumerate() {
         let (forced, error) = if path == Path::new(STDIN_NAME) {
-            read_one(input, io::stdin().lock(), None, STREAM_WINDOW, tx, recycled)
+            read_one(
+                input,
+                io::stdin().lock(),
+                None,
+                STREAM_WINDOW,
+                eager,
+                tx,
+                recycled,
+            )
         } else {
             match File::open(path) {
                 Ok(file) => {
@@ -194,7 +217,7 @@ fn read_all(paths: &[PathBuf], tx: &mpsc::SyncSender<Event>, recycled: &mpsc::Re
                     } else {
                         STREAM_WINDOW
                     };
-                    read_one(input, file, size, window, tx, recycled)
+                    read_one(input, file, size, window, eager, tx, recycled)
                 }
                 Err(e) => (Some(0), Some(e)),
             }
@@ -215,13 +238,14 @@ fn read_all(paths: &[PathBuf], tx: &mpsc::SyncSender<Event>, recycled: &mpsc::Re
     }
 }
 
-/// Reads one input into windows. Returns the forced cuts (`None` when the receiver is
-/// gone) and the error that ended it, if any.
+/// Reads one input into windows (`eager`: see [`for_each_window`]). Returns the forced
+/// cuts (`None` when the receiver is gone) and the error that ended it, if any.
 fn read_one(
     input: usize,
     mut reader: impl Read,
     size: Option<u64>,
     window: usize,
+    eager: bool,
     tx: &mpsc::SyncSender<Event>,
     recycled: &mpsc::Receiver<Vec<u8>>,
 ) -> (Option<u64>, Option<io::Error>) {
@@ -241,10 +265,18 @@ fn read_one(
         let mut eof = false;
         let mut error = None;
         let end = loop {
-            let (got, failed) = fill(&mut reader, &mut buf[filled..want]);
-            filled += got;
-            if filled < want {
-                (eof, error) = (true, failed);
+            if eager {
+                let (got, failed) = read_some(&mut reader, &mut buf[filled..want]);
+                filled += got;
+                if got == 0 {
+                    (eof, error) = (true, failed);
+                }
+            } else {
+                let (got, failed) = fill(&mut reader, &mut buf[filled..want]);
+                filled += got;
+                if filled < want {
+                    (eof, error) = (true, failed);
+                }
             }
             if eof {
                 break filled;
@@ -255,6 +287,9 @@ fn read_one(
             if filled >= MAX_RUN.max(window) {
                 forced += 1;
                 break char_boundary_before(&buf[..filled]);
+            }
+            if filled < want {
+                continue; // eager: read on into the room left
             }
             // No place to cut yet: read on, up to MAX_RUN.
             want = (want * 2).min(MAX_RUN.max(window));
@@ -362,6 +397,18 @@ pub(crate) fn fill(reader: &mut impl Read, buf: &mut [u8]) -> (usize, Option<io:
         }
     }
     (got, None)
+}
+
+/// One read into `buf` (non-empty): the bytes read (0 at the end of the input) and the
+/// error that stopped it.
+fn read_some(reader: &mut impl Read, buf: &mut [u8]) -> (usize, Option<io::Error>) {
+    loop {
+        match reader.read(buf) {
+            Ok(n) => return (n, None),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return (0, Some(e)),
+        }
+    }
 }
 
 /// An I/O error in words, without the `(os error N)` suffix.

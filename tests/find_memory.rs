@@ -1,0 +1,380 @@
+//! `find_memory`: the peak memory of `linkscan find` on link-dense text without white
+//! space is bounded by its windows, not by its links.
+//!
+//! The input is 35 MB of `a.co,` (7 million links, no ASCII space or control character),
+//! so a window grows to the longest run kept whole (32 MiB) and then is cut. Before the
+//! output was streamed per window, every window's rendered output was held until written:
+//! 1.2 GB for 50 MB of it in JSON lines at `-j 2`. Now a worker holds at most a budget
+//! (8 MiB) of a window's output and the writing thread
+//! renders the rest itself, so the peak is the windows' buffers plus a few budgets:
+//! [`bound`] for `-j N`.
+//!
+//! The peak is the child's `VmHWM` (Linux), read every few milliseconds while the test
+//! reads its output: a high-water mark, so any reading after the peak sees it. Each output
+//! is checked line by line (every record in order, each a link of the input, as many as
+//! `--count` finds), so streaming changes neither the bytes nor their order.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+const MIB: usize = 1 << 20;
+
+/// The unit repeated: the shortest link and a comma, which ends it and is no white space.
+const UNIT: &[u8] = b"a.co,";
+const UNITS: usize = 7_000_000;
+
+/// The documented bound of `find` at `-j threads` on a regular file: one window buffer
+/// per worker and one for the writing thread (each at most 32 MiB, the longest run kept
+/// whole), four outputs in flight per worker (each at most 8 MiB), and 48 MiB for the
+/// program, its tables and the allocator.
+fn bound(threads: usize) -> usize {
+    (threads + 1) * 32 * MIB + 4 * threads * 8 * MIB + 48 * MIB
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("linkscan-fmem-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The input, written to `dir/dense.txt`.
+fn dense(dir: &Path) -> (PathBuf, Vec<u8>) {
+    let text = UNIT.repeat(UNITS);
+    let path = dir.join("dense.txt");
+    std::fs::write(&path, &text).expect("write the input");
+    (path, text)
+}
+
+/// The peak resident memory of process `pid`, in bytes (`None` once it has exited).
+fn peak_rss_of(pid: u32) -> Option<usize> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Runs `linkscan ARGS` (with `stdin` as standard input when given, else none), hands
+/// its output to `check` as it comes, and returns the peak memory seen and the stderr.
+fn run_measured(
+    args: &[&str],
+    stdin: Option<&Path>,
+    check: impl FnOnce(&mut dyn BufRead),
+) -> (usize, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_linkscan"));
+    command
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    match stdin {
+        Some(_) => command.stdin(Stdio::piped()),
+        None => command.stdin(Stdio::null()),
+    };
+    let mut child = command.spawn().expect("linkscan runs");
+    let pid = child.id();
+    // A pipe, so the input is a stream (not a regular file) for the reader thread.
+    let feeder = stdin.map(|path| {
+        let mut pipe = child.stdin.take().expect("stdin");
+        let text = std::fs::read(path).expect("read the input");
+        thread::spawn(move || {
+            let _ = pipe.write_all(&text);
+        })
+    });
+    let peak = Arc::new(AtomicUsize::new(0));
+    let done = Arc::new(AtomicBool::new(false));
+    let poller = {
+        let (peak, done) = (Arc::clone(&peak), Arc::clone(&done));
+        thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                if let Some(now) = peak_rss_of(pid) {
+                    peak.fetch_max(now, Ordering::Relaxed);
+                }
+                thread::sleep(Duration::from_millis(2));
+            }
+        })
+    };
+    let mut stdout = BufReader::with_capacity(1 << 16, child.stdout.take().expect("stdout"));
+    check(&mut stdout);
+    // Whatever `check` left unread, so the child can finish.
+    std::io::copy(&mut stdout, &mut std::io::sink()).expect("read the output");
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("read stderr");
+    let status = child.wait().expect("linkscan finishes");
+    done.store(true, Ordering::Relaxed);
+    poller.join().expect("the poller ends");
+    if let Some(feeder) = feeder {
+        feeder.join().expect("the feeder ends");
+    }
+    assert!(status.success(), "{args:?}: {status:?}\n{stderr}");
+    (peak.load(Ordering::Relaxed), stderr)
+}
+
+/// The number of links `find --count` finds in `path`.
+fn count(path: &Path) -> usize {
+    let out = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .args(["find", "--count", path.to_str().unwrap()])
+        .output()
+        .expect("linkscan runs");
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+/// Reads lines of `output`, each `prefix START suffix(START)`, and checks that the starts
+/// increase, that each is a link of `text`, and that there are `links` of them.
+fn check_records(
+    output: &mut dyn BufRead,
+    text: &[u8],
+    links: usize,
+    prefix: &str,
+    suffix: impl Fn(usize) -> String,
+) {
+    let mut line = Vec::new();
+    let mut seen = 0;
+    let mut last = None;
+    loop {
+        line.clear();
+        if output.read_until(b'\n', &mut line).expect("read a line") == 0 {
+            break;
+        }
+        let record = std::str::from_utf8(&line).expect("UTF-8 output");
+        let rest = record
+            .strip_prefix(prefix)
+            .unwrap_or_else(|| panic!("record {seen}: {record:?} does not start {prefix:?}"));
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let start: usize = rest[..digits].parse().expect("a start offset");
+        assert_eq!(&rest[digits..], suffix(start), "record {seen}");
+        assert!(
+            last.is_none_or(|last| start > last),
+            "record {seen}: {start} out of order"
+        );
+        assert_eq!(
+            &text[start..start + 4],
+            b"a.co",
+            "record {seen}: no link at {start}"
+        );
+        last = Some(start);
+        seen += 1;
+    }
+    assert_eq!(seen, links, "records against --count");
+}
+
+fn assert_bounded(what: &str, peak: usize, threads: usize) {
+    let bound = bound(threads);
+    eprintln!(
+        "{what}: peak {} MiB (bound {} MiB)",
+        peak / MIB,
+        bound / MIB
+    );
+    assert!(peak > 0, "{what}: no peak read");
+    assert!(
+        peak <= bound,
+        "{what}: peak {} MiB over the bound of {} MiB",
+        peak / MIB,
+        bound / MIB
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn json_lines_of_dense_text_are_streamed_per_window() {
+    let dir = temp_dir("jsonl");
+    let (path, text) = dense(&dir);
+    let name = path.to_str().unwrap();
+    let links = count(&path);
+    assert!(links >= UNITS - 2, "{links}");
+    let file_json = serde_json::to_string(name).unwrap();
+    for threads in [1, 2] {
+        let j = threads.to_string();
+        let (peak, stderr) = run_measured(
+            &["find", "-j", &j, "--format", "jsonl", name],
+            None,
+            |out| {
+                check_records(
+                    out,
+                    &text,
+                    links,
+                    &format!("{{\"file\":{file_json},\"start\":"),
+                    |s| format!(",\"end\":{},\"kind\":\"url\",\"text\":\"a.co\"}}\n", s + 4),
+                );
+            },
+        );
+        assert!(stderr.contains("without white space"), "{stderr}");
+        assert_bounded(&format!("jsonl -j {threads}"), peak, threads);
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn tsv_and_only_matching_of_dense_text_are_streamed_per_window() {
+    let dir = temp_dir("tsv");
+    let (path, text) = dense(&dir);
+    let name = path.to_str().unwrap();
+    let links = count(&path);
+    let (peak, _) = run_measured(&["find", "-j", "1", "--format", "tsv", name], None, |out| {
+        check_records(out, &text, links, &format!("{name}\t"), |s| {
+            format!("\t{}\turl\ta.co\n", s + 4)
+        });
+    });
+    assert_bounded("tsv", peak, 1);
+
+    // -o with two inputs: each link after its file name; the empty file has none.
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, b"").unwrap();
+    let (peak, _) = run_measured(
+        &["find", "-j", "1", "-o", name, empty.to_str().unwrap()],
+        None,
+        |out| {
+            let expected = format!("{name}:a.co\n");
+            let mut line = Vec::new();
+            let mut seen = 0;
+            while out.read_until(b'\n', &mut line).expect("read a line") > 0 {
+                assert_eq!(line, expected.as_bytes(), "line {seen}");
+                line.clear();
+                seen += 1;
+            }
+            assert_eq!(seen, links);
+        },
+    );
+    assert_bounded("-o", peak, 1);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn marked_dense_text_is_streamed_per_window() {
+    let dir = temp_dir("marked");
+    let (path, text) = dense(&dir);
+    let links = count(&path);
+    let (peak, _) = run_measured(
+        &[
+            "find",
+            "-j",
+            "1",
+            "--format",
+            "marked",
+            path.to_str().unwrap(),
+        ],
+        None,
+        |out| {
+            let mut marked = Vec::new();
+            out.read_to_end(&mut marked).expect("read the output");
+            let marked = String::from_utf8(marked).expect("UTF-8 output");
+            assert_eq!(marked.matches('⸠').count(), links);
+            assert_eq!(marked.matches('⸡').count(), links);
+            assert!(marked.starts_with("⸠a.co⸡,⸠a.co⸡,"));
+            // The input itself, every byte in order, between the marks.
+            assert!(marked.replace(['⸠', '⸡'], "").as_bytes() == text);
+        },
+    );
+    assert_bounded("marked", peak, 1);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// Standard input from a pipe, and `-n` (which counts lines from the start), take the
+/// reader thread's path: pieces rendered a batch at a time, each with the same budget.
+#[cfg(target_os = "linux")]
+#[test]
+fn dense_text_on_a_pipe_and_with_line_numbers_is_streamed() {
+    let dir = temp_dir("stdin");
+    let (path, text) = dense(&dir);
+    let name = path.to_str().unwrap();
+    let links = count(&path);
+    let (peak, _) = run_measured(
+        &["find", "-j", "2", "--format", "tsv", "-"],
+        Some(&path),
+        |out| {
+            check_records(out, &text, links, "-\t", |s| {
+                format!("\t{}\turl\ta.co\n", s + 4)
+            });
+        },
+    );
+    // The reader's two windows take the place of the writer's one.
+    assert_bounded("tsv, standard input", peak, 2);
+    let (peak, _) = run_measured(&["find", "-j", "2", "-n", "-o", name], None, |out| {
+        let mut line = Vec::new();
+        let mut seen = 0;
+        while out.read_until(b'\n', &mut line).expect("read a line") > 0 {
+            assert_eq!(line, b"1:a.co\n", "line {seen}");
+            line.clear();
+            seen += 1;
+        }
+        assert_eq!(seen, links);
+    });
+    assert_bounded("-n -o", peak, 2);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A window of ordinary lines whose output passes the budget (a long file name on every
+/// record): the rest is rendered from the last line break before where the worker
+/// stopped. The records are those of the same text read from a pipe, where the short name
+/// keeps every piece under the budget.
+#[test]
+fn output_past_the_budget_in_ordinary_lines_is_the_same() {
+    let dir = temp_dir("long-name");
+    let deep = dir.join("d".repeat(200)).join("e".repeat(200));
+    std::fs::create_dir_all(&deep).unwrap();
+    let line = "see a.co and x@b.org, http://c.com/p?q=(1). \u{200b}d.com\n";
+    // 600 KB: more than one window of a regular file (512 KiB), about 25 MB of JSON.
+    let text = line.repeat(600_000 / line.len());
+    let path = deep.join("lines.txt");
+    std::fs::write(&path, &text).unwrap();
+    let name = path.to_str().unwrap();
+    let run = |args: &[&str], stdin: &[u8]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("linkscan runs");
+        let mut pipe = child.stdin.take().expect("stdin");
+        let stdin = stdin.to_vec();
+        let feeder = thread::spawn(move || {
+            let _ = pipe.write_all(&stdin);
+        });
+        let out = child.wait_with_output().expect("linkscan finishes");
+        feeder.join().unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        String::from_utf8(out.stdout).expect("UTF-8 output")
+    };
+    // With -n and --column the file takes the reader thread's path too, in pieces.
+    for options in [
+        &["--checks", "--format", "jsonl"][..],
+        &["--checks", "--format", "tsv"],
+        &["-n", "--column", "--format", "jsonl"],
+    ] {
+        let file = run(&[&["find", "-j", "2"], options, &[name]].concat(), b"");
+        let pipe = run(
+            &[&["find", "-j", "2"], options, &["-"]].concat(),
+            text.as_bytes(),
+        );
+        // Past the budget (8 MiB) in each window.
+        assert!(file.len() > 16 << 20, "{}", file.len());
+        let file_json = serde_json::to_string(name).unwrap();
+        let file = if options.contains(&"tsv") {
+            file.replace(&format!("{name}\t"), "-\t")
+        } else {
+            file.replace(&format!("{{\"file\":{file_json},"), "{\"file\":\"-\",")
+        };
+        assert!(
+            file == pipe,
+            "{options:?}: the file's records differ from the pipe's"
+        );
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
