@@ -286,7 +286,11 @@ impl Iterator for Links<'_, '_> {
             let mut link = self.scanner.next_link()?;
             // Spec section 1.4, out of line: a URL whose host is a public suffix (one
             // lookup, for this filter and the readable policy's rule alike).
-            let suffix = registrable::of_link(self.text, &link);
+            let suffix = if self.public_suffix_hosts && self.report == Policy::Conformant {
+                Suffix::No // nobody asks
+            } else {
+                registrable::of_link(self.text, &link)
+            };
             if suffix == Suffix::Icann && !self.public_suffix_hosts {
                 continue;
             }

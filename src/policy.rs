@@ -92,11 +92,8 @@ pub(crate) fn readable(text: &[u8], mut link: Link, public_suffix: bool) -> Opti
             if invisible_cut(text, link.start) {
                 return None;
             }
-            let at = text[link.start..link.end]
-                .iter()
-                .position(|&b| b >= 0x80 || b == b'@')?;
-            if text[link.start + at] == b'@' {
-                return Some(link); // an ASCII local part: no script boundary in it
+            if text[link.start..link.end].is_ascii() {
+                return Some(link); // no script boundary in it (checked a word at a time)
             }
             let at = link.start + text[link.start..link.end].iter().position(|&b| b == b'@')?;
             // A local part is not a domain: a change across a hyphen keeps it whole.

@@ -43,7 +43,8 @@
 //!
 //! Invariants: the rule only ever drops a whole URL, never moves its bounds; it reads only
 //! the link's own bytes (so piece-by-piece scans agree with whole ones); it does not
-//! allocate for an ASCII host.
+//! allocate for an ASCII host. A small per-thread cache of recent verdicts ([`suffix`])
+//! keeps the lookup off the profile of text that names the same hosts again and again.
 
 use crate::link::{Link, LinkKind};
 
@@ -90,9 +91,79 @@ pub(crate) fn url_host<'t>(text: &'t [u8], link: &Link) -> &'t [u8] {
 
 /// Which section `host` is an entry of, on bytes that need not be UTF-8 (a host the
 /// scanner found always is; anything else is no suffix). Out of line: the finder's loop
-/// keeps only the call.
+/// keeps only the call. A host of at most [`CACHED_HOST`] bytes is looked up in the
+/// thread's cache of recent verdicts first.
 #[inline(never)]
 pub(crate) fn suffix(host: &[u8]) -> Suffix {
+    if host.len() > CACHED_HOST {
+        return look_up(host);
+    }
+    let slot = slot(host);
+    let cached = CACHE.try_with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let entry = &mut cache[slot];
+        if usize::from(entry.len) == host.len() && entry.host[..host.len()] == *host {
+            return entry.verdict;
+        }
+        let verdict = look_up(host);
+        entry.len = host.len() as u8;
+        entry.host[..host.len()].copy_from_slice(host);
+        entry.verdict = verdict;
+        verdict
+    });
+    // No cache while the thread's locals are being torn down.
+    cached.unwrap_or_else(|_| look_up(host))
+}
+
+/// Hosts this long or shorter (most hosts) are remembered by [`suffix`]'s cache.
+const CACHED_HOST: usize = 32;
+
+/// Entries of the cache: a power of two.
+const CACHE_SLOTS: usize = 64;
+
+/// One remembered verdict: the host's bytes as written and their length (0: empty slot;
+/// an empty host is never looked up through the cache twice wrongly, as its verdict is
+/// [`Suffix::No`], the slot's initial one).
+#[derive(Clone, Copy)]
+struct Remembered {
+    len: u8,
+    host: [u8; CACHED_HOST],
+    verdict: Suffix,
+}
+
+thread_local! {
+    /// The verdicts on the hosts looked up last on this thread, direct-mapped by a hash of
+    /// the host's bytes as written. Text names the same few hosts again and again (a mail
+    /// archive's list and relay hosts, a page's own site: on the two corpora of the
+    /// benchmarks, 2,792 distinct hosts among 115,456 URLs and 6,091 among 45,726), and the
+    /// list lookup costs about 370 instructions a host (a match per label, from the
+    /// right), a hit a hash and a compare. An entry is the list's answer for exactly
+    /// those bytes, so the cache changes no verdict; it holds 64 × 34 bytes per thread.
+    static CACHE: std::cell::RefCell<[Remembered; CACHE_SLOTS]> = const {
+        std::cell::RefCell::new(
+            [Remembered { len: 0, host: [0; CACHED_HOST], verdict: Suffix::No }; CACHE_SLOTS],
+        )
+    };
+}
+
+/// The cache slot of `host` (at most [`CACHED_HOST`] bytes): a multiplicative hash of its
+/// first and last 8 bytes (overlapping on a short host) and its length; no loop.
+fn slot(host: &[u8]) -> usize {
+    let n = host.len();
+    let (mut first, mut last) = ([0u8; 8], [0u8; 8]);
+    if n >= 8 {
+        first.copy_from_slice(&host[..8]);
+        last.copy_from_slice(&host[n - 8..]);
+    } else {
+        first[..n].copy_from_slice(host);
+    }
+    let h = (u64::from_le_bytes(first) ^ u64::from_le_bytes(last).rotate_left(29) ^ n as u64)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (h >> (64 - CACHE_SLOTS.trailing_zeros())) as usize
+}
+
+/// [`suffix`] without the cache: the list's answer.
+fn look_up(host: &[u8]) -> Suffix {
     let host = host.strip_suffix(b".").unwrap_or(host);
     if host.is_empty() {
         return Suffix::No;
@@ -212,6 +283,33 @@ mod tests {
         ] {
             assert_eq!(suffix(host.as_bytes()), section, "{host}");
         }
+    }
+
+    /// The cache gives the list's verdict whatever was looked up before: hosts that share
+    /// a slot, hosts that differ only in case or length, long hosts past the cache.
+    #[test]
+    fn cached_verdicts_are_the_lists() {
+        let hosts: Vec<String> = (0..300)
+            .flat_map(|i| {
+                [
+                    format!("h{i}.co.uk"),
+                    "co.uk".to_string(),
+                    "CO.UK".to_string(),
+                    "co.uk.".to_string(),
+                    "bbc.co.uk".to_string(),
+                    format!("{}.github.io", "x".repeat(i % 40)),
+                    "github.io".to_string(),
+                ]
+            })
+            .collect();
+        for _ in 0..2 {
+            for host in &hosts {
+                assert_eq!(suffix(host.as_bytes()), look_up(host.as_bytes()), "{host}");
+            }
+        }
+        assert_eq!(suffix(b""), Suffix::No);
+        assert_eq!(suffix(b"co.uk"), Suffix::Icann);
+        assert_eq!(suffix(b"co.u"), Suffix::No);
     }
 
     #[test]
