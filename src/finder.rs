@@ -5,12 +5,21 @@
 //! one finder can serve many threads. [`LinkFinder::links`] is the bytes scan with each
 //! [`Link`] paired with its `&str` ([`Matches`]): the same scan, the same links. Turning a kind off only filters the output: the
 //! scan, and so every reported link, is the same as with both kinds on.
+//!
+//! What the scanner finds goes through two filters, in this order, each once per link:
+//! spec section 1.4's rule that a host which is a public suffix is not linked
+//! ([`crate::registrable`]; URLs only, the list's ICANN section), then the reporting
+//! [`Policy`], which is told the list's verdict on the host (its private section too). Neither changes
+//! where the scan goes on: a dropped link's text is consumed as if it had been reported.
+//! Counting without them, a link at a time, is the scanner's own loop
+//! ([`Links::count`]), taken only when no filter applies.
 
 use std::sync::Arc;
 
 use crate::link::{Link, LinkKind};
 use crate::matches::Matches;
 use crate::policy::{self, Policy};
+use crate::registrable::{self, Suffix};
 use crate::scanner::Scanner;
 use crate::tld::{TldPolicy, TldSet};
 use crate::vector::Kernel;
@@ -39,6 +48,7 @@ pub struct LinkFinder {
     kernel: Kernel,
     max_link_len: usize,
     report: Policy,
+    public_suffix_hosts: bool,
 }
 
 /// The default of [`LinkFinderBuilder::max_link_len`]: 64 KiB.
@@ -82,6 +92,7 @@ impl LinkFinder {
                 kernel: Kernel::detect(),
                 max_link_len: DEFAULT_MAX_LINK_LEN,
                 report: Policy::Conformant,
+                public_suffix_hosts: false,
             },
         }
     }
@@ -135,6 +146,7 @@ impl LinkFinder {
             emails: self.emails,
             max_link_len: self.max_link_len,
             report: self.report,
+            public_suffix_hosts: self.public_suffix_hosts,
         }
     }
 }
@@ -206,6 +218,27 @@ impl LinkFinderBuilder {
         self
     }
 
+    /// Report URLs whose host is itself a public suffix of the list's ICANN section
+    /// (`co.uk`, `https://gov.uk/`) too (default: no). Spec section 1.4 says that a domain
+    /// that is not a registrable domain must not be linked, and a finder does not report
+    /// them ([`is_public_suffix`](crate::is_public_suffix)); this is the way back to every
+    /// link the scan detects, for an index that wants those hosts anyway. A finder with it
+    /// is not conformant. Emails are never affected: an email's domain is not a URL host.
+    /// The readable policy's own rule (the private section too) still applies.
+    ///
+    /// ```
+    /// use linkscan::LinkFinder;
+    /// let text = "see co.uk, bbc.co.uk and https://gov.uk/";
+    /// let found: Vec<&str> = LinkFinder::new().links(text).map(|l| l.as_str()).collect();
+    /// assert_eq!(found, ["bbc.co.uk"]);
+    /// let every = LinkFinder::builder().public_suffix_hosts(true).build();
+    /// assert_eq!(every.links(text).count(), 3);
+    /// ```
+    pub fn public_suffix_hosts(mut self, yes: bool) -> Self {
+        self.finder.public_suffix_hosts = yes;
+        self
+    }
+
     /// The prefilter kernel (default: the fastest this CPU supports, [`Kernel::detect`]).
     /// Every kernel gives the same links; this is for tests and benchmarks.
     ///
@@ -230,6 +263,7 @@ pub struct Links<'f, 't> {
     emails: bool,
     max_link_len: usize,
     report: Policy,
+    public_suffix_hosts: bool,
 }
 
 /// Shows the options and where the scan is, not the text.
@@ -250,9 +284,19 @@ impl Iterator for Links<'_, '_> {
     fn next(&mut self) -> Option<Link> {
         loop {
             let mut link = self.scanner.next_link()?;
+            // Spec section 1.4, out of line: a URL whose host is a public suffix (one
+            // lookup, for this filter and the readable policy's rule alike).
+            let suffix = if self.public_suffix_hosts && self.report == Policy::Conformant {
+                Suffix::No // nobody asks
+            } else {
+                registrable::of_link(self.text, &link)
+            };
+            if suffix == Suffix::Icann && !self.public_suffix_hosts {
+                continue;
+            }
             if self.report != Policy::Conformant {
                 // Out of line: the conformant scan pays one predictable branch.
-                match policy::readable(self.text, link) {
+                match policy::readable(self.text, link, suffix != Suffix::No) {
                     Some(refined) => link = refined,
                     None => continue,
                 }
@@ -268,7 +312,8 @@ impl Iterator for Links<'_, '_> {
     }
 
     /// Counts without handing each link out, when no link is refined or left out but by
-    /// its length (`linkscan find --count`).
+    /// its length (`linkscan find --count` with `public_suffix_hosts`); otherwise one
+    /// link at a time, through the filters.
     fn count(mut self) -> usize {
         if self.unfiltered() {
             return self.scanner.count_links(self.max_link_len);
@@ -280,7 +325,7 @@ impl Iterator for Links<'_, '_> {
 impl Links<'_, '_> {
     /// Whether every link the scanner finds is reported as it is (but for its length).
     fn unfiltered(&self) -> bool {
-        self.report == Policy::Conformant && self.urls && self.emails
+        self.public_suffix_hosts && self.report == Policy::Conformant && self.urls && self.emails
     }
 }
 

@@ -23,8 +23,8 @@
 //!
 //! The default features also build the `linkscan` command-line tool (feature `cli`); a
 //! library user who does not want its dependencies writes `default-features = false`
-//! and names the features above. Without any, the library depends on `memchr`, `idna`
-//! and `unicode-security` alone.
+//! and names the features above. Without any, the library depends on `memchr`, `idna`,
+//! `unicode-security` and `psl` (the Public Suffix List) alone.
 //!
 //! ```
 //! let text = "See ⸠example.com/αβγ⸡ and (https://en.wikipedia.org/wiki/The_Lovemakers_(film)).";
@@ -61,6 +61,7 @@ pub mod oracle;
 mod parts;
 mod policy;
 mod props;
+mod registrable;
 // The Python classes are shown to Python through their `__repr__`, and are not part of
 // the Rust API (the module is private).
 #[cfg(feature = "python")]
@@ -89,11 +90,12 @@ pub use props::{
     is_bidi_control, is_dot, is_host_char, is_host_ignored, is_identifier_allowed, is_link_email,
     link_bracket, link_term, LinkTerm,
 };
+pub use registrable::is_public_suffix;
 pub use spans::{Span, Spans};
 pub use split::piece_end;
 pub use tables::{TLD_LIST_VERSION, UNICODE_VERSION};
 pub use terminate::{link_end, link_end_bytes, BRACKET_LIMIT};
-pub use tld::{is_public_suffix, is_syntactic_tld, TldListError, TldPolicy, TldSet};
+pub use tld::{is_syntactic_tld, TldListError, TldPolicy, TldSet};
 
 /// What this crate's tests, benchmarks, fuzz targets and command-line tool look at inside
 /// the library (feature `__internals`): not part of the API, under no semver promise.

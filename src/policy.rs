@@ -16,6 +16,7 @@
 //! predictable branch per link.
 
 use crate::link::{Link, LinkKind};
+use crate::registrable::Suffix;
 use crate::terminate::link_end_bytes;
 use crate::utf8;
 
@@ -40,7 +41,7 @@ pub enum Policy {
     /// | `code_neighbour` | URLs without scheme, path, query or fragment | rejected when glued to code punctuation: `(`, `[` or `_` right after, `_` `/` `\` `$` `&` `#` `::` `->` right before | `Regexp.new(`, `tm.tm_year`, `lib/build.mk`, `&mss.sa` |
     /// | `file_name` | the same | rejected when the TLD is a common file extension (and the host does not start with `www.`) | `NEWS.md`, `libc.so`, `helpers.py`, `cmd.mk` |
     /// | `method_name` | the same | rejected when the TLD, written in lower case, is a common method name (`new` only after a capitalised class name) | `IO.select`, `File.read`, `block.call`, `Proc.new` |
-    /// | `public_suffix` | URLs without scheme, emails without `mailto:` | rejected when the host (the email's domain) is itself a public suffix of the Public Suffix List, not a registrable domain (spec section 1.4's MUST; feature `public-suffix`, on by default) | `co.uk`, `github.io`, `x@co.uk` → none; `bbc.co.uk`, `user.github.io` stay |
+    /// | `public_suffix` | URLs without scheme | rejected when the host, after the rules above, is itself a public suffix in either section of the Public Suffix List ([`is_public_suffix`](crate::is_public_suffix)): spec section 1.4's MUST, which every finder applies with the list's ICANN section (`co.uk`), here with its private section too, as browsers do | `github.io`, `blogspot.com`, `ウェブサイトはco.uk` → none; `user.github.io`, `bbc.co.uk` stay |
     /// | `abbreviation` | the same | rejected when the host is two labels, the first one or two ASCII letters starting in upper case, the second (the TLD) a capital and then lower-case letters: an academic or title abbreviation, the spec's own example of what not to link | `M.Sc.`, `B.Sc`, `B.Com`, `Ph.Sc` (but `x.com`, `T.CO`, `ab.Com.au` stay) |
     ///
     /// A URL with a scheme and an email with `mailto:` are left as detection found them (only
@@ -75,9 +76,10 @@ pub const METHOD_NAME_TLDS: [&str; 11] = [
 
 /// The readable rules, in the order of the table above. Cheap first: a link with a
 /// scheme costs one byte compare, and the two ideographic rules run only on hosts (local
-/// parts) that are not all ASCII.
+/// parts) that are not all ASCII. `public_suffix`: the finder's verdict on the detected
+/// host, an entry of either section of the Public Suffix List (one lookup per link).
 #[inline(never)]
-pub(crate) fn readable(text: &[u8], mut link: Link) -> Option<Link> {
+pub(crate) fn readable(text: &[u8], mut link: Link, public_suffix: bool) -> Option<Link> {
     if link.kind == LinkKind::Url {
         closing_backtick(text, &mut link);
         escaped_angle_bracket(text, &mut link);
@@ -91,17 +93,14 @@ pub(crate) fn readable(text: &[u8], mut link: Link) -> Option<Link> {
                 return None;
             }
             if text[link.start..link.end].is_ascii() {
-                let at = text[link.start..link.end]
-                    .iter()
-                    .rposition(|&b| b == b'@')?;
-                return (!public_suffix(&text[link.start + at + 1..link.end])).then_some(link);
+                return Some(link); // no script boundary in it (checked a word at a time)
             }
             let at = link.start + text[link.start..link.end].iter().position(|&b| b == b'@')?;
             // A local part is not a domain: a change across a hyphen keeps it whole.
             if let Boundary::At(start) = script_boundary(text, link.start, at) {
                 link.start = start;
             }
-            (!public_suffix(&text[at + 1..link.end])).then_some(link)
+            Some(link)
         }
         LinkKind::Url => {
             // One pass over the host: where it ends, and whether it is all ASCII.
@@ -115,6 +114,7 @@ pub(crate) fn readable(text: &[u8], mut link: Link) -> Option<Link> {
                 high |= b;
             }
             let ascii = high < 0x80;
+            let detected_start = link.start;
             if !ascii {
                 if let Some(start) = ideographic_full_stop(text, link.start, host_end) {
                     link.start = start;
@@ -129,7 +129,14 @@ pub(crate) fn readable(text: &[u8], mut link: Link) -> Option<Link> {
                     Boundary::AcrossHyphen => return None,
                 }
             }
-            if public_suffix(&text[link.start..host_end]) {
+            // The detected host, as the finder looked it up; one that a moved start made
+            // (`ウェブサイトはco.uk`) is looked up again.
+            let public_suffix = if link.start == detected_start {
+                public_suffix
+            } else {
+                crate::registrable::suffix(&text[link.start..host_end]) != Suffix::No
+            };
+            if public_suffix {
                 return None;
             }
             if host_end == link.end || is_port(&text[host_end..link.end]) {
@@ -156,13 +163,6 @@ pub(crate) fn readable(text: &[u8], mut link: Link) -> Option<Link> {
             Some(link)
         }
     }
-}
-
-/// Rule `public_suffix`: the host is a public suffix ([`crate::is_public_suffix`]), once
-/// per link, after the cheaper rules. A host with ideographic dots is left alone (the list
-/// is written with `.`).
-fn public_suffix(host: &[u8]) -> bool {
-    std::str::from_utf8(host).is_ok_and(crate::tld::is_public_suffix)
 }
 
 /// The last label of an ASCII host, a trailing dot aside.

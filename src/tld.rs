@@ -13,10 +13,8 @@
 //! decoded form passes the Unicode rule; other labels whose every character is
 //! IDNA2008-valid, not a digit, not a hyphen and not CONTEXTJ/CONTEXTO.
 //!
-//! [`is_public_suffix`] asks the Public Suffix List (the `psl` crate, feature
-//! `public-suffix`) whether a whole host is a public suffix (`co.uk`, `github.io`): spec
-//! section 1.4 says such a host, which is not a registrable domain, must not be linked.
-//! It is asked once per host found, by the readable policy, never by the scan itself.
+//! Whether a whole host is a public suffix (`co.uk`, spec section 1.4) is a question for
+//! the Public Suffix List, not for TLDs: [`crate::registrable`].
 
 use std::fmt;
 use std::path::Path;
@@ -622,70 +620,5 @@ mod tests {
             "ASCII case is ignored"
         );
         assert!(!is_syntactic_tld("ευ1".as_bytes()));
-    }
-}
-
-/// Whether `host` (a domain name, a trailing dot allowed, any ASCII case) is itself a
-/// public suffix of the Public Suffix List, such as `co.uk`, `github.io` or `com`: a host
-/// that is not a registrable domain (spec section 1.4, with the WHATWG URL standard's
-/// definition). `bbc.co.uk` and `user.github.io` are registrable; a host whose TLD the
-/// list does not know is not a public suffix. Always `false` without the
-/// `public-suffix` feature (the list is compiled in: about 2.5 MB of source).
-///
-/// ```
-/// use linkscan::is_public_suffix;
-/// # if cfg!(feature = "public-suffix") {
-/// assert!(is_public_suffix("co.uk") && is_public_suffix("GitHub.IO."));
-/// assert!(!is_public_suffix("bbc.co.uk") && !is_public_suffix("user.github.io"));
-/// assert!(!is_public_suffix("example.invalidtld"));
-/// # }
-/// ```
-pub fn is_public_suffix(host: &str) -> bool {
-    #[cfg(feature = "public-suffix")]
-    {
-        let host = host.strip_suffix('.').unwrap_or(host);
-        if host.is_empty() || host.len() > 253 {
-            return false;
-        }
-        // The list is in lower case (and UTF-8 for internationalised suffixes).
-        let mut lower = [0u8; 253];
-        let lower = &mut lower[..host.len()];
-        lower.copy_from_slice(host.as_bytes());
-        lower.make_ascii_lowercase();
-        psl::suffix(lower).is_some_and(|suffix| suffix.is_known() && suffix.as_bytes() == &*lower)
-    }
-    #[cfg(not(feature = "public-suffix"))]
-    {
-        let _ = host;
-        false
-    }
-}
-
-#[cfg(all(test, feature = "public-suffix"))]
-mod public_suffix_tests {
-    use super::is_public_suffix;
-
-    #[test]
-    fn suffixes_and_registrable_domains() {
-        for suffix in [
-            "co.uk",
-            "github.io",
-            "com",
-            "COM.",
-            "s3.amazonaws.com",
-            "公司.cn",
-        ] {
-            assert!(is_public_suffix(suffix), "{suffix}");
-        }
-        for domain in [
-            "bbc.co.uk",
-            "user.github.io",
-            "example.com",
-            "例子.公司.cn",
-            "",
-            ".",
-        ] {
-            assert!(!is_public_suffix(domain), "{domain}");
-        }
     }
 }

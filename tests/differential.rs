@@ -3,9 +3,10 @@
 //! Texts are built from tokens that matter to link detection — words in several scripts,
 //! the three dots, real and fake TLDs, schemes, `@`, ports, brackets, Soft punctuation,
 //! URL syntax, white space, hyphens and invalid UTF-8 — and every text is scanned under
-//! the three TLD policies. `LinkFinder::links_bytes` must report exactly what
-//! `oracle::find_links` reports (offsets, kinds, schemes), and for valid UTF-8 `links`
-//! must equal `links_bytes`.
+//! the three TLD policies; public suffixes (spec section 1.4) are among the hosts.
+//! `LinkFinder::links_bytes` must report exactly what `oracle::find_links` reports
+//! (offsets, kinds, schemes), for valid UTF-8 `links` must equal `links_bytes`, and a
+//! count must be the number of links reported, with the public-suffix rule and without.
 //!
 //! The generator is a small deterministic PRNG, so a run is reproducible:
 //! `LINKSCAN_DIFF_SEED` sets the seed of the first case (case `i` uses seed + i) and
@@ -223,6 +224,29 @@ const LITERAL_HOSTS: &[&str] = &[
     "[gggg::]",
 ];
 
+/// Public suffixes of the list's two sections (ICANN: not linked; private: linked), in
+/// several forms, and registrable near misses: spec section 1.4.
+const PUBLIC_SUFFIXES: &[&str] = &[
+    "co.uk",
+    "CO.UK",
+    "gov.uk",
+    "com.au",
+    "x.ck",
+    "www.ck",
+    "公司.cn",
+    "xn--55qx5d.cn",
+    "公司。cn",
+    "ｃｏ.uk",
+    "co\u{AD}.uk",
+    "c\u{200B}o.uk",
+    "github.io",
+    "blogspot.com",
+    "s3.amazonaws.com",
+    "bbc.co.uk",
+    "co.ukk",
+    "例子.公司.cn",
+];
+
 /// Ignored code points (UTS #46 `ignored`): a host walk passes over them.
 const IGNORED: &[&str] = &[
     "\u{AD}",
@@ -384,10 +408,42 @@ impl Alphabet {
         }
     }
 
+    /// A public suffix (or a near miss) as a host, maybe after a label, a scheme or `@`,
+    /// maybe with a trailing dot, a port and a path.
+    fn suffix_like(&self, rng: &mut Rng, out: &mut Vec<Vec<u8>>) {
+        out.push(rng.str(SPACE).as_bytes().to_vec());
+        match rng.below(6) {
+            0 => out.push(rng.str(SCHEMES).as_bytes().to_vec()),
+            1 => out.push(b"x@".to_vec()),
+            _ => {}
+        }
+        if rng.chance(25) {
+            out.push(self.label(rng));
+            out.push(rng.str(DOTS).as_bytes().to_vec());
+        }
+        out.push(rng.str(PUBLIC_SUFFIXES).as_bytes().to_vec());
+        if rng.chance(15) {
+            out.push(rng.str(DOTS).as_bytes().to_vec());
+        }
+        if rng.chance(15) {
+            out.push(b":".to_vec());
+            out.push(rng.str(NUMBERS).as_bytes().to_vec());
+        }
+        if rng.chance(40) {
+            out.push(rng.str(PART_STARTS).as_bytes().to_vec());
+            for _ in 0..rng.below(6) {
+                out.push(self.path_token(rng));
+            }
+        }
+    }
+
     /// A host-like run: labels, dots and a TLD, maybe with a scheme, port and path.
     fn link_like(&self, rng: &mut Rng, out: &mut Vec<Vec<u8>>) {
         if rng.chance(8) {
             return self.literal_like(rng, out);
+        }
+        if rng.chance(8) {
+            return self.suffix_like(rng, out);
         }
         if rng.chance(50) {
             out.push(rng.str(SPACE).as_bytes().to_vec());
@@ -604,6 +660,23 @@ impl Policies {
                     "policy {name}: max_link_len(12) is not the oracle's links of at most 12 bytes\n  finder: {}\n  oracle: {}",
                     show(text, &limited),
                     show(text, &expected)
+                ));
+            }
+            // Counting: one link at a time through the rule, and the scanner's own loop
+            // without it, each the number of links it reports.
+            let count = finder.links_bytes(text).count();
+            let every = LinkFinder::builder()
+                .tld_policy(policy.clone())
+                .max_link_len(None)
+                .public_suffix_hosts(true)
+                .build();
+            let every_links = every.links_bytes(text).collect::<Vec<Link>>();
+            let every_count = every.links_bytes(text).count();
+            if count != fast.len() || every_count != every_links.len() {
+                return Some(format!(
+                    "policy {name}: counts {count} and {every_count} (public-suffix hosts) for {} and {} links",
+                    fast.len(),
+                    every_links.len()
                 ));
             }
             if let Ok(s) = std::str::from_utf8(text) {

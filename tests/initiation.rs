@@ -956,3 +956,138 @@ fn cli_finds_hosts_without_a_tld() {
     );
     assert_eq!(cli(&["find", "-c"], text), "3\n");
 }
+
+// Step 9 and spec section 1.4: a URL whose host is itself a public suffix (an entry of the
+// Public Suffix List's ICANN section) is not reported; the floor moves past it all the same.
+
+#[test]
+fn public_suffix_hosts_are_not_links() {
+    assert_eq!(
+        found("see co.uk and gov.uk, but bbc.co.uk and www.gov.uk"),
+        ["bbc.co.uk", "www.gov.uk"]
+    );
+    // The official file links `blogspot.com`: the private section is registrable here
+    // (the readable policy drops it).
+    assert_eq!(
+        found("github.io user.github.io blogspot.com"),
+        ["github.io", "user.github.io", "blogspot.com"]
+    );
+    // With a scheme, a path, a port, a trailing dot, in any case.
+    for text in [
+        "https://co.uk/",
+        "http://CO.UK/a?b#c",
+        "co.uk/path",
+        "co.uk:8080/x",
+        "see co.uk. now",
+        "co.uk./path",
+        "ftp://co.uk/file",
+        "Co.Uk",
+    ] {
+        assert_eq!(found(text), Vec::<&str>::new(), "{text}");
+    }
+    assert_eq!(found("https://bbc.co.uk/news"), ["https://bbc.co.uk/news"]);
+    // Wildcard entries and their exceptions (`*.ck`, `!www.ck`), second levels of
+    // country TLDs.
+    assert_eq!(found("x.ck www.ck a.x.ck"), ["www.ck", "a.x.ck"]);
+    assert_eq!(found("com.au ac.jp x.com.au"), ["x.com.au"]);
+}
+
+#[test]
+fn public_suffix_hosts_in_unicode_and_punycode() {
+    // The list holds both forms; a mixed or mapped host is judged by its UTS #46 form.
+    for text in [
+        "公司.cn",
+        "xn--55qx5d.cn",
+        "XN--55QX5D.CN",
+        "公司。cn",
+        "ＣＯ.uk",
+        "co\u{AD}.uk",
+        "c\u{200B}o.uk",
+        "\u{AD}co.uk",
+    ] {
+        assert_eq!(found(text), Vec::<&str>::new(), "{text:?}");
+    }
+    assert_eq!(found("例子.公司.cn"), ["例子.公司.cn"]);
+    assert_eq!(
+        found("xn--fsqu00a.xn--55qx5d.cn"),
+        ["xn--fsqu00a.xn--55qx5d.cn"]
+    );
+    assert_eq!(found("bb\u{AD}c.co.uk"), ["bb\u{AD}c.co.uk"]);
+    // An IDN TLD alone is a suffix too, but a host always has a label before its TLD.
+    assert_eq!(found("пример.рф"), ["пример.рф"]);
+}
+
+#[test]
+fn public_suffix_rule_leaves_emails_and_literal_hosts() {
+    // An email's domain is not a URL host (a `mailto:` URL has none): real addresses
+    // live at suffixes, `iki.fi` among them.
+    assert_eq!(
+        found("a@co.uk, mailto:b@gov.uk, jarkko@iki.fi"),
+        ["a@co.uk", "mailto:b@gov.uk", "jarkko@iki.fi"]
+    );
+    assert_eq!(
+        found("http://localhost/ http://127.0.0.1/"),
+        ["http://localhost/", "http://127.0.0.1/"]
+    );
+}
+
+#[test]
+fn a_dropped_public_suffix_still_moves_the_floor() {
+    // Nothing inside the dropped link is reported instead, as after an invalid local part.
+    assert_eq!(found("co.uk/x.com co.uk/?q=y.org z.org"), ["z.org"]);
+    assert_eq!(found("co.uk x.com"), ["x.com"]);
+    // The email found from the same domain is not affected.
+    assert_eq!(found("co.uk@example.com"), ["co.uk@example.com"]);
+}
+
+#[test]
+fn public_suffix_rule_under_every_tld_policy() {
+    let list = TldPolicy::List(Arc::new(
+        TldSet::from_list(["uk", "cn", "io"]).expect("valid list"),
+    ));
+    for policy in [TldPolicy::Iana, TldPolicy::Syntactic, list] {
+        assert_eq!(
+            found_with(&policy, "co.uk bbc.co.uk 公司.cn x.公司.cn"),
+            ["bbc.co.uk", "x.公司.cn"],
+            "{policy:?}"
+        );
+    }
+    // A TLD the list does not know makes no suffix: the syntactic policy links it.
+    assert_eq!(
+        found_with(&TldPolicy::Syntactic, "x.internal"),
+        ["x.internal"]
+    );
+}
+
+#[test]
+fn public_suffix_hosts_can_be_asked_for() {
+    let text = "see co.uk, bbc.co.uk, https://gov.uk/ and a@co.uk";
+    let every = LinkFinder::builder()
+        .public_suffix_hosts(true)
+        .max_link_len(None)
+        .build();
+    let found: Vec<&str> = every.links(text).map(|l| l.as_str()).collect();
+    assert_eq!(found, ["co.uk", "bbc.co.uk", "https://gov.uk/", "a@co.uk"]);
+    // Counting takes the scanner's own loop with the rule off, one link at a time with it
+    // on: both count what they would report.
+    assert_eq!(every.links_bytes(text.as_bytes()).count(), 4);
+    assert_eq!(LinkFinder::new().links_bytes(text.as_bytes()).count(), 2);
+}
+
+#[test]
+fn cli_does_not_link_public_suffixes() {
+    let text = "see co.uk and github.io, but bbc.co.uk and user.github.io\n";
+    assert_eq!(
+        cli(&["find", "-o"], text),
+        "github.io\nbbc.co.uk\nuser.github.io\n"
+    );
+    assert_eq!(cli(&["find", "-c"], text), "3\n");
+    assert_eq!(
+        cli(&["find", "-o", "--tld-policy", "syntactic"], text),
+        "github.io\nbbc.co.uk\nuser.github.io\n"
+    );
+    assert_eq!(
+        cli(&["find", "-o", "--policy", "readable"], text),
+        "bbc.co.uk\nuser.github.io\n"
+    );
+}

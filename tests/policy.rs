@@ -511,36 +511,50 @@ fn labelled_sample_meets_the_targets() {
 }
 
 /// Spec section 1.4: a host that is itself a public suffix is not a registrable domain and
-/// is not linked by the readable policy; one label more is. Generated from suffixes of
-/// several kinds (country second levels, private suffixes, IDN), alone and with a label,
-/// as URLs and as email domains; the conformant policy keeps all of them.
-#[cfg(feature = "public-suffix")]
+/// is not linked; one label more is. The conformant finder drops hosts of the Public Suffix
+/// List's ICANN section (the official file links `blogspot.com`, a private entry), with or
+/// without a scheme; the readable policy drops those of its private section too when no
+/// scheme was written. Emails keep their domain: `x@co.uk` stays an email under both.
+/// Generated from suffixes of several kinds (country second levels, wildcards, private
+/// suffixes, IDN), alone and with a label, as URLs and as email domains.
 #[test]
 fn public_suffixes_alone_are_not_links() {
     let suffixes = [
-        "co.uk",
-        "github.io",
-        "com.au",
-        "ac.jp",
-        "blogspot.com",
-        "公司.cn",
+        ("co.uk", true),
+        ("com.au", true),
+        ("ac.jp", true),
+        ("公司.cn", true),
+        ("xn--55qx5d.cn", true),
+        ("x.ck", true),
+        ("github.io", false),
+        ("blogspot.com", false),
+        ("s3.amazonaws.com", false),
     ];
     let finder = LinkFinder::builder().policy(Policy::Readable).build();
-    for suffix in suffixes {
-        for (text, linked) in [
-            (format!("see {suffix} now"), false),
-            (format!("see {suffix}/path now"), false),
-            (format!("see user.{suffix} now"), true),
-            (format!("see user.{suffix}/path now"), true),
-            (format!("write to x@{suffix} now"), false),
-            (format!("write to x@mail.{suffix} now"), true),
-            (format!("see https://{suffix}/ now"), true),
+    for (suffix, icann) in suffixes {
+        // (text, links under the readable policy, under the conformant one)
+        for (text, readable, conformant_links) in [
+            (format!("see {suffix} now"), 0, usize::from(!icann)),
+            (format!("see {suffix}/path now"), 0, usize::from(!icann)),
+            (format!("see user.{suffix} now"), 1, 1),
+            (format!("see user.{suffix}/path now"), 1, 1),
+            (format!("write to x@{suffix} now"), 1, 1),
+            (format!("write to x@mail.{suffix} now"), 1, 1),
+            (
+                format!("see https://{suffix}/ now"),
+                usize::from(!icann),
+                usize::from(!icann),
+            ),
         ] {
             let found: Vec<&str> = finder.links(&text).map(|l| l.as_str()).collect();
-            assert_eq!(found.len(), usize::from(linked), "{text}: {found:?}");
-            assert_eq!(conformant(&text).len(), 1, "{text}");
+            assert_eq!(found.len(), readable, "{text}: {found:?}");
+            assert_eq!(conformant(&text).len(), conformant_links, "{text}");
         }
     }
+    // A start that a readable rule moved is looked up again.
+    let moved = "ウェブサイトはco.uk です、ウェブサイトはbbc.co.uk です";
+    let found: Vec<&str> = finder.links(moved).map(|l| l.as_str()).collect();
+    assert_eq!(found, ["bbc.co.uk"]);
     // Through the command line: linkify (readable by default) and find --policy readable.
     let text = "see co.uk and github.io, but bbc.co.uk and user.github.io";
     let out = common::linkscan(&["find", "-o", "--policy", "readable"], text.as_bytes());
@@ -549,7 +563,10 @@ fn public_suffixes_alone_are_not_links() {
         "bbc.co.uk\nuser.github.io\n"
     );
     let out = common::linkscan(&["find", "-o"], text.as_bytes());
-    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 4);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "github.io\nbbc.co.uk\nuser.github.io\n"
+    );
     let out = common::linkscan(&["linkify"], text.as_bytes());
     assert_eq!(
         String::from_utf8(out.stdout)

@@ -5,9 +5,13 @@
 //! (2) the trailing dot and the `@` right after a host (a local part, never a URL),
 //! (3) the port, (4) the host start, walking back over HostChar and Ignored code points
 //! and then forward over Ignored ones, (5) the labels, without the Ignored code points,
-//! (6) the email, (7) the scheme, (8) path, query and fragment, (9) the report; and
-//! before each position from the floor on, "Hosts without a TLD": `http://` or `https://`
-//! with `localhost`, an IPv4 or a bracketed IPv6 address.
+//! (6) the email, (7) the scheme, (8) path, query and fragment, (9) the report, which
+//! spec section 1.4 makes conditional: a URL whose host is itself a public suffix of the
+//! Public Suffix List's ICANN section (not a registrable domain: `co.uk`; the official
+//! file links `blogspot.com`, a private entry) is not reported, and the floor moves past it
+//! all the same, as after an invalid local part; and before each position from the floor
+//! on, "Hosts without a TLD": `http://` or `https://` with `localhost`, an IPv4 or a
+//! bracketed IPv6 address (not domains: reported as they are).
 
 use super::{CodePoints, INVALID};
 use crate::link::{Link, LinkKind};
@@ -217,16 +221,40 @@ pub fn find_links(text: &[u8], policy: &TldPolicy) -> Vec<Link> {
             end
         };
 
-        // 9. Report.
+        // 9. Report, unless the host is a public suffix (section 1.4); the floor moves
+        //    either way.
+        floor = link_end;
+        if is_icann_suffix(&host) {
+            continue;
+        }
         links.push(link(
             link_start,
             link_end,
             LinkKind::Url,
             link_start != start,
         ));
-        floor = link_end;
     }
     links
+}
+
+/// Spec section 1.4: whether `host` (its code points, Ignored ones already left out, a
+/// trailing dot allowed) is itself a public suffix, so not a registrable domain: its
+/// UTS #46 ASCII form, without a trailing dot, is an entry of the ICANN section of the
+/// Public Suffix List (the list's default rule for unknown names aside). A host UTS #46
+/// refuses is none.
+fn is_icann_suffix(host: &[u32]) -> bool {
+    let Ok(ascii) = idna::domain_to_ascii(&to_string(host)) else {
+        return false;
+    };
+    let ascii = ascii.strip_suffix('.').unwrap_or(&ascii);
+    match psl::suffix(ascii.as_bytes()) {
+        Some(suffix) => {
+            suffix.is_known()
+                && suffix.as_bytes() == ascii.as_bytes()
+                && suffix.typ() == Some(psl::Type::Icann)
+        }
+        None => false,
+    }
 }
 
 /// `initiation.md`, "Hosts without a TLD": when `http://` or `https://` (any case)

@@ -371,6 +371,11 @@ pub fn valid_host(labels: &[String], tld: &str) -> String {
         host.push_str("example.");
     }
     host.push_str(tld);
+    // A public suffix is no link (spec section 1.4: `example.ck` under `*.ck`): one label
+    // more makes a registrable domain.
+    while linkscan::is_public_suffix(&host) {
+        host.insert_str(0, "a.");
+    }
     host
 }
 

@@ -73,3 +73,22 @@ def test_every_line_of_the_18_draft(shared_dir):
     count, failed = failures(shared_dir, "18.0.0-draft", linkscan.LinkFinder())
     assert count > 300
     assert failed == []
+
+
+def test_public_suffixes_are_not_links():
+    # Spec section 1.4: a host that is itself a public suffix (the list's ICANN section)
+    # is not a registrable domain and is not linked, by every entry point; the readable
+    # policy also leaves out the private section's (github.io) without a scheme.
+    text = "see co.uk and github.io, but bbc.co.uk and user.github.io; https://gov.uk/ a@co.uk"
+    assert [l.text for l in linkscan.find(text)] == ["github.io", "bbc.co.uk", "user.github.io", "a@co.uk"]
+    assert linkscan.LinkFinder().count(text) == 4
+    assert [text.encode()[l.start : l.end].decode() for l in linkscan.find_bytes(text.encode())] == [
+        "github.io",
+        "bbc.co.uk",
+        "user.github.io",
+        "a@co.uk",
+    ]
+    readable = linkscan.LinkFinder(policy="readable")
+    assert [l.text for l in readable.find(text)] == ["bbc.co.uk", "user.github.io", "a@co.uk"]
+    syntactic = linkscan.LinkFinder(tld_policy="syntactic")
+    assert [l.text for l in syntactic.find("co.uk 公司.cn x.公司.cn")] == ["x.公司.cn"]
