@@ -15,8 +15,8 @@
 //!    an ASCII inner label (a dot and an ASCII host byte after the run).
 //! 3. **Trailing dot, `@`, port**: a constant amount of look-ahead. A dot followed by
 //!    another label rejects R before any lookup, and that dot is the next candidate: unless
-//!    both labels are ASCII (which the vector filter judges faster), the scanner goes on
-//!    along such chains of labels (`a.α.中.ا.…`) itself. An `@` right after the host (or
+//!    both labels are ASCII and both dots `.` (which the vector filter judges faster), the
+//!    scanner goes on along such chains of labels (`a.α.中.ا.…`, `a。b.a。b.…`) itself. An `@` right after the host (or
 //!    its trailing dot) rejects the candidate: that host is an email's local part
 //!    (`xiao.li@example.com`), found from the domain's candidate, never a URL.
 //! 4. **Host start.** The backward walk over HostChar (and Ignored code points: UTS #46
@@ -566,9 +566,12 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 // Step 2 rejects R when a dot and another label follow it: no need to look it
                 // up (inner labels, such as `example` in `www.example.com`). That dot is the
                 // next candidate: go on with it here, unless R and the next label are both
-                // ASCII. Chains of ASCII labels are left to the candidate search, whose
-                // vector filter drops the dots before ASCII inner labels wholesale.
-                if ascii && next_first.1 == 0 {
+                // ASCII and both dots are `.`. Chains of ASCII labels are left to the
+                // candidate search, whose vector filter drops the dots before ASCII inner
+                // labels wholesale; it cannot drop a dot next to a `。`, so a chain with
+                // `。` goes on here (`a。b.a。b.…` was a round trip through the search per
+                // label, 8× ordinary text).
+                if ascii && next_first.1 == 0 && dot_len == 1 && next_dot_len == 1 {
                     return Err(end);
                 }
                 (dot, dot_len, first) = (end, next_dot_len, next_first);
