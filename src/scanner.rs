@@ -541,6 +541,11 @@ impl<'t, 'p> Scanner<'t, 'p> {
                     }
                     end += 1;
                 } else {
+                    if b == 0xE3 && text.get(end + 1..end + 3) == Some(&[0x80, 0x82]) {
+                        // `。` ends the run: seen in its bytes, without the decoder's call
+                        // (a chain of labels such as `a。b.a。b.…` meets one per label).
+                        break;
+                    }
                     let (cp, len) = utf8::decode(text, end);
                     if host_props(cp) & HOST_CHAR == 0 || cp == 0x3002 || cp == FULLWIDTH_FULL_STOP
                     {
