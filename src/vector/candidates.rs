@@ -2,10 +2,11 @@
 //! time.
 //!
 //! A link always has a TLD, and a TLD always follows a Dot: `.` (U+002E) or `。` (U+3002,
-//! bytes `E3 80 82`). So the scanner only ever needs the positions of those two, in order.
-//! A kernel classifies a 64-byte block into four `u64` bitmasks, one bit per byte
-//! ([`Classes`]): `.`, the start of `。`, ASCII HostCharNoDot (`[A-Za-z0-9-]`) and
-//! non-ASCII ([`dots`] and [`hosts`], written once over [`Vector`]; [`classes_scalar`]
+//! bytes `E3 80 82`). So the scanner only ever needs the positions of those two, in order
+//! — and of the few `://` that may start a host without a TLD (`http://localhost/`),
+//! marked in the same pass ([`scheme_marks`]). A kernel classifies a 64-byte block into
+//! five `u64` bitmasks, one bit per byte ([`Classes`]): `.`, the start of `。`, a `:`
+//! before a `/`, ASCII HostCharNoDot (`[A-Za-z0-9-]`) and non-ASCII ([`dots`] and [`hosts`], written once over [`Vector`]; [`classes_scalar`]
 //! byte by byte). [`Classes::candidates`] then drops, with a few integer operations for
 //! the whole block, the dots that can never start a link — those two checks of the
 //! scanner that need no table:
