@@ -15,8 +15,8 @@
 //!    an ASCII inner label (a dot and an ASCII host byte after the run).
 //! 3. **Trailing dot, `@`, port**: a constant amount of look-ahead. A dot followed by
 //!    another label rejects R before any lookup, and that dot is the next candidate: unless
-//!    both labels are ASCII (which the vector filter judges faster), the scanner goes on
-//!    along such chains of labels (`a.α.中.ا.…`) itself. An `@` right after the host (or
+//!    both labels are ASCII and both dots `.` (which the vector filter judges faster), the
+//!    scanner goes on along such chains of labels (`a.α.中.ا.…`, `a。b.a。b.…`) itself. An `@` right after the host (or
 //!    its trailing dot) rejects the candidate: that host is an email's local part
 //!    (`xiao.li@example.com`), found from the domain's candidate, never a URL.
 //! 4. **Host start.** The backward walk over HostChar (and Ignored code points: UTS #46
@@ -50,13 +50,12 @@
 //!
 //! **Hosts without a TLD** (`http://localhost:8080/`, `http://192.168.0.1/`,
 //! `http://[::1]:3000/`) have no dot to be a candidate. Only a `://` can precede one, so
-//! the scanner keeps the offset of the next `://` (one `memchr::memmem` search, resumed
-//! past each one and past each link, so the text is searched once) and compares it with
-//! the next candidate dot: one integer compare per candidate when no `://` comes first.
-//! A `://` before the dot is looked at out of line ([`Scanner::literal_hosts_before`]):
-//! the byte after it must be `l`, a digit or `[` before anything else is read. A dot
-//! taken from the candidate search meanwhile is put aside (`pending`) and looked at
-//! next, unless the new link covers it. Text without `://` never leaves the dot loop.
+//! the candidate search marks those too, in the same pass over the text as the dots (a
+//! `:` before a `/`, one more compare per vector; [`crate::vector::candidates`]), and
+//! keeps only the few that may start such a host: after a `p` or `s`, before an `l`, a
+//! digit or `[`. They come in text order with the dots ([`SCHEME_MARK`]), and are looked
+//! at out of line ([`Scanner::literal_host`]). A mark inside a link is dropped with the
+//! dots there. Text without `://` never leaves the dot loop.
 //!
 //! Invariants: positions are byte offsets on character boundaries of the valid parts of
 //! the input; invalid UTF-8 is never part of a link; no link starts before `floor`, and
@@ -68,7 +67,7 @@ use crate::tables::PROPS_BLOCKS;
 use crate::terminate::{terminate, BracketStack};
 use crate::tld::{pack_short_from, TldPolicy, TldSet};
 use crate::utf8;
-use crate::vector::{Candidates, Kernel};
+use crate::vector::{Candidates, Kernel, SCHEME_MARK};
 
 const FULLWIDTH_FULL_STOP: u32 = 0xFF0E;
 
@@ -167,17 +166,6 @@ fn other_scheme_start(text: &[u8], start: usize, floor: usize) -> Option<OtherSc
     Some(OtherScheme::Scheme(at))
 }
 
-/// The offset of the first `://` in `text` at or after `from`, or `usize::MAX`.
-fn find_scheme_separator(text: &[u8], from: usize) -> usize {
-    static FINDER: std::sync::OnceLock<memchr::memmem::Finder<'static>> =
-        std::sync::OnceLock::new();
-    let finder = FINDER.get_or_init(|| memchr::memmem::Finder::new(b"://"));
-    match text.get(from..) {
-        Some(rest) => finder.find(rest).map_or(usize::MAX, |i| from + i),
-        None => usize::MAX,
-    }
-}
-
 /// The length of the dotted-decimal IPv4 address at the start of `text`: four numbers
 /// 0–255 without leading zeros, separated by `.`.
 fn ipv4_len(text: &[u8]) -> Option<usize> {
@@ -269,12 +257,6 @@ pub(crate) struct Scanner<'t, 'p> {
     /// The packed short TLD ([`TldSet::contains_packed`]) the fast path of
     /// [`Scanner::candidate`] found last (0: none): link-dense text repeats its TLDs.
     last_tld: u64,
-    /// The next `://` not yet looked at for a host without a TLD ([`Scanner::literal_host`]):
-    /// its offset, or `usize::MAX` when there is none.
-    scheme_at: usize,
-    /// A candidate dot taken from `dots` but not yet looked at, because a host without a
-    /// TLD came before it.
-    pending: Option<(usize, usize)>,
 }
 
 #[inline]
@@ -315,37 +297,13 @@ impl<'t, 'p> Scanner<'t, 'p> {
             found_kind: LinkKind::Url,
             found_scheme: false,
             last_tld: 0,
-            scheme_at: find_scheme_separator(text, 0),
-            pending: None,
         }
     }
 
-    /// The next candidate dot: the one put aside for a host without a TLD, else the next
-    /// one from the candidate search.
+    /// The next candidate: a dot, or a `://` mark (length [`SCHEME_MARK`]).
     #[inline(always)]
     fn next_dot(&mut self) -> Option<(usize, usize)> {
-        match self.pending.take() {
-            Some(dot) => Some(dot),
-            None => self.dots.next(self.text, self.pos.max(self.floor)),
-        }
-    }
-
-    /// A link with a host without a TLD after one of the `://` before `limit` (all of
-    /// them, in order, until one gives a link). Out of line: only text with a `://`
-    /// before the next candidate dot comes here.
-    #[inline(never)]
-    fn literal_hosts_before(&mut self, limit: usize) -> Option<Link> {
-        while self.scheme_at < limit {
-            let colon = self.scheme_at;
-            let link = self.literal_host(colon);
-            // Past this `://`, and past the link if there is one (or past the last link:
-            // a `://` inside a link starts nothing).
-            self.scheme_at = find_scheme_separator(self.text, (colon + 3).max(self.floor));
-            if link.is_some() {
-                return link;
-            }
-        }
-        None
+        self.dots.next(self.text, self.pos.max(self.floor))
     }
 
     /// `initiation.md`, "Hosts without a TLD", for the `://` at `colon`: `http://` or
@@ -353,7 +311,9 @@ impl<'t, 'p> Scanner<'t, 'p> {
     /// letter, digit, `+`, `-` or `.`; then `localhost`, a dotted-decimal IPv4 address or a
     /// bracketed IPv6 address, not followed (but for the brackets) by HostChar or Ignored;
     /// an optional port (a bad one: no link); no link if `@` follows (userinfo, as in
-    /// `http://localhost@evil.com`); then the path, query and fragment.
+    /// `http://localhost@evil.com`); then the path, query and fragment. Out of line: only
+    /// the `://` marks of the candidate search come here.
+    #[inline(never)]
     fn literal_host(&mut self, colon: usize) -> Option<Link> {
         let text = self.text;
         let n = text.len();
@@ -450,22 +410,17 @@ impl<'t, 'p> Scanner<'t, 'p> {
     #[inline(never)]
     fn next_range(&mut self) -> (usize, usize) {
         loop {
-            let next = self.next_dot();
-            // A host without a TLD after a `://` before the dot comes first (one compare
-            // when there is none).
-            if self.scheme_at < next.map_or(usize::MAX, |(dot, _)| dot) {
-                if let Some(link) = self.literal_hosts_before(next.map_or(usize::MAX, |d| d.0)) {
-                    self.pending = next;
+            let Some((dot, dot_len)) = self.next_dot() else {
+                return (1, 0);
+            };
+            if dot_len == SCHEME_MARK {
+                // A `://` that may start a host without a TLD.
+                if let Some(link) = self.literal_host(dot) {
                     self.found_kind = link.kind;
                     self.found_scheme = link.has_scheme;
                     return (link.start, link.end);
                 }
-            }
-            let Some((dot, dot_len)) = next else {
-                return (1, 0);
-            };
-            if dot < self.floor {
-                continue; // a dot put aside, inside the host without a TLD just found
+                continue;
             }
             match self.candidate(dot, dot_len) {
                 Ok(link) => {
@@ -484,18 +439,13 @@ impl<'t, 'p> Scanner<'t, 'p> {
     pub(crate) fn count_links(&mut self, max_len: usize) -> usize {
         let mut n = 0;
         loop {
-            let next = self.next_dot();
-            if self.scheme_at < next.map_or(usize::MAX, |(dot, _)| dot) {
-                if let Some(link) = self.literal_hosts_before(next.map_or(usize::MAX, |d| d.0)) {
-                    n += usize::from(link.end - link.start <= max_len);
-                    self.pending = next;
-                    continue;
-                }
-            }
-            let Some((dot, dot_len)) = next else {
+            let Some((dot, dot_len)) = self.next_dot() else {
                 return n;
             };
-            if dot < self.floor {
+            if dot_len == SCHEME_MARK {
+                if let Some(link) = self.literal_host(dot) {
+                    n += usize::from(link.end - link.start <= max_len);
+                }
                 continue;
             }
             match self.candidate(dot, dot_len) {
@@ -591,6 +541,11 @@ impl<'t, 'p> Scanner<'t, 'p> {
                     }
                     end += 1;
                 } else {
+                    if b == 0xE3 && text.get(end + 1..end + 3) == Some(&[0x80, 0x82]) {
+                        // `。` ends the run: seen in its bytes, without the decoder's call
+                        // (a chain of labels such as `a。b.a。b.…` meets one per label).
+                        break;
+                    }
                     let (cp, len) = utf8::decode(text, end);
                     if host_props(cp) & HOST_CHAR == 0 || cp == 0x3002 || cp == FULLWIDTH_FULL_STOP
                     {
@@ -616,9 +571,12 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 // Step 2 rejects R when a dot and another label follow it: no need to look it
                 // up (inner labels, such as `example` in `www.example.com`). That dot is the
                 // next candidate: go on with it here, unless R and the next label are both
-                // ASCII. Chains of ASCII labels are left to the candidate search, whose
-                // vector filter drops the dots before ASCII inner labels wholesale.
-                if ascii && next_first.1 == 0 {
+                // ASCII and both dots are `.`. Chains of ASCII labels are left to the
+                // candidate search, whose vector filter drops the dots before ASCII inner
+                // labels wholesale; it cannot drop a dot next to a `。`, so a chain with
+                // `。` goes on here (`a。b.a。b.…` was a round trip through the search per
+                // label, 8× ordinary text).
+                if ascii && next_first.1 == 0 && dot_len == 1 && next_dot_len == 1 {
                     return Err(end);
                 }
                 (dot, dot_len, first) = (end, next_dot_len, next_first);

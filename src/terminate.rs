@@ -23,12 +23,23 @@
 //! invalid UTF-8 acts as Hard.
 
 use crate::ascii::{ENDS_EMPTY_STACK, PLAIN, SIMPLE};
-use crate::parts::UrlPart;
+use crate::parts::{is_any_separator_byte, is_any_terminator_byte, UrlPart};
 use crate::props::{props_of, LT_CLOSE, LT_HARD, LT_INCLUDE, LT_MASK, LT_OPEN, LT_SOFT};
 use crate::tables::PROPS_BLOCKS;
 use crate::utf8;
 use crate::vector::runs::{Runs, WithRuns};
 use crate::vector::Kernel;
+
+// The fast path of ASCII Open brackets skips the part's terminators and separators:
+// none of them may be an Open bracket.
+const _: () = {
+    let mut b = 0;
+    while b < 128 {
+        let open = PROPS_BLOCKS[b] & LT_MASK == LT_OPEN;
+        assert!(!(open && (is_any_terminator_byte(b as u8) || is_any_separator_byte(b as u8))));
+        b += 1;
+    }
+};
 
 /// The bracket stack limit of section 3.5.1.
 pub const BRACKET_LIMIT: usize = 125;
@@ -170,6 +181,17 @@ fn terminate_with<R: Runs>(text: &[u8], start: usize, stack: &mut BracketStack, 
             if PLAIN[b as usize] {
                 // A run of plain ASCII Include bytes only moves `last_safe` to its end.
                 i = runs.skip_plain(text, i + 1);
+                last_safe = i;
+                continue;
+            }
+            if b < 0x80 && PROPS_BLOCKS[b as usize] & LT_MASK == LT_OPEN {
+                // An ASCII Open bracket (`(`, `[`, `{`), which is no part's terminator or
+                // separator: pushed at once, without the tests below (paths of brackets,
+                // `x.com/(((((x.com/(((((…`, are a push per byte).
+                if !stack.push(b as u32) {
+                    return last_safe;
+                }
+                i += 1;
                 last_safe = i;
                 continue;
             }

@@ -2,10 +2,11 @@
 //! time.
 //!
 //! A link always has a TLD, and a TLD always follows a Dot: `.` (U+002E) or `。` (U+3002,
-//! bytes `E3 80 82`). So the scanner only ever needs the positions of those two, in order.
-//! A kernel classifies a 64-byte block into four `u64` bitmasks, one bit per byte
-//! ([`Classes`]): `.`, the start of `。`, ASCII HostCharNoDot (`[A-Za-z0-9-]`) and
-//! non-ASCII ([`dots`] and [`hosts`], written once over [`Vector`]; [`classes_scalar`]
+//! bytes `E3 80 82`). So the scanner only ever needs the positions of those two, in order
+//! — and of the few `://` that may start a host without a TLD (`http://localhost/`),
+//! marked in the same pass ([`scheme_marks`]). A kernel classifies a 64-byte block into
+//! five `u64` bitmasks, one bit per byte ([`Classes`]): `.`, the start of `。`, a `:`
+//! before a `/`, ASCII HostCharNoDot (`[A-Za-z0-9-]`) and non-ASCII ([`dots`] and [`hosts`], written once over [`Vector`]; [`classes_scalar`]
 //! byte by byte). [`Classes::candidates`] then drops, with a few integer operations for
 //! the whole block, the dots that can never start a link — those two checks of the
 //! scanner that need no table:
@@ -57,6 +58,8 @@ pub(crate) struct Classes {
     pub(crate) dot: u64,
     /// The first byte of `。` (`E3 80 82`).
     pub(crate) ideographic: u64,
+    /// `:` followed by `/`: the start of a `://` (see [`scheme_marks`]).
+    pub(crate) scheme: u64,
     /// ASCII HostCharNoDot: `[A-Za-z0-9-]`.
     pub(crate) host: u64,
     /// Bytes >= 0x80.
@@ -115,11 +118,17 @@ fn is_dense(dot: u64) -> bool {
 pub(crate) fn block_candidates(
     dot: u64,
     ideographic: u64,
+    scheme: u64,
     text: &[u8],
     at: usize,
     drop_one_byte_runs: bool,
     hosts: impl FnOnce() -> (u64, u64),
 ) -> u64 {
+    let scheme = if scheme == 0 {
+        0
+    } else {
+        scheme_marks(scheme, text, at)
+    };
     // `。` ends sentences in CJK text, most often before a line break: drop those.
     let mut rest = ideographic;
     let mut ideographic = ideographic;
@@ -136,44 +145,77 @@ pub(crate) fn block_candidates(
         let no_run = |i: usize| text.get(i).is_none_or(|&b| ENDS_RUN[b as usize]);
         let short_run = dot != 0
             && (no_run(after) || drop_one_byte_runs && text[after] < 0x80 && no_run(after + 1));
-        return if short_run {
-            ideographic
-        } else {
-            dot | ideographic
-        };
+        return scheme
+            | if short_run {
+                ideographic
+            } else {
+                dot | ideographic
+            };
     }
     let (host, non_ascii) = hosts();
-    Classes {
+    let dots = Classes {
         dot,
         ideographic,
+        scheme: 0,
         host,
         non_ascii,
     }
-    .candidates(text.get(at + BLOCK).copied(), drop_one_byte_runs)
+    .candidates(text.get(at + BLOCK).copied(), drop_one_byte_runs);
+    dots | scheme
 }
 
-/// `.` and `。` starts of the 64 bytes at `p`. Most blocks have neither a `.` nor an `E3`
-/// byte: one compare pair per vector settles those, and the shifted loads of the
-/// three-byte `。` test are only made when an `E3` is present.
+/// The `://` of the block at `at` that can start a host without a TLD, from its `:/`
+/// pairs (`pairs`): a third byte `/`, an `l`, `L`, digit or `[` after it (`localhost`,
+/// an IPv4 address, a bracketed IPv6 address), and a `p` or `s` (any case) before it,
+/// the last letter of `http` or `https`. The scanner looks at the few left
+/// (`Scanner::literal_host`); the rest (`https://www.…`, `file:///`, `a://b`) never
+/// leave the kernel. A byte by byte loop, but over `:/` pairs only, which are rare.
+#[inline(never)]
+fn scheme_marks(pairs: u64, text: &[u8], at: usize) -> u64 {
+    let mut rest = pairs;
+    let mut keep = 0;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let colon = at + i;
+        let live = colon > 0
+            && matches!(text[colon - 1], b'p' | b'P' | b's' | b'S')
+            && text.get(colon + 2) == Some(&b'/')
+            && matches!(text.get(colon + 3), Some(b'l' | b'L' | b'0'..=b'9' | b'['));
+        keep |= (live as u64) << i;
+    }
+    keep
+}
+
+/// `.`, `。` starts and `:/` pairs of the 64 bytes at `p`: `(dot, ideographic, scheme)`.
+/// Most blocks have no `.`, no `:/` and no `E3` byte: one pass of three compares per
+/// vector (the `/` on a load one byte further on) settles those, and the shifted loads
+/// of the three-byte `。` test are only made when an `E3` is present.
 ///
 /// # Safety
 /// The CPU has the instruction set of `V`, and the [`READ_AHEAD`] bytes at `p` are
 /// readable.
 #[inline(always)]
-pub(crate) unsafe fn dots<V: Vector>(p: *const u8) -> (u64, u64) {
-    let (mut dot, mut e3) = (0, 0);
+pub(crate) unsafe fn dots<V: Vector>(p: *const u8) -> (u64, u64, u64) {
+    let (mut dot, mut e3, mut scheme) = (0, 0, 0);
     let mut k = 0;
     while k < BLOCK {
-        // SAFETY: k + BYTES <= 64 bytes from `p` are readable; the CPU has `V`'s set.
+        // SAFETY: k + 1 + BYTES <= 65 bytes from `p` are readable; the CPU has `V`'s set.
         unsafe {
             let v = V::load(p.add(k));
+            let after = V::load(p.add(k + 1));
             dot |= v.eq(V::splat(b'.')).movemask() << k;
             e3 |= v.eq(V::splat(0xE3)).movemask() << k;
+            scheme |= v
+                .eq(V::splat(b':'))
+                .and(after.eq(V::splat(b'/')))
+                .movemask()
+                << k;
         }
         k += V::BYTES;
     }
     if e3 == 0 {
-        return (dot, 0);
+        return (dot, 0, scheme);
     }
     let mut tail = 0;
     let mut k = 0;
@@ -186,7 +228,7 @@ pub(crate) unsafe fn dots<V: Vector>(p: *const u8) -> (u64, u64) {
         }
         k += V::BYTES;
     }
-    (dot, e3 & tail)
+    (dot, e3 & tail, scheme)
 }
 
 /// ASCII HostCharNoDot and non-ASCII bytes of the 64 bytes at `p`.
@@ -218,11 +260,12 @@ pub(crate) unsafe fn classes<V: Vector>(text: &[u8], at: usize, with_hosts: bool
     // SAFETY: the caller's promises.
     unsafe {
         let p = text.as_ptr().add(at);
-        let (dot, ideographic) = dots::<V>(p);
+        let (dot, ideographic, scheme) = dots::<V>(p);
         let (host, non_ascii) = if with_hosts { hosts::<V>(p) } else { (0, 0) };
         Classes {
             dot,
             ideographic,
+            scheme,
             host,
             non_ascii,
         }
@@ -246,13 +289,18 @@ pub(crate) unsafe fn next_block<V: Vector>(
         // SAFETY: 66 bytes from `*at` are inside `text` (loop condition).
         let p = unsafe { text.as_ptr().add(*at) };
         // SAFETY: as above, and the CPU has the instruction set of `V`.
-        let (dot, ideographic) = unsafe { dots::<V>(p) };
-        if dot | ideographic != 0 {
+        let (dot, ideographic, scheme) = unsafe { dots::<V>(p) };
+        if dot | ideographic | scheme != 0 {
             // SAFETY: as above.
-            let mask =
-                block_candidates(dot, ideographic, text, *at, drop_one_byte_runs, || unsafe {
-                    hosts::<V>(p)
-                });
+            let mask = block_candidates(
+                dot,
+                ideographic,
+                scheme,
+                text,
+                *at,
+                drop_one_byte_runs,
+                || unsafe { hosts::<V>(p) },
+            );
             if mask != 0 {
                 return mask;
             }
@@ -272,6 +320,7 @@ pub(crate) fn classes_scalar(text: &[u8], at: usize, hosts: bool) -> Classes {
             b == 0xE3 && text.get(at + i + 1) == Some(&0x80) && text.get(at + i + 2) == Some(&0x82);
         c.dot |= ((b == b'.') as u64) << i;
         c.ideographic |= (ideographic as u64) << i;
+        c.scheme |= ((b == b':' && text.get(at + i + 1) == Some(&b'/')) as u64) << i;
         c.host |= ((hosts && is_host_no_dot(b)) as u64) << i;
         c.non_ascii |= ((hosts && b >= 0x80) as u64) << i;
     }

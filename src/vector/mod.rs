@@ -207,10 +207,18 @@ impl Kernel {
     #[inline]
     fn block_mask(self, text: &[u8], at: usize, drop_one_byte_runs: bool) -> u64 {
         let c = self.classes(text, at, false);
-        block_candidates(c.dot, c.ideographic, text, at, drop_one_byte_runs, || {
-            let h = self.classes(text, at, true);
-            (h.host, h.non_ascii)
-        })
+        block_candidates(
+            c.dot,
+            c.ideographic,
+            c.scheme,
+            text,
+            at,
+            drop_one_byte_runs,
+            || {
+                let h = self.classes(text, at, true);
+                (h.host, h.non_ascii)
+            },
+        )
     }
 
     /// The first block at or after `at` (blocks start at `at`, `at + 64`, …) with a
@@ -251,7 +259,11 @@ impl Kernel {
     }
 }
 
-/// The Dots of a text, in order, from a position that only moves forward.
+/// The length [`Candidates::next`] gives for the `:` of a `://` (a Dot has 1 or 3).
+pub(crate) const SCHEME_MARK: usize = 0;
+
+/// The Dots of a text, and the `://` marks, in order, from a position that only moves
+/// forward.
 pub(crate) struct Candidates {
     kernel: Kernel,
     /// Whether `base` and `mask` describe a block yet.
@@ -277,8 +289,9 @@ impl Candidates {
         }
     }
 
-    /// The first Dot at or after `from` (never less than an earlier `from`, and always
-    /// past the Dot returned before): `(position, byte length)`.
+    /// The first Dot or `://` mark at or after `from` (never less than an earlier `from`,
+    /// and always past the one returned before): `(position, byte length)`, the length
+    /// [`SCHEME_MARK`] for the `:` of a `://` that may start a host without a TLD.
     ///
     /// The Dot returned is taken out of the mask at once, so the next one follows from
     /// the mask alone; `from` (in a scanner, the end of the last link) is only compared
@@ -303,7 +316,11 @@ impl Candidates {
             let at = self.base + self.mask.trailing_zeros() as usize;
             if at >= from {
                 self.mask &= self.mask - 1;
-                let len = if text[at] == b'.' { 1 } else { 3 };
+                let len = match text[at] {
+                    b'.' => 1,
+                    b':' => SCHEME_MARK,
+                    _ => 3,
+                };
                 return Some((at, len));
             }
             // Dots before `from` (inside the last link, or passed by the scanner): drop
@@ -372,6 +389,18 @@ mod tests {
         (all, live)
     }
 
+    /// The `://` that may start a host without a TLD: after `p` or `s` (any case), before
+    /// `l`, `L`, a digit or `[`: the positions of their `:`.
+    fn naive_schemes(text: &[u8]) -> Vec<usize> {
+        (1..text.len())
+            .filter(|&c| {
+                text[c..].starts_with(b"://")
+                    && matches!(text[c - 1], b'p' | b'P' | b's' | b'S')
+                    && matches!(text.get(c + 3), Some(b'l' | b'L' | b'0'..=b'9' | b'['))
+            })
+            .collect()
+    }
+
     fn all(kernel: Kernel, text: &[u8], min_tld_len: usize) -> Vec<usize> {
         let mut c = Candidates::new(kernel, min_tld_len);
         let mut out = Vec::new();
@@ -383,12 +412,12 @@ mod tests {
         out
     }
 
-    /// Every kernel equals the naive definition at every alignment and length, with dots
-    /// and ideographic full stops across block boundaries.
+    /// Every kernel equals the naive definition at every alignment and length, with dots,
+    /// ideographic full stops and `://` across block boundaries.
     #[test]
     fn kernels_agree_with_the_naive_search() {
         let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
-        let pieces: [&[u8]; 7] = [
+        let pieces: [&[u8]; 14] = [
             b".",
             "。".as_bytes(),
             b"a",
@@ -396,7 +425,15 @@ mod tests {
             b"\x80\x82",
             b" ",
             "中".as_bytes(),
+            b"://",
+            b":",
+            b"/",
+            b"p",
+            b"S",
+            b"l",
+            b"[1",
         ];
+        let mut marks_seen = 0;
         for round in 0..400 {
             let len = rng.below(300);
             let mut text = Vec::new();
@@ -404,16 +441,27 @@ mod tests {
                 let piece = pieces[rng.below(pieces.len())];
                 text.extend_from_slice(piece);
             }
+            let schemes = naive_schemes(&text);
+            marks_seen += schemes.len();
             for min_tld_len in [1, 2] {
                 let (dots, live) = naive(&text, min_tld_len);
                 let expected = all(Kernel::portable(), &text, min_tld_len);
+                // Exactly the `://` marks of the naive definition.
+                let marks: Vec<usize> = expected
+                    .iter()
+                    .copied()
+                    .filter(|&i| text[i] == b':')
+                    .collect();
+                assert_eq!(marks, schemes, "round {round}: the `://` marks");
                 // Never a live dot dropped; never anything but a dot kept.
                 assert!(
                     live.iter().all(|d| expected.contains(d)),
                     "round {round}, min_tld_len {min_tld_len}: a live dot was dropped"
                 );
                 assert!(
-                    expected.iter().all(|d| dots.contains(d)),
+                    expected
+                        .iter()
+                        .all(|d| dots.contains(d) || schemes.contains(d)),
                     "round {round}: a non-dot was kept"
                 );
                 for kernel in Kernel::available() {
@@ -437,6 +485,7 @@ mod tests {
                 }
             }
         }
+        assert!(marks_seen > 20, "only {marks_seen} `://` marks were tested");
     }
 
     /// 300 texts of up to 200 bytes from `alphabet`, with one byte in 24 anything.
