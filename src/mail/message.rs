@@ -311,6 +311,8 @@ pub struct ScannedMessage {
     pub(crate) in_reply_to: Option<String>,
     pub(crate) references: Vec<String>,
     pub(crate) from: Option<String>,
+    pub(crate) to: Vec<String>,
+    pub(crate) cc: Vec<String>,
     pub(crate) date: Option<String>,
     pub(crate) subject: Option<String>,
     pub(crate) parts: Vec<TextPart>,
@@ -334,6 +336,10 @@ pub struct SkippedPart {
     /// delivery reports, message fragments, …), so that `other_text` (`--all-text`)
     /// would scan it; else an attachment such as an image or `application/octet-stream`.
     pub text_like: bool,
+    /// Its file name (Content-Disposition's `filename`, else Content-Type's `name`).
+    pub name: Option<String>,
+    /// The size of its decoded body, in bytes.
+    pub size: usize,
 }
 
 impl ScannedMessage {
@@ -366,6 +372,17 @@ impl ScannedMessage {
     /// The first From address, as `Name <address>`.
     pub fn from(&self) -> Option<&str> {
         self.from.as_deref()
+    }
+
+    /// The To addresses, each as `Name <address>` (read with the index fields,
+    /// [`MailScanner::index_fields`]).
+    pub fn to(&self) -> &[String] {
+        &self.to
+    }
+
+    /// The Cc addresses, each as `Name <address>` (read with the index fields).
+    pub fn cc(&self) -> &[String] {
+        &self.cc
     }
 
     /// The Date, in RFC 3339 form.
@@ -544,6 +561,8 @@ impl MailScanner {
                 out.in_reply_to = scanned.in_reply_to;
                 out.references = scanned.references;
                 out.from = scanned.from;
+                out.to = scanned.to;
+                out.cc = scanned.cc;
                 out.date = scanned.date;
                 out.subject = scanned.subject;
                 out.parts = scanned.parts;
@@ -628,6 +647,8 @@ impl MailScanner {
                     ids.iter().map(|id| id.to_string()).collect()
                 });
             out.from = message.from().and_then(format_address);
+            out.to = message.to().map(format_addresses).unwrap_or_default();
+            out.cc = message.cc().map(format_addresses).unwrap_or_default();
             out.date = message.date().map(|d| d.to_rfc3339());
             out.subject = message.subject().map(str::to_string);
         }
@@ -857,6 +878,8 @@ impl MailScanner {
                         path: path.to_string(),
                         content_type: format!("{ctype}/{subtype}"),
                         text_like: is_text_like(&ctype, &subtype),
+                        name: part.attachment_name().map(str::to_string),
+                        size: text.len(),
                     });
                     return;
                 }
@@ -934,6 +957,8 @@ impl MailScanner {
                         path: path.to_string(),
                         content_type: format!("{ctype}/{subtype}"),
                         text_like: is_text_like(&ctype, &subtype),
+                        name: part.attachment_name().map(str::to_string),
+                        size: bytes.len(),
                     });
                 } else {
                     // A text part the parser read as bytes (it went by another
@@ -1179,6 +1204,20 @@ fn format_address(address: &Address<'_>) -> Option<String> {
         (Some(name), None) => Some(name.to_string()),
         (None, None) => None,
     }
+}
+
+/// Every address of a field, each as [`format_address`] writes the first (groups
+/// flattened).
+fn format_addresses(address: &Address<'_>) -> Vec<String> {
+    address
+        .iter()
+        .filter_map(|a| match (a.name(), a.address()) {
+            (Some(name), Some(addr)) => Some(format!("{name} <{addr}>")),
+            (None, Some(addr)) => Some(addr.to_string()),
+            (Some(name), None) => Some(name.to_string()),
+            (None, None) => None,
+        })
+        .collect()
 }
 
 /// `raw` without the empty lines at its start.
