@@ -430,6 +430,14 @@ impl Archive {
         Ok(())
     }
 
+    /// Counts `n` warnings of reading the current input of [`Archive::push`] (those of
+    /// [`MboxMessage::warnings`](crate::mail::MboxMessage::warnings)) on the front page.
+    pub fn count_read_warnings(&mut self, n: usize) {
+        if let Some((_, totals)) = &mut self.pushed {
+            totals.warnings += n;
+        }
+    }
+
     fn write_page(
         &self,
         path: &Path,
@@ -461,7 +469,7 @@ impl Archive {
             (Some(id), Addresses::Show) => write_escaped(id, &mut out)?,
             (None, _) => {}
         }
-        out.write_all(b"</td></tr>\n<tr><th>Archive</th><td>")?;
+        out.write_all(b"</td></tr>\n<tr><th>Archive</th><td dir=\"auto\">")?;
         write_escaped(&format!("{}, message {index}", file_name(file)), &mut out)?;
         out.write_all(b"</td></tr>\n</table>\n")?;
         out.write_all(THREAD_MARK.as_bytes())?;
@@ -1048,6 +1056,110 @@ mod tests {
         assert_ne!(row.thread, row2.thread);
         let same = Row::new(&m, 3, 0, References::default());
         assert_eq!(row.thread, same.thread);
+    }
+
+    /// An archive of `n` synthetic rows in `dir`: message `i` in thread `thread(i)`,
+    /// answering `parent(i)`, dated in January 2024.
+    fn synthetic(
+        dir: &Path,
+        n: usize,
+        thread: impl Fn(usize) -> usize,
+        parent: impl Fn(usize) -> Option<usize>,
+    ) -> Archive {
+        let mut archive = Archive::create(dir).unwrap();
+        for i in 0..n {
+            archive.rows.push(Row {
+                global: i + 1,
+                thread: format!("t{}", thread(i)),
+                own: Some(format!("m{i}")),
+                parents: parent(i).map(|p| format!("m{p}")).into_iter().collect(),
+                date: format!("2024-01-{:02}T10:00:00Z", 1 + i % 28),
+                from: "A <a@example.com>".into(),
+                subject: format!("s{i}"),
+                links: 0,
+                references: References::default(),
+            });
+        }
+        archive
+    }
+
+    /// The sizes of the files of `dir` whose names start with `prefix`.
+    fn sizes(dir: &Path, prefix: &str) -> Vec<u64> {
+        fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_name().to_string_lossy().starts_with(prefix))
+            .map(|e| e.metadata().unwrap().len())
+            .collect()
+    }
+
+    /// 100,000 messages in one thread (each answering the one at half its number: a
+    /// binary tree 17 deep) go on over 200 thread pages of at most [`PAGE_ENTRIES`]
+    /// messages, each listed once; a message with 50,000 replies lists
+    /// [`MAX_REPLIES_SHOWN`] of them on its page.
+    #[test]
+    fn a_thread_of_100000_messages_is_paged() {
+        let dir = std::env::temp_dir().join(format!("linkscan-wide-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let n = 100_000;
+        let archive = synthetic(&dir, n, |_| 0, |i| (i > 0).then_some(i / 2));
+        let plan = Plan::new(&archive.rows);
+        assert_eq!(plan.tree.threads.len(), 1);
+        assert_eq!(plan.tree.depth[n - 1], 17);
+        let mut written = HashSet::new();
+        archive.write_threads(&plan, &mut written).unwrap();
+        assert_eq!(written.len(), n.div_ceil(PAGE_ENTRIES));
+        let sizes = sizes(&dir, "t");
+        assert_eq!(sizes.len(), written.len());
+        assert!(
+            sizes.iter().all(|&s| s < 256 << 10),
+            "{:?}",
+            sizes.iter().max()
+        );
+        let listed: usize = written
+            .iter()
+            .map(|name| {
+                fs::read_to_string(dir.join(name))
+                    .unwrap()
+                    .matches("<li><a href=")
+                    .count()
+            })
+            .sum();
+        assert_eq!(listed, n);
+        let flat = synthetic(&dir, 50_001, |_| 0, |i| (i > 0).then_some(0));
+        let plan = Plan::new(&flat.rows);
+        let links = flat.thread_links(&plan, 0).unwrap();
+        assert_eq!(links.matches("<li>").count(), MAX_REPLIES_SHOWN + 1);
+        assert!(links.contains("49950 more on the thread page"), "{links}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A month of 200,000 messages (threads of 100) goes on over 400 month pages of at
+    /// most [`PAGE_ENTRIES`] messages; the front page has one row for it.
+    #[test]
+    fn a_month_of_200000_messages_is_paged() {
+        let dir = std::env::temp_dir().join(format!("linkscan-month-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let n = 200_000;
+        let archive = synthetic(&dir, n, |i| i / 100, |i| (i % 100 > 0).then(|| i - 1));
+        let plan = Plan::new(&archive.rows);
+        assert_eq!(plan.months.len(), 1);
+        let mut written = HashSet::new();
+        archive.write_months(&plan, &mut written).unwrap();
+        assert_eq!(written.len(), n.div_ceil(PAGE_ENTRIES));
+        assert!(written.contains("2024-01-400.html"));
+        let sizes = sizes(&dir, "2024-01");
+        assert!(
+            sizes.iter().all(|&s| s < 256 << 10),
+            "{:?}",
+            sizes.iter().max()
+        );
+        let second = fs::read_to_string(dir.join("2024-01-2.html")).unwrap();
+        assert!(second.contains("<span>Page 2 of 400</span>"), "{second}");
+        archive.write_front(&plan).unwrap();
+        let front = fs::read_to_string(dir.join("index.html")).unwrap();
+        assert!(front.contains("<td class=\"n\">200000</td><td class=\"n\">2000</td>"));
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
