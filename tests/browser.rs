@@ -748,7 +748,9 @@ document.querySelectorAll('li').forEach(li => {
 document.querySelectorAll('table.months tr').forEach(tr => {
   const td = tr.querySelectorAll('td');
   if (td.length < 2) return;
-  const a = td[0].querySelector('a').getBoundingClientRect(), b = td[1].getBoundingClientRect();
+  const r = document.createRange();
+  r.selectNodeContents(td[1]);
+  const a = td[0].querySelector('a').getBoundingClientRect(), b = r.getBoundingClientRect();
   out.push(['row', td[0].textContent, f(a.top), f(b.top), f(a.left), f(b.left)].join(' '));
 });
 document.querySelectorAll('a > bdi').forEach(bdi => {

@@ -1008,7 +1008,11 @@ fn stale_pages_of_an_earlier_run_are_removed() {
         names.sort();
         // Each message's page, and its thread's (each a thread of its own here).
         let mut expected: Vec<String> = (1..=pages).map(|k| format!("{k:05}.html")).collect();
-        expected.push("index.html".into());
+        expected.extend([
+            "index.html".into(),
+            "links.html".into(),
+            "links.json".into(),
+        ]);
         expected.extend((1..=pages).map(|k| format!("t{k:05}.html")));
         expected.push("undated.html".into());
         assert_eq!(names, expected, "{}", stderr(&out));
@@ -1193,12 +1197,17 @@ fn a_thread_10000_deep_and_cycles_make_bounded_pages() {
     let me = std::fs::read_to_string(web.join(format!("{:05}.html", n + 1))).unwrap();
     assert!(!me.contains("In reply to"));
     assert!(me.contains("<span>message 1 of 1</span>"), "{me}");
-    // The two that name each other as their roots: each is shown once, in a thread of
-    // its own (a parent must come earlier and be of the same thread), and nothing loops.
-    for k in [n + 2, n + 3] {
-        let page = std::fs::read_to_string(web.join(format!("{k:05}.html"))).unwrap();
-        assert!(page.contains("<span>message 1 of 1</span>"), "{page}");
-    }
+    // The two that name each other: the later answers the earlier (a parent comes
+    // first), each shown once, and nothing loops.
+    let a = std::fs::read_to_string(web.join(format!("{:05}.html", n + 2))).unwrap();
+    assert!(!a.contains("In reply to"));
+    assert!(a.contains("<span>message 1 of 2</span>"), "{a}");
+    let b = std::fs::read_to_string(web.join(format!("{:05}.html", n + 3))).unwrap();
+    assert!(b.contains(&format!(
+        "<tr><th>In reply to</th><td><a href=\"{:05}.html\">",
+        n + 2
+    )));
+    assert!(b.contains("<span>message 2 of 2</span>"), "{b}");
     let month = std::fs::read_to_string(web.join("2024-01.html")).unwrap();
     assert!(month.len() < 400 << 10, "{} bytes", month.len());
     assert!(list_depth(&month) <= MAX_NESTING + 1);

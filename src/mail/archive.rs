@@ -23,6 +23,8 @@
 //!   message that month, each thread's messages of that month in thread order.
 //! * `index.html`: the inputs and their totals, the archive's totals, and a table of the
 //!   months, each with its number of messages and threads on its own row.
+//! * `links.html`, a page per host and `links.json`: every URL the messages cite, by
+//!   host, with the messages that cite it and the date it was first cited ([`links`]).
 //!
 //! Dates are shown one way everywhere: the sender's date as written, and the same
 //! instant in UTC ([`date`]). Nested lists are drawn at most [`MAX_NESTING`] levels deep;
@@ -72,6 +74,7 @@
 
 pub(crate) mod date;
 mod files;
+pub mod links;
 pub(crate) mod page;
 mod text;
 mod threads;
@@ -129,7 +132,8 @@ table.months td.n{text-align:right}\
 ul.threads,ul.threads ul{list-style:none;margin:0;padding:0}\
 ul.threads ul{padding-left:1.6em;border-left:1px solid #ccd}\
 ul.threads>li{border-top:1px solid #ddd;padding:.3em 0}\
-ul.threads li li{padding-top:.15em}\
+ul.threads li li{padding-top:.15em}table.headers ul{margin:0;padding-left:1.2em}\
+table.headers nav{margin:0}\
 .from,.date,.count{color:#555;margin-left:.6em}.date{white-space:nowrap}\
 .warnings{color:#8a4b00}h2{font-size:1em;color:#555}\
 nav{margin:.4em 0}nav a,nav span{margin-right:1em}nav span.none{color:#999}\
@@ -237,6 +241,7 @@ impl ArchivedMessage {
             + r.subject.len()
             + r.references.cited.iter().map(String::len).sum::<usize>()
             + r.references.own.as_ref().map_or(0, String::len)
+            + r.cited.held()
     }
 }
 
@@ -255,6 +260,8 @@ struct Row {
     links: usize,
     /// The message's own Message-ID, and the Message-IDs its text parts cite.
     references: References,
+    /// The URLs it cites, for the links pages.
+    cited: links::Cited,
 }
 
 impl Row {
@@ -284,6 +291,7 @@ impl Row {
             subject: capped(m.subject().unwrap_or("(no subject)")),
             links,
             references,
+            cited: links::Cited::default(),
         }
     }
 }
@@ -395,9 +403,17 @@ impl Archive {
         } else {
             m.link_count()
         };
-        Ok(ArchivedMessage {
-            row: Row::new(m, global, links, references),
-        })
+        let mut row = Row::new(m, global, links, references);
+        for part in m.parts() {
+            for link in part.links() {
+                if link.kind() == crate::LinkKind::Url
+                    && (!self.checks || passes_checks(part.text(), m.piece_offset(), link))
+                {
+                    row.cited.add(link.href());
+                }
+            }
+        }
+        Ok(ArchivedMessage { row })
     }
 
     /// Adds a message whose page is written, in archive order.
@@ -471,9 +487,9 @@ impl Archive {
         }
         out.write_all(b"</td></tr>\n<tr><th>Archive</th><td dir=\"auto\">")?;
         write_escaped(&format!("{}, message {index}", file_name(file)), &mut out)?;
-        out.write_all(b"</td></tr>\n</table>\n")?;
+        out.write_all(b"</td></tr>\n")?;
         out.write_all(THREAD_MARK.as_bytes())?;
-        out.write_all(b"\n")?;
+        out.write_all(b"\n</table>\n")?;
         if !m.warnings().is_empty() {
             out.write_all(b"<ul class=\"warnings\">\n")?;
             for w in m.warnings() {
@@ -517,6 +533,16 @@ impl Archive {
         self.write_threads(&plan, &mut written)?;
         self.write_months(&plan, &mut written)?;
         self.write_front(&plan)?;
+        let citing: Vec<links::Citing> = self
+            .rows
+            .iter()
+            .map(|r| links::Citing {
+                global: r.global,
+                date: &r.date,
+                urls: &r.cited.urls,
+            })
+            .collect();
+        written.extend(links::write(&self.dir, &citing, &self.linkifier)?);
         self.link_pages(&plan)?;
         written.extend(self.rows.iter().map(|r| page_name(r.global)));
         let removed = files::remove_stale(&self.dir, &written)?;
@@ -720,7 +746,12 @@ impl Archive {
     }
 
     /// Writes `<nav>` with the previous and next page of a paged list.
-    fn write_pager(base: &str, page: usize, pages: usize, out: &mut impl Write) -> io::Result<()> {
+    pub(crate) fn write_pager(
+        base: &str,
+        page: usize,
+        pages: usize,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
         if pages <= 1 {
             return Ok(());
         }
@@ -885,6 +916,10 @@ impl Archive {
             count(self.rows.iter().map(|r| r.links).sum(), "link")
         )?;
         out.write_all(
+            b"<p><a href=\"links.html\">Every link the list has cited</a>, by host \
+              (<a href=\"links.json\">JSON</a>).</p>\n",
+        )?;
+        out.write_all(
             b"<table class=\"months\">\n<thead><tr><th>Month</th><th>Messages</th>\
               <th>Threads</th></tr></thead>\n<tbody>\n",
         )?;
@@ -931,12 +966,11 @@ impl Archive {
         nav
     }
 
-    /// The thread links of message `m`'s page: the message it answers, its replies, the
-    /// previous and next message of its thread.
+    /// The thread links of message `m`'s page, rows of its table of headers: the message
+    /// it answers, its replies, the previous and next message of its thread.
     fn thread_links(&self, plan: &Plan, m: usize) -> io::Result<String> {
         let tree = &plan.tree;
         let mut out = Vec::new();
-        out.write_all(b"<table class=\"headers thread\">\n")?;
         if let Some(p) = tree.parent[m] {
             out.write_all(b"<tr><th>In reply to</th><td>")?;
             self.write_entry(&self.rows[p], "", &mut out)?;
@@ -981,7 +1015,7 @@ impl Archive {
         }
         write!(
             out,
-            "<span>message {} of {}</span></nav></td></tr>\n</table>",
+            "<span>message {} of {}</span></nav></td></tr>",
             place + 1,
             thread.len()
         )?;
@@ -1078,6 +1112,7 @@ mod tests {
                 subject: format!("s{i}"),
                 links: 0,
                 references: References::default(),
+                cited: links::Cited::default(),
             });
         }
         archive

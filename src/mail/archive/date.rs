@@ -114,6 +114,11 @@ impl Instant {
         format!("{y:04}-{m:02}")
     }
 
+    /// Minutes since 1970-01-01 00:00 UTC, for ordering.
+    pub(crate) fn minutes(&self) -> i64 {
+        self.utc
+    }
+
     /// The date as shown on every page (see the [module](self) documentation).
     pub(crate) fn shown(&self) -> String {
         let (y, mo, d, h, mi) = self.local;

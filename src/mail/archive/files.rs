@@ -97,7 +97,8 @@ impl Write for Replacing {
 }
 
 /// Whether `name` is one this archiver writes: a message page (`NNNNN.html`, digits), a
-/// thread page (`tNNNNN.html`, `tNNNNN-K.html`), a month page (`YYYY-MM.html`,
+/// thread page (`tNNNNN.html`, `tNNNNN-K.html`), a host's page of links (`hNNNNN.html`,
+/// `hNNNNN-K.html`), a month page (`YYYY-MM.html`,
 /// `YYYY-MM-K.html`, `undated.html`, `undated-K.html`), a page of the links
 /// (`links.html`, `links-K.html`) or their JSON (`links.json`).
 pub(crate) fn is_page_name(name: &str) -> bool {
@@ -105,10 +106,15 @@ pub(crate) fn is_page_name(name: &str) -> bool {
         return name == "links.json";
     };
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let month =
-        |s: &str| s.len() == 7 && digits(&s[..4]) && s.as_bytes()[4] == b'-' && digits(&s[5..]);
+    let month = |s: &str| {
+        let b = s.as_bytes();
+        b.len() == 7
+            && b[..4].iter().all(u8::is_ascii_digit)
+            && b[4] == b'-'
+            && b[5..].iter().all(u8::is_ascii_digit)
+    };
     let thread = |s: &str| {
-        s.strip_prefix('t')
+        s.strip_prefix(['t', 'h'])
             .is_some_and(|n| digits(n) && n.len() >= 5)
     };
     let paged = |s: &str| month(s) || thread(s) || s == "undated" || s == "links";
@@ -151,6 +157,8 @@ mod tests {
             "123456.html",
             "t00001.html",
             "t00001-2.html",
+            "h00001.html",
+            "h00002-3.html",
             "2024-01.html",
             "2024-01-3.html",
             "undated.html",
@@ -170,6 +178,8 @@ mod tests {
             "style.css",
             "00001.htm",
             ".00001.html.tmp",
+            "abcé01.html",
+            "202é-01.html",
         ] {
             assert!(!is_page_name(no), "{no}");
         }

@@ -261,7 +261,7 @@ fn claims_another_host(finder: &crate::LinkFinder, shown: &str, href: &str) -> b
 }
 
 /// The host of a URL or email (with or without a scheme), in lower-case ASCII (IDNA).
-fn host_of(link: &str) -> Option<String> {
+pub(crate) fn host_of(link: &str) -> Option<String> {
     let rest = link.strip_prefix("mailto:").unwrap_or(link);
     let rest = rest.split_once("://").map_or(rest, |(_, r)| r);
     let authority = rest.split(['/', '?', '#']).next()?;

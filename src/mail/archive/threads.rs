@@ -4,10 +4,11 @@
 //!
 //! A message's thread is the first Message-ID of its References, else its In-Reply-To,
 //! else its own Message-ID (else its page): the root that every reply names, so a thread
-//! whose root is missing from the archive still holds together. Within a thread, a
-//! message's parent is the first of its In-Reply-To, then its References from the last
-//! (the nearest) back, that is the Message-ID of an *earlier* message of the archive in
-//! the same thread. Messages without one are the thread's roots. Threads are in the
+//! whose root is missing from the archive still holds together. A message's parent is the
+//! first of its In-Reply-To, then its References from the last (the nearest) back, that is
+//! the Message-ID of an *earlier* message of the archive; a message with a parent is in
+//! its parent's thread (so a reply whose References lost the root still joins it), one
+//! without is in the thread of its root, of which it is a root. Threads are in the
 //! order of their first message; a thread's messages are in pre-order (each message, then
 //! its replies in archive order), walked with an explicit stack.
 //!
@@ -58,18 +59,24 @@ impl Tree {
         let mut depth = vec![0; n];
         let mut replies: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (i, k) in keys.iter().enumerate() {
-            let t = *thread_at.entry(k.thread).or_insert_with(|| {
-                members.push(Vec::new());
-                members.len() - 1
-            });
-            thread.push(t);
-            members[t].push(i);
             // Only earlier messages are known here: a parent comes first.
             let p = k
                 .parents
                 .iter()
-                .filter_map(|id| by_id.get(id.as_str()).copied())
-                .find(|&j| thread[j] == t);
+                .find_map(|id| by_id.get(id.as_str()).copied());
+            let t = match p {
+                Some(p) => {
+                    let t = thread[p];
+                    thread_at.entry(k.thread).or_insert(t);
+                    t
+                }
+                None => *thread_at.entry(k.thread).or_insert_with(|| {
+                    members.push(Vec::new());
+                    members.len() - 1
+                }),
+            };
+            thread.push(t);
+            members[t].push(i);
             if let Some(p) = p {
                 parent[i] = Some(p);
                 depth[i] = depth[p] + 1;
@@ -126,6 +133,19 @@ mod tests {
         Tree::new(&keys)
     }
 
+    /// A reply whose References name only its parent joins its parent's thread.
+    #[test]
+    fn a_reply_joins_its_parents_thread() {
+        let t = tree(&[
+            ("root", Some("root"), &[]),
+            ("root", Some("r1"), &["root"]),
+            ("r1", Some("r11"), &["r1"]),
+            ("r1", Some("r12"), &["gone"]),
+        ]);
+        assert_eq!(t.threads, [vec![0, 1, 2, 3]]);
+        assert_eq!(t.depth, [0, 1, 2, 0]);
+    }
+
     #[test]
     fn replies_nest_under_their_parents_in_pre_order() {
         let t = tree(&[
@@ -153,6 +173,7 @@ mod tests {
             ("x", Some("z"), &["y", "z"]),
         ]);
         assert_eq!(t.parent, [None, None, Some(1)]);
+        assert_eq!(t.thread, [0, 0, 0]);
         assert_eq!(t.threads, [vec![0, 1, 2]]);
     }
 
