@@ -14,7 +14,7 @@
 //!   previous and the next message of the archive, its month page and its thread page, the
 //!   message it answers, its replies, and the previous and next message of its thread;
 //!   the warnings of the message if any; every scanned text part with its links (see
-//!   [`page`]); the parts not shown (attachments), with name, type and size.
+//!   [`page`]); the parts not shown (attachments), with name and type.
 //! * `tNNNNN.html` (`tNNNNN-2.html`, … past [`PAGE_ENTRIES`] messages), one per thread,
 //!   named after its first message: the messages in thread order ([`threads`]) as nested
 //!   lists, so that the structure shows without the style sheet too.
@@ -136,26 +136,30 @@ ul.threads li li{padding-top:.15em}table.headers ul{margin:0;padding-left:1.2em}
 table.headers nav{margin:0}\
 .from,.date,.count{color:#555;margin-left:.6em}.date{white-space:nowrap}\
 .warnings{color:#8a4b00}h2{font-size:1em;color:#555}\
-nav{margin:.4em 0}nav a,nav span{margin-right:1em}nav span.none{color:#999}\
+nav{margin:.4em 0}body.message{display:flex;flex-direction:column}\
+body.message>nav.archive{order:-2}body.message>table.headers{order:-1}nav a,nav span{margin-right:1em}nav span.none{color:#999}\
 .flowed{background:#f6f6f6;padding:.5em}.flowed p{margin:0;min-height:1.4em;white-space:pre-wrap;\
 overflow-wrap:anywhere;unicode-bidi:plaintext}\
 .flowed blockquote{margin:0 0 0 .2em;padding-left:.8em;border-left:2px solid #99b;color:#335}";
 
 /// Writes `<!DOCTYPE html>…<body>` with `title`.
 fn write_head(out: &mut impl Write, title: &str) -> io::Result<()> {
+    write_head_of(out, title, "<body>")
+}
+
+/// [`write_head`] with the opening `body` tag given.
+fn write_head_of(out: &mut impl Write, title: &str, body: &str) -> io::Result<()> {
     out.write_all(
         b"<!DOCTYPE html>\n<html lang=\"und\"><head><meta charset=\"utf-8\">\
           <meta name=\"viewport\" content=\"width=device-width\"><title>",
     )?;
     write_escaped(title, out)?;
-    write!(out, "</title><style>{STYLE}</style></head>\n<body>\n")
+    write!(out, "</title><style>{STYLE}</style></head>\n{body}\n")
 }
 
-/// Where the links that need the whole archive go on a message page: replaced by
-/// [`Archive::finish`]. Text from a message never holds a raw `<`, so no message can
-/// write these.
-const NAV_MARK: &str = "<!--nav-->";
-const THREAD_MARK: &str = "<!--thread-->";
+/// The end of a message page, written by [`Archive::finish`] after the links that need
+/// the whole archive.
+const PAGE_END: &str = "</body></html>\n";
 
 /// The page of message `global`.
 fn page_name(global: usize) -> String {
@@ -465,9 +469,8 @@ impl Archive {
         let style = self.style();
         let mut out = BufWriter::new(create_replacing(path)?);
         let subject = m.subject().unwrap_or("(no subject)");
-        write_head(&mut out, subject)?;
-        out.write_all(NAV_MARK.as_bytes())?;
-        out.write_all(b"\n<table class=\"headers\">\n")?;
+        write_head_of(&mut out, subject, "<body class=\"message\">")?;
+        out.write_all(b"<table class=\"headers\">\n")?;
         let from: Vec<String> = m.from().map(str::to_string).into_iter().collect();
         write_addresses("From", &from, style, &mut out)?;
         write_addresses("To", m.to(), style, &mut out)?;
@@ -487,9 +490,7 @@ impl Archive {
         }
         out.write_all(b"</td></tr>\n<tr><th>Archive</th><td dir=\"auto\">")?;
         write_escaped(&format!("{}, message {index}", file_name(file)), &mut out)?;
-        out.write_all(b"</td></tr>\n")?;
-        out.write_all(THREAD_MARK.as_bytes())?;
-        out.write_all(b"\n</table>\n")?;
+        out.write_all(b"</td></tr>\n</table>\n")?;
         if !m.warnings().is_empty() {
             out.write_all(b"<ul class=\"warnings\">\n")?;
             for w in m.warnings() {
@@ -511,11 +512,10 @@ impl Archive {
                 write_escaped(part.name.as_deref().unwrap_or("(no name)"), &mut out)?;
                 out.write_all(b"</bdi>, ")?;
                 write_escaped(&part.content_type, &mut out)?;
-                write!(out, ", {}</li>\n", size(part.size))?;
+                out.write_all(b"</li>\n")?;
             }
             out.write_all(b"</ul></section>\n")?;
         }
-        out.write_all(b"</body></html>\n")?;
         out.flush()?;
         out.into_inner().map_err(|e| e.into_error())?.finish()
     }
@@ -573,15 +573,6 @@ fn write_addresses(
         out.write_all(b"</bdi>")?;
     }
     out.write_all(b"</td></tr>\n")
-}
-
-/// A size in words: `512 bytes`, `12.3 KiB`, `4.0 MiB`.
-fn size(bytes: usize) -> String {
-    match bytes {
-        0..1024 => count(bytes, "byte"),
-        1024..1_048_576 => format!("{:.1} KiB", bytes as f64 / 1024.0),
-        _ => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
-    }
 }
 
 /// Where each message is shown: its thread and month pages.
@@ -966,11 +957,12 @@ impl Archive {
         nav
     }
 
-    /// The thread links of message `m`'s page, rows of its table of headers: the message
-    /// it answers, its replies, the previous and next message of its thread.
+    /// The thread links of message `m`'s page, a table drawn under its headers: the
+    /// message it answers, its replies, the previous and next message of its thread.
     fn thread_links(&self, plan: &Plan, m: usize) -> io::Result<String> {
         let tree = &plan.tree;
         let mut out = Vec::new();
+        out.write_all(b"<table class=\"headers thread\">\n")?;
         if let Some(p) = tree.parent[m] {
             out.write_all(b"<tr><th>In reply to</th><td>")?;
             self.write_entry(&self.rows[p], "", &mut out)?;
@@ -1015,15 +1007,17 @@ impl Archive {
         }
         write!(
             out,
-            "<span>message {} of {}</span></nav></td></tr>",
+            "<span>message {} of {}</span></nav></td></tr>\n</table>\n",
             place + 1,
             thread.len()
         )?;
         Ok(String::from_utf8(out).expect("escaped UTF-8"))
     }
 
-    /// Rewrites each message page with its links to the others, and the Message-IDs it
-    /// cites that the archive has as links to their pages ([`text`]).
+    /// Ends each message page with its links to the others ([`Archive::nav`],
+    /// [`Archive::thread_links`]), appended: the style sheet draws them at the top. A page
+    /// that cites Message-IDs the archive has is rewritten whole, its citations made links
+    /// to their pages ([`text`]).
     fn link_pages(&self, plan: &Plan) -> io::Result<()> {
         let mut pages: HashMap<&str, usize> = HashMap::new();
         for row in &self.rows {
@@ -1034,20 +1028,20 @@ impl Archive {
         let one = |m: usize| -> io::Result<()> {
             let row = &self.rows[m];
             let path = self.dir.join(page_name(row.global));
-            let html = fs::read_to_string(&path)
-                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-            let r = &row.references;
-            let html = if r.more || r.cited.iter().any(|id| pages.contains_key(id.as_str())) {
-                text::resolve(&html, |id| pages.get(id).map(|&g| page_name(g)))
-            } else {
-                html
-            };
-            let html = html.replacen(NAV_MARK, &self.nav(plan, m), 1).replacen(
-                THREAD_MARK,
-                &self.thread_links(plan, m)?,
-                1,
+            let end = format!(
+                "{}\n{}{PAGE_END}",
+                self.nav(plan, m),
+                self.thread_links(plan, m)?
             );
-            write_replacing(&path, html.as_bytes())
+            let r = &row.references;
+            if r.more || r.cited.iter().any(|id| pages.contains_key(id.as_str())) {
+                let html = fs::read_to_string(&path)
+                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+                let html = text::resolve(&html, |id| pages.get(id).map(|&g| page_name(g)));
+                write_replacing(&path, format!("{html}{end}").as_bytes())
+            } else {
+                files::append(&path, end.as_bytes())
+            }
         };
         #[cfg(feature = "parallel")]
         {
@@ -1195,13 +1189,5 @@ mod tests {
         let front = fs::read_to_string(dir.join("index.html")).unwrap();
         assert!(front.contains("<td class=\"n\">200000</td><td class=\"n\">2000</td>"));
         fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn sizes_in_words() {
-        assert_eq!(size(1), "1 byte");
-        assert_eq!(size(1000), "1000 bytes");
-        assert_eq!(size(2048), "2.0 KiB");
-        assert_eq!(size(3 << 20), "3.0 MiB");
     }
 }

@@ -338,8 +338,6 @@ pub struct SkippedPart {
     pub text_like: bool,
     /// Its file name (Content-Disposition's `filename`, else Content-Type's `name`).
     pub name: Option<String>,
-    /// The size of its decoded body, in bytes.
-    pub size: usize,
 }
 
 impl ScannedMessage {
@@ -879,7 +877,6 @@ impl MailScanner {
                         content_type: format!("{ctype}/{subtype}"),
                         text_like: is_text_like(&ctype, &subtype),
                         name: part.attachment_name().map(str::to_string),
-                        size: text.len(),
                     });
                     return;
                 }
@@ -892,6 +889,19 @@ impl MailScanner {
                         });
                     }
                 }
+                // Undeclared 8-bit text that is not UTF-8: read as windows-1252, as
+                // browsers (the WHATWG Encoding standard's default) and most archivers
+                // read it, rather than as U+FFFD.
+                let redecoded =
+                    (charset.is_none() && recovered.is_none() && text.contains('\u{FFFD}'))
+                        .then(|| undeclared_8bit(message, part, cte.as_deref(), text))
+                        .flatten();
+                if redecoded.is_some() {
+                    out.warnings.push(MailWarning::UndeclaredEightBit {
+                        part: path.to_string(),
+                    });
+                }
+                let text: &str = redecoded.as_deref().unwrap_or(text);
                 let replaced = text.matches('\u{FFFD}').count();
                 if replaced > 0 {
                     out.warnings.push(MailWarning::UndecodableText {
@@ -958,7 +968,6 @@ impl MailScanner {
                         content_type: format!("{ctype}/{subtype}"),
                         text_like: is_text_like(&ctype, &subtype),
                         name: part.attachment_name().map(str::to_string),
-                        size: bytes.len(),
                     });
                 } else {
                     // A text part the parser read as bytes (it went by another
@@ -1218,6 +1227,57 @@ fn format_addresses(address: &Address<'_>) -> Vec<String> {
             (None, None) => None,
         })
         .collect()
+}
+
+/// The body of `part` decoded from its transfer encoding and read as windows-1252, when
+/// those bytes are not UTF-8 (else `None`: the text as decoded stands). `lossy` is the
+/// body as the parser decoded it (as UTF-8, U+FFFD for each invalid sequence): the bytes
+/// read as windows-1252 are those that give it, so the end of the body is where the
+/// parser put it, whichever parse path read the part.
+fn undeclared_8bit(
+    message: &Message<'_>,
+    part: &MessagePart<'_>,
+    cte: Option<&str>,
+    lossy: &str,
+) -> Option<String> {
+    let raw = message.raw_message.as_ref();
+    let end = (part.offset_end as usize).min(raw.len());
+    let body = &raw[(part.offset_body as usize).min(end)..end];
+    let bytes: std::borrow::Cow<'_, [u8]> = match cte {
+        Some("base64") => base64::decode(&body[..base64_data_end(body)]).bytes.into(),
+        Some("quoted-printable") => {
+            mail_parser::decoders::quoted_printable::quoted_printable_decode(body)?.into()
+        }
+        _ => body.into(),
+    };
+    let bytes = &bytes[..lossy_prefix(&bytes, lossy.len())?];
+    if std::str::from_utf8(bytes).is_ok() {
+        return None;
+    }
+    charset_decoder(b"windows-1252").map(|decode| decode(bytes))
+}
+
+/// The length of the start of `bytes` that decodes (as UTF-8, U+FFFD for each invalid
+/// sequence) to `len` bytes of text, if one does.
+fn lossy_prefix(bytes: &[u8], len: usize) -> Option<usize> {
+    let (mut out, mut at) = (0, 0);
+    for chunk in bytes.utf8_chunks() {
+        let valid = chunk.valid();
+        if out + valid.len() >= len {
+            let need = len - out;
+            return valid.is_char_boundary(need).then_some(at + need);
+        }
+        out += valid.len();
+        at += valid.len();
+        if !chunk.invalid().is_empty() {
+            out += '\u{FFFD}'.len_utf8();
+            at += chunk.invalid().len();
+            if out >= len {
+                return (out == len).then_some(at);
+            }
+        }
+    }
+    (out == len).then_some(at)
 }
 
 /// `raw` without the empty lines at its start.

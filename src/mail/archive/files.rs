@@ -36,20 +36,20 @@ pub(crate) struct Replacing {
 pub(crate) fn create_replacing(path: &Path) -> io::Result<Replacing> {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let temporary = path.with_file_name(format!(".{name}.tmp"));
-    match fs::remove_file(&temporary) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => {
-            return Err(io::Error::new(
-                e.kind(),
-                format!("{}: {e}", temporary.display()),
-            ))
+    let create = || {
+        File::options()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)
+    };
+    let file = match create() {
+        // A leftover of an earlier run (or a link): removed, itself, and created afresh.
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+            fs::remove_file(&temporary).and_then(|()| create())
         }
-        _ => {}
+        other => other,
     }
-    let file = File::options()
-        .write(true)
-        .create_new(true)
-        .open(&temporary)
-        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", temporary.display())))?;
+    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", temporary.display())))?;
     Ok(Replacing {
         file: Some(file),
         temporary,
@@ -63,6 +63,23 @@ pub(crate) fn write_replacing(path: &Path, bytes: &[u8]) -> io::Result<()> {
     out.write_all(bytes)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
     out.finish()
+}
+
+/// Appends `bytes` to the page at `path`, which this run wrote as a plain file; a
+/// symbolic link found there instead (put since) is an error, never written through.
+pub(crate) fn append(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+    if fs::symlink_metadata(path)
+        .map_err(named)?
+        .file_type()
+        .is_symlink()
+    {
+        return Err(named(io::Error::other(
+            "a symbolic link replaced the page being written",
+        )));
+    }
+    let mut file = File::options().append(true).open(path).map_err(named)?;
+    file.write_all(bytes).map_err(named)
 }
 
 impl Replacing {

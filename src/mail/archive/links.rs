@@ -164,11 +164,11 @@ fn json_str(out: &mut impl Write, s: &str) -> io::Result<()> {
             }
             _ => continue,
         };
-        out.write_all(s[at..i].as_bytes())?;
+        out.write_all(&s.as_bytes()[at..i])?;
         out.write_all(escaped.as_bytes())?;
         at = i + c.len_utf8();
     }
-    out.write_all(s[at..].as_bytes())?;
+    out.write_all(&s.as_bytes()[at..])?;
     out.write_all(b"\"")
 }
 
