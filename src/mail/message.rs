@@ -161,6 +161,25 @@ pub struct MailLink {
     pub(crate) href: String,
 }
 
+/// A link made up from its parts, for the crate's own code that redraws scan results (the
+/// archive's pages) and its tests.
+pub(crate) fn mail_link(
+    range: Range<usize>,
+    kind: LinkKind,
+    source: LinkSource,
+    text: String,
+    href: String,
+) -> MailLink {
+    MailLink {
+        start: range.start,
+        end: range.end,
+        kind,
+        source,
+        text,
+        href,
+    }
+}
+
 impl MailLink {
     /// A link made up by the caller, for the tests of code that consumes scan results
     /// (feature `__internals`; not part of the API).

@@ -387,7 +387,7 @@ mod tests {
     use super::*;
 
     fn link(start: usize, end: usize, source: LinkSource) -> MailLink {
-        MailLink::from_parts(
+        crate::mail::message::mail_link(
             start..end,
             LinkKind::Url,
             source,
@@ -509,7 +509,7 @@ mod obfuscation {
             crate::mail::MailScanner::new().scan(format!("Subject: x\n\n{text}\n").as_bytes());
         let part = &links.parts()[1];
         let mut anchors = part.links().to_vec();
-        anchors.push(MailLink::from_parts(
+        anchors.push(crate::mail::message::mail_link(
             text.len() - 10..text.len(),
             LinkKind::Email,
             LinkSource::Href,

@@ -189,7 +189,7 @@ fn write_range(
         .filter(|l| links.range(l).end <= range.end)
         .map(|l| {
             let at = links.range(l);
-            MailLink::from_parts(
+            crate::mail::message::mail_link(
                 at.start - range.start..at.end - range.start,
                 l.kind(),
                 l.source(),
