@@ -160,15 +160,20 @@ fn archive_pages_render_with_their_links() {
     );
     assert_eq!(dom.matches("<script").count(), 0, "{dom}");
 
-    // The index lists every message, in order, linked to its page.
-    let dom = dump_dom(&browser, &out_dir.join("index.html"));
+    // The month pages the front page lists have every message, linked to its page.
+    let front = dump_dom(&browser, &out_dir.join("index.html"));
+    let months: String = front
+        .split("<td><a href=\"")
+        .skip(1)
+        .map(|rest| dump_dom(&browser, &out_dir.join(&rest[..rest.find('"').unwrap()])))
+        .collect();
     for n in 1..=13 {
         assert!(
-            dom.contains(&format!("<a href=\"{n:05}.html\">")),
+            months.contains(&format!("<a href=\"{n:05}.html\">")),
             "page {n} not listed"
         );
     }
-    assert!(dom.contains(">Fwd: Original</a>"), "{dom}");
+    assert!(months.contains(">Fwd: Original</bdi></a>"), "{months}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -726,5 +731,190 @@ fn flowed_paragraphs_wrap_and_message_ids_lead_to_their_pages() {
     let opened = dump_dom(&browser, &out_dir.join("00001.html"));
     assert!(opened.contains("flowed.1@example.com"), "{opened}");
     assert!(opened.contains("<title>flowed</title>"), "{opened}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Measures an archive page in the browser: the left edge of each list item's link
+/// (`li HREF LEFT`), the top and left of each month row's label and count
+/// (`row LABEL TOP TOP LEFT LEFT`), and the left edge of each word of each subject in a
+/// link (`word HREF K LEFT`), written into a `<pre id="measured">` that `--dump-dom` shows.
+const MEASURE_ARCHIVE: &str = r#"<script>
+const out = [];
+const f = x => x.toFixed(1);
+document.querySelectorAll('li').forEach(li => {
+  const a = li.querySelector('a');
+  if (a) out.push(['li', a.getAttribute('href'), f(a.getBoundingClientRect().left)].join(' '));
+});
+document.querySelectorAll('table.months tr').forEach(tr => {
+  const td = tr.querySelectorAll('td');
+  if (td.length < 2) return;
+  const r = document.createRange();
+  r.selectNodeContents(td[1]);
+  const a = td[0].querySelector('a').getBoundingClientRect(), b = r.getBoundingClientRect();
+  out.push(['row', td[0].textContent, f(a.top), f(b.top), f(a.left), f(b.left)].join(' '));
+});
+document.querySelectorAll('a > bdi').forEach(bdi => {
+  const text = bdi.firstChild;
+  if (!text || text.nodeType !== 3) return;
+  let at = 0;
+  text.data.split(' ').forEach((w, k) => {
+    const r = document.createRange();
+    r.setStart(text, at); r.setEnd(text, at + w.length);
+    out.push(['word', bdi.parentElement.getAttribute('href'), k, f(r.getBoundingClientRect().left)].join(' '));
+    at += w.length + 1;
+  });
+});
+document.getElementById('measured').textContent = out.join('\n');
+</script>"#;
+
+/// The measurements of `page` ([`MEASURE_ARCHIVE`]); `bare` drops its style sheet first.
+fn measure_archive(browser: &Path, page: &Path, bare: bool) -> Vec<Vec<String>> {
+    let mut html = std::fs::read_to_string(page).unwrap();
+    if bare {
+        let (start, end) = (
+            html.find("<style>").unwrap(),
+            html.find("</style>").unwrap(),
+        );
+        html.replace_range(start..end + "</style>".len(), "");
+    }
+    let html = html.replace(
+        "</body>",
+        &format!("<pre id=\"measured\" hidden></pre>{MEASURE_ARCHIVE}</body>"),
+    );
+    let measured = page.with_file_name(format!(
+        "measured-{}",
+        page.file_name().unwrap().to_string_lossy()
+    ));
+    std::fs::write(&measured, html).unwrap();
+    let dom = dump_dom(browser, &measured);
+    let start = dom
+        .find("<pre id=\"measured\" hidden=\"\">")
+        .expect("the results")
+        + "<pre id=\"measured\" hidden=\"\">".len();
+    dom[start..start + dom[start..].find("</pre>").unwrap()]
+        .lines()
+        .map(|l| l.split(' ').map(str::to_string).collect())
+        .collect()
+}
+
+/// The left edge of the list item that links `href`.
+fn left_of(measured: &[Vec<String>], href: &str) -> f64 {
+    measured
+        .iter()
+        .find(|m| m[0] == "li" && m[1] == href)
+        .unwrap_or_else(|| panic!("no item for {href}: {measured:?}"))[2]
+        .parse()
+        .unwrap()
+}
+
+/// What is drawn, not the markup: in a month page and a thread page a reply's left edge
+/// is right of its parent's, with the style sheet and without it; on the front page each
+/// month's label and count are on one line; a right-to-left thread reads right to left
+/// and is indented as any other. Screenshots at 1280 px of the front page, a month, a
+/// thread and a message are kept under Cargo's target folder (`target/tmp/browser/`).
+#[test]
+#[ignore = "needs chromium"]
+fn archive_threads_and_months_are_drawn() {
+    let browser = chromium();
+    let dir = std::env::temp_dir().join(format!("linkscan-browser-threads-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mbox = dir.join("list.mbox");
+    let message = |id: &str, parent: Option<&str>, day: u32, subject: &str| {
+        let parent = parent
+            .map(|p| format!("In-Reply-To: <{p}@example.com>\nReferences: <{p}@example.com>\n"))
+            .unwrap_or_default();
+        format!(
+            "From x@example.com Mon Jan  1 00:00:00 2024\nFrom: Ann <ann@example.com>\n\
+             To: list@example.com\nMessage-ID: <{id}@example.com>\n{parent}\
+             Date: Mon, {day} Jan 2024 10:00:00 +0100\nSubject: {subject}\n\
+             Content-Type: text/plain; charset=utf-8\n\nsee example.com\n\n"
+        )
+    };
+    let archive = [
+        message("root", None, 1, "Plans for the release"),
+        message("r1", Some("root"), 2, "Re: Plans for the release"),
+        message("r11", Some("r1"), 3, "Re: Plans for the release"),
+        message("ar", None, 4, "مرحبا بالعالم"),
+        message("ar1", Some("ar"), 5, "رد مرحبا بالعالم"),
+        message("other", None, 6, "Something else"),
+    ]
+    .concat();
+    std::fs::write(&mbox, archive).unwrap();
+    let out_dir = dir.join("web");
+    linkify_archive(&out_dir, &[&mbox]);
+
+    for bare in [false, true] {
+        let month = measure_archive(&browser, &out_dir.join("2024-01.html"), bare);
+        let (root, r1, r11) = (
+            left_of(&month, "00001.html"),
+            left_of(&month, "00002.html"),
+            left_of(&month, "00003.html"),
+        );
+        assert!(
+            r1 > root + 10.0 && r11 > r1 + 10.0,
+            "bare {bare}: {month:?}"
+        );
+        assert!(
+            left_of(&month, "00005.html") > left_of(&month, "00004.html") + 10.0,
+            "bare {bare}: {month:?}"
+        );
+        assert_eq!(left_of(&month, "00006.html"), root, "{month:?}");
+        let thread = measure_archive(&browser, &out_dir.join("t00001.html"), bare);
+        assert!(left_of(&thread, "00003.html") > left_of(&thread, "00002.html") + 10.0);
+    }
+
+    // The front page: each month's label and count on the same line, the count after it.
+    let front = measure_archive(&browser, &out_dir.join("index.html"), false);
+    let rows: Vec<&Vec<String>> = front.iter().filter(|m| m[0] == "row").collect();
+    assert_eq!(rows.len(), 1, "{front:?}");
+    for row in rows {
+        let n: Vec<f64> = row[2..].iter().map(|x| x.parse().unwrap()).collect();
+        assert!(
+            (n[0] - n[1]).abs() < 2.0,
+            "label and count on two lines: {row:?}"
+        );
+        assert!(n[3] > n[2], "{row:?}");
+    }
+
+    // The right-to-left subject reads right to left: its first word right of its second.
+    let thread = measure_archive(&browser, &out_dir.join("t00004.html"), false);
+    let word = |href: &str, k: &str| -> f64 {
+        thread
+            .iter()
+            .find(|m| m[0] == "word" && m[1] == href && m[2] == k)
+            .unwrap_or_else(|| panic!("{href} word {k}: {thread:?}"))[3]
+            .parse()
+            .unwrap()
+    };
+    assert!(
+        word("00004.html", "0") > word("00004.html", "1"),
+        "{thread:?}"
+    );
+    assert!(
+        word("00005.html", "0") > word("00005.html", "2"),
+        "{thread:?}"
+    );
+    assert!(left_of(&thread, "00005.html") > left_of(&thread, "00004.html") + 10.0);
+
+    // Screenshots at 1280 px, for people to look at.
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    std::fs::create_dir_all(&shots).unwrap();
+    for (page, name) in [
+        ("index.html", "archive-front.png"),
+        ("2024-01.html", "archive-month.png"),
+        ("t00001.html", "archive-thread.png"),
+        ("00002.html", "archive-message.png"),
+    ] {
+        let shot = shots.join(name);
+        let out = chromium_command(&browser, &dir)
+            .arg("--window-size=1280,900")
+            .arg(format!("--screenshot={}", shot.display()))
+            .arg(format!("file://{}", out_dir.join(page).display()))
+            .output()
+            .expect("chromium runs");
+        assert!(out.status.success(), "{out:?}");
+        assert!(std::fs::metadata(&shot).is_ok_and(|m| m.len() > 0));
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -274,7 +274,11 @@ fn checks_apply_to_mail_archives() {
         .unwrap()
         .map(|e| e.unwrap().path())
         .find(|p| {
-            p.file_name().unwrap() != "index.html" && p.extension().is_some_and(|e| e == "html")
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(|c: char| c.is_ascii_digit())
+                && p.extension().is_some_and(|e| e == "html")
         })
         .expect("a message page");
     let html = std::fs::read_to_string(page).unwrap();

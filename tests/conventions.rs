@@ -325,47 +325,63 @@ fn archive_index_is_grouped_by_month_and_thread() {
     );
     assert!(!index.contains(dir.to_str().unwrap()), "{index}");
 
-    // Months in order, undated last, each with a heading and its count.
-    let headings: Vec<&str> = index
-        .match_indices("<h2 class=\"month\"")
-        .map(|(at, _)| {
-            let rest = &index[at..];
-            &rest[rest.find('>').unwrap() + 1..rest.find("</h2>").unwrap()]
-        })
+    // Months in order, undated last, each on its own row with its counts.
+    let rows: Vec<&str> = index
+        .match_indices("<tr><td><a href=")
+        .map(|(at, _)| &index[at..at + index[at..].find("</tr>").unwrap()])
         .collect();
     assert_eq!(
-        headings,
+        rows,
         [
-            "2024-01: 3 messages",
-            "2024-02: 1 message",
-            "Undated: 1 message"
+            "<tr><td><a href=\"2024-01.html\">2024-01</a></td><td class=\"n\">3</td><td class=\"n\">2</td>",
+            "<tr><td><a href=\"2024-02.html\">2024-02</a></td><td class=\"n\">1</td><td class=\"n\">1</td>",
+            "<tr><td><a href=\"undated.html\">Undated</a></td><td class=\"n\">1</td><td class=\"n\">1</td>",
         ]
     );
+    assert!(
+        index.contains("5 messages in 3 threads, 1 link cited."),
+        "{index}"
+    );
 
-    // In January: the thread of message 1 (its reply 3 indented under it), then message 2.
-    let january =
-        &index[index.find("id=\"2024-01\"").unwrap()..index.find("id=\"2024-02\"").unwrap()];
-    let threads: Vec<Vec<&str>> = january
-        .split("<tbody class=\"thread\">")
-        .skip(1)
-        .map(|thread| {
-            thread
-                .match_indices("<tr><td><a href=\"")
-                .map(|(at, m)| &thread[at + m.len()..at + m.len() + 5])
-                .collect()
+    // In January: the thread of message 1 (its reply 3 in a list inside its item), then
+    // message 2; the structure is in the markup, not only in the style.
+    let january = std::fs::read_to_string(web.join("2024-01.html")).unwrap();
+    let order: Vec<&str> = january
+        .match_indices("<li><a href=\"")
+        .map(|(at, m)| &january[at + m.len()..at + m.len() + 5])
+        .collect();
+    assert_eq!(order, ["00001", "00003", "00002"]);
+    assert!(
+        january.contains(
+            "<a class=\"count\" href=\"t00001.html\">thread of 3 messages</a>\n\
+             <ul class=\"thread\"><li><a href=\"00003.html\"><bdi dir=\"auto\">Re: Root</bdi></a>"
+        ),
+        "{january}"
+    );
+    assert!(january.contains("3 messages in 2 threads"), "{january}");
+    // One date format everywhere: the sender's, and UTC.
+    assert!(
+        january.contains("<span class=\"date\">2024-01-03 10:00 UTC</span>"),
+        "{january}"
+    );
+    // February's message is a reply to January's: at the top of its month, in its thread.
+    let february = std::fs::read_to_string(web.join("2024-02.html")).unwrap();
+    assert!(
+        february.contains("<ul class=\"threads\">\n<li><a href=\"00004.html\">"),
+        "{february}"
+    );
+    // The thread page: each reply one level deeper than the message it answers.
+    let thread = std::fs::read_to_string(web.join("t00001.html")).unwrap();
+    let nesting: Vec<(usize, &str)> = thread
+        .match_indices("<li><a href=\"")
+        .map(|(at, m)| {
+            let before = &thread[..at];
+            let depth = before.matches("<ul").count() - before.matches("</ul>").count();
+            (depth, &thread[at + m.len()..at + m.len() + 5])
         })
         .collect();
-    assert_eq!(threads, [vec!["00001", "00003"], vec!["00002"]]);
-    assert!(
-        january.contains("<td class=\"reply\" dir=\"auto\"><a href=\"00003.html\">Re: Root</a>"),
-        "{january}"
-    );
-    // Dates are short and do not wrap.
-    assert!(
-        january.contains("<td class=\"date\">2024-01-03 10:00</td>"),
-        "{january}"
-    );
-    assert!(index.contains(".date{white-space:nowrap}"), "{index}");
+    assert_eq!(nesting, [(1, "00001"), (2, "00003"), (3, "00004")]);
+    assert!(web.join("undated.html").exists());
 }
 
 #[cfg(feature = "mail")]
@@ -396,23 +412,51 @@ fn archive_pages_link_previous_and_next() {
             page.contains(&format!("<td dir=\"auto\">list.mbox, message {n}</td>")),
             "{page}"
         );
-        let start = page.find("<nav>").unwrap();
+        let start = page.find("<nav class=\"archive\">").unwrap();
         page[start..start + page[start..].find("</nav>").unwrap()].to_string()
     };
     assert_eq!(
         nav(1),
-        "<nav><span>Previous</span><a rel=\"next\" href=\"00002.html\">Next</a>\
-         <a href=\"index.html\">Index</a>"
+        "<nav class=\"archive\"><span class=\"none\">Previous</span>\
+         <a rel=\"next\" href=\"00002.html\">Next</a><a href=\"t00001.html\">Thread</a>\
+         <a href=\"2024-01.html\">Month</a><a href=\"index.html\">Index</a>"
     );
     assert_eq!(
         nav(3),
-        "<nav><a rel=\"prev\" href=\"00002.html\">Previous</a>\
-         <a rel=\"next\" href=\"00004.html\">Next</a><a href=\"index.html\">Index</a>"
+        "<nav class=\"archive\"><a rel=\"prev\" href=\"00002.html\">Previous</a>\
+         <a rel=\"next\" href=\"00004.html\">Next</a><a href=\"t00001.html\">Thread</a>\
+         <a href=\"2024-01.html\">Month</a><a href=\"index.html\">Index</a>"
     );
     assert_eq!(
         nav(5),
-        "<nav><a rel=\"prev\" href=\"00004.html\">Previous</a><span>Next</span>\
-         <a href=\"index.html\">Index</a>"
+        "<nav class=\"archive\"><a rel=\"prev\" href=\"00004.html\">Previous</a>\
+         <span class=\"none\">Next</span><a href=\"t00005.html\">Thread</a>\
+         <a href=\"undated.html\">Month</a><a href=\"index.html\">Index</a>"
+    );
+    // The thread links: the message answered, the replies, previous and next in the
+    // thread (its order: 1, 3, 4).
+    let page = |n: usize| std::fs::read_to_string(web.join(format!("{n:05}.html"))).unwrap();
+    let three = page(3);
+    assert!(
+        three.contains("<tr><th>In reply to</th><td><a href=\"00001.html\">"),
+        "{three}"
+    );
+    assert!(
+        three.contains("<tr><th>Replies</th><td><ul><li><a href=\"00004.html\">"),
+        "{three}"
+    );
+    assert!(
+        three.contains(
+            "<a href=\"00001.html\">Previous in thread</a><a href=\"00004.html\">Next in thread</a>\
+             <span>message 2 of 3</span>"
+        ),
+        "{three}"
+    );
+    assert!(!page(1).contains("In reply to"));
+    // The date as written and in UTC; To and Cc when the message has them.
+    assert!(
+        three.contains("<tr><th>Date</th><td class=\"date\">2024-01-03 10:00 UTC</td></tr>"),
+        "{three}"
     );
     assert!(!web.join("00006.html").exists());
 }

@@ -608,7 +608,11 @@ fn archive_links(dir: &Path) -> Vec<Vec<String>> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| {
-            p.file_name().unwrap() != "index.html" && p.extension().is_some_and(|e| e == "html")
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(|c: char| c.is_ascii_digit())
+                && p.extension().is_some_and(|e| e == "html")
         })
         .collect();
     pages.sort();

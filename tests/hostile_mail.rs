@@ -664,7 +664,7 @@ fn pages_of_an_over_limit_message_draw_their_own_links() {
     for entry in std::fs::read_dir(&web).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if name == "index.html" || !name.ends_with(".html") {
+        if !name.starts_with(|c: char| c.is_ascii_digit()) || !name.ends_with(".html") {
             continue;
         }
         pages += 1;
@@ -1006,11 +1006,18 @@ fn stale_pages_of_an_earlier_run_are_removed() {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         names.sort();
+        // Each message's page, and its thread's (each a thread of its own here).
         let mut expected: Vec<String> = (1..=pages).map(|k| format!("{k:05}.html")).collect();
-        expected.push("index.html".into());
+        expected.extend([
+            "index.html".into(),
+            "links.html".into(),
+            "links.json".into(),
+        ]);
+        expected.extend((1..=pages).map(|k| format!("t{k:05}.html")));
+        expected.push("undated.html".into());
         assert_eq!(names, expected, "{}", stderr(&out));
         if pages == 1 {
-            assert!(stderr(&out).contains("removed 2 pages"), "{}", stderr(&out));
+            assert!(stderr(&out).contains("removed 4 pages"), "{}", stderr(&out));
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -1092,5 +1099,117 @@ fn count_counts_what_find_lists() {
         );
         assert!(lines > 52_000, "{lines}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// --- The archive's thread, month and front pages -------------------------------------------
+
+/// The deepest `<ul>` nesting of an HTML page.
+fn list_depth(page: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0);
+    let mut rest = page;
+    while let Some(i) = rest.find("<ul").into_iter().chain(rest.find("</ul>")).min() {
+        if rest[i..].starts_with("</ul>") {
+            depth = depth.saturating_sub(1);
+            rest = &rest[i + 5..];
+        } else {
+            depth += 1;
+            deepest = deepest.max(depth);
+            rest = &rest[i + 3..];
+        }
+    }
+    deepest
+}
+
+/// A thread 10,000 replies deep, a message that answers itself and two whose References
+/// name each other: every message has its page, no thread loops or is lost, the thread
+/// goes on over pages of at most `PAGE_ENTRIES` messages, and the lists nest at most
+/// `MAX_NESTING` levels (a browser's parser stops nesting at a few hundred).
+#[test]
+fn a_thread_10000_deep_and_cycles_make_bounded_pages() {
+    use linkscan::mail::archive::{MAX_NESTING, PAGE_ENTRIES};
+    let n: usize = 10_000;
+    let mut messages: Vec<Vec<u8>> = (0..n)
+        .map(|i| {
+            let parent = if i == 0 {
+                String::new()
+            } else {
+                format!("In-Reply-To: <m{}@example.com>\nReferences: <m0@example.com> <m{}@example.com>\n", i - 1, i - 1)
+            };
+            format!(
+                "Message-ID: <m{i}@example.com>\n{parent}Date: Mon, 1 Jan 2024 10:00:00 +0000\n\
+                 Subject: deep {i}\n\nx\n"
+            )
+            .into_bytes()
+        })
+        .collect();
+    messages.push(
+        b"Message-ID: <self@example.com>\nIn-Reply-To: <self@example.com>\nSubject: me\n\nx\n"
+            .to_vec(),
+    );
+    messages.push(
+        b"Message-ID: <a@example.com>\nReferences: <b@example.com>\nSubject: a\n\nx\n".to_vec(),
+    );
+    messages.push(
+        b"Message-ID: <b@example.com>\nReferences: <a@example.com>\nSubject: b\n\nx\n".to_vec(),
+    );
+    let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
+    let dir = temp_dir("deep-thread");
+    let path = dir.join("deep.mbox");
+    write(&path, &mbox(&refs));
+    let web = dir.join("web");
+    let out = linkscan_limited(&[
+        "linkify",
+        "--mbox",
+        "--no-progress",
+        path.to_str().unwrap(),
+        "--out",
+        web.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let pages = n.div_ceil(PAGE_ENTRIES);
+    let mut listed = 0;
+    for k in 0..pages {
+        let name = if k == 0 {
+            "t00001.html".to_string()
+        } else {
+            format!("t00001-{}.html", k + 1)
+        };
+        let page = std::fs::read_to_string(web.join(&name)).unwrap();
+        listed += page.matches("<li><a href=").count();
+        assert!(
+            list_depth(&page) <= MAX_NESTING + 1,
+            "{name} nests too deep"
+        );
+        assert!(page.len() < 400 << 10, "{name}: {} bytes", page.len());
+    }
+    assert_eq!(listed, n, "every message of the thread listed once");
+    assert!(!web.join(format!("t00001-{}.html", pages + 1)).exists());
+    let last = std::fs::read_to_string(web.join(format!("{n:05}.html"))).unwrap();
+    assert!(
+        last.contains(&format!(
+            "<tr><th>In reply to</th><td><a href=\"{:05}.html\">",
+            n - 1
+        )),
+        "the last reply links its parent"
+    );
+    // The message that answers itself is the root of its own thread.
+    let me = std::fs::read_to_string(web.join(format!("{:05}.html", n + 1))).unwrap();
+    assert!(!me.contains("In reply to"));
+    assert!(me.contains("<span>message 1 of 1</span>"), "{me}");
+    // The two that name each other: the later answers the earlier (a parent comes
+    // first), each shown once, and nothing loops.
+    let a = std::fs::read_to_string(web.join(format!("{:05}.html", n + 2))).unwrap();
+    assert!(!a.contains("In reply to"));
+    assert!(a.contains("<span>message 1 of 2</span>"), "{a}");
+    let b = std::fs::read_to_string(web.join(format!("{:05}.html", n + 3))).unwrap();
+    assert!(b.contains(&format!(
+        "<tr><th>In reply to</th><td><a href=\"{:05}.html\">",
+        n + 2
+    )));
+    assert!(b.contains("<span>message 2 of 2</span>"), "{b}");
+    let month = std::fs::read_to_string(web.join("2024-01.html")).unwrap();
+    assert!(month.len() < 400 << 10, "{} bytes", month.len());
+    assert!(list_depth(&month) <= MAX_NESTING + 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }

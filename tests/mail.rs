@@ -653,7 +653,10 @@ fn corpus_message_counts_and_no_failures() {
         let scanned = scanner.scan(m.bytes());
         for w in scanned.warnings() {
             assert!(
-                matches!(w, MailWarning::UndecodableText { .. }),
+                matches!(
+                    w,
+                    MailWarning::UndecodableText { .. } | MailWarning::UndeclaredEightBit { .. }
+                ),
                 "message {}: unexpected failure: {w}",
                 m.index()
             );
@@ -689,4 +692,46 @@ fn corpus_message_counts_and_no_failures() {
     }
     per_message.retain(|_, n| *n > 0);
     assert_eq!(cli, per_message);
+}
+
+/// Undeclared 8-bit text that is not UTF-8 (quoted-printable or raw) is read as
+/// windows-1252, as browsers read it, with a warning; declared charsets and UTF-8 stay as
+/// they were.
+#[test]
+fn undeclared_8bit_text_is_read_as_windows_1252() {
+    let scanner = MailScanner::new();
+    for raw in [
+        &b"Subject: s\nContent-Transfer-Encoding: quoted-printable\n\n\
+           Espa=F1a y coraz=F3n: https://example.es/ma=F1ana =80 =\n\nfin\n"[..],
+        b"Subject: s\nContent-Type: text/plain\nContent-Transfer-Encoding: 8bit\n\n\
+          Espa\xf1a y coraz\xf3n: https://example.es/ma\xf1ana \x80 fin\n",
+        b"Subject: s\nContent-Type: multipart/mixed; boundary=b\n\n--b\n\
+          Content-Type: text/plain\nContent-Transfer-Encoding: quoted-printable\n\n\
+          Espa=F1a y coraz=F3n: https://example.es/ma=F1ana =80 fin\n--b--\n",
+    ] {
+        let m = scanner.scan(raw);
+        let part = m.parts().iter().find(|p| p.path() != "subject").unwrap();
+        assert!(
+            part.text().contains("España y corazón"),
+            "{:?}",
+            part.text()
+        );
+        assert!(part.text().contains('€'), "{:?}", part.text());
+        assert!(!part.text().contains('\u{FFFD}'), "{:?}", part.text());
+        assert_eq!(part.links()[0].text(), "https://example.es/mañana");
+        assert!(
+            matches!(m.warnings(), [MailWarning::UndeclaredEightBit { .. }]),
+            "{:?}",
+            m.warnings()
+        );
+    }
+    // Declared charsets are as before: bytes invalid in UTF-8 are still replaced.
+    let m = scanner.scan(b"Subject: s\nContent-Type: text/plain; charset=utf-8\n\nEspa\xf1a\n");
+    assert!(m.parts()[1].text().contains('\u{FFFD}'));
+    assert!(matches!(
+        m.warnings(),
+        [MailWarning::UndecodableText { .. }]
+    ));
+    let m = scanner.scan("Subject: s\n\nEspaña\n".as_bytes());
+    assert!(m.warnings().is_empty());
 }

@@ -170,6 +170,25 @@ pub struct MailLink {
     pub(crate) href: String,
 }
 
+/// A link made up from its parts, for the crate's own code that redraws scan results (the
+/// archive's pages) and its tests.
+pub(crate) fn mail_link(
+    range: Range<usize>,
+    kind: LinkKind,
+    source: LinkSource,
+    text: String,
+    href: String,
+) -> MailLink {
+    MailLink {
+        start: range.start,
+        end: range.end,
+        kind,
+        source,
+        text,
+        href,
+    }
+}
+
 impl MailLink {
     /// A link made up by the caller, for the tests of code that consumes scan results
     /// (feature `__internals`; not part of the API).
@@ -320,6 +339,8 @@ pub struct ScannedMessage {
     pub(crate) in_reply_to: Option<String>,
     pub(crate) references: Vec<String>,
     pub(crate) from: Option<String>,
+    pub(crate) to: Vec<String>,
+    pub(crate) cc: Vec<String>,
     pub(crate) date: Option<String>,
     pub(crate) subject: Option<String>,
     pub(crate) parts: Vec<TextPart>,
@@ -343,6 +364,8 @@ pub struct SkippedPart {
     /// delivery reports, message fragments, …), so that `other_text` (`--all-text`)
     /// would scan it; else an attachment such as an image or `application/octet-stream`.
     pub text_like: bool,
+    /// Its file name (Content-Disposition's `filename`, else Content-Type's `name`).
+    pub name: Option<String>,
 }
 
 impl ScannedMessage {
@@ -375,6 +398,17 @@ impl ScannedMessage {
     /// The first From address, as `Name <address>`.
     pub fn from(&self) -> Option<&str> {
         self.from.as_deref()
+    }
+
+    /// The To addresses, each as `Name <address>` (read with the index fields,
+    /// [`MailScanner::index_fields`]).
+    pub fn to(&self) -> &[String] {
+        &self.to
+    }
+
+    /// The Cc addresses, each as `Name <address>` (read with the index fields).
+    pub fn cc(&self) -> &[String] {
+        &self.cc
     }
 
     /// The Date, in RFC 3339 form.
@@ -561,6 +595,8 @@ impl MailScanner {
                 out.in_reply_to = scanned.in_reply_to;
                 out.references = scanned.references;
                 out.from = scanned.from;
+                out.to = scanned.to;
+                out.cc = scanned.cc;
                 out.date = scanned.date;
                 out.subject = scanned.subject;
                 out.parts = scanned.parts;
@@ -645,6 +681,8 @@ impl MailScanner {
                     ids.iter().map(|id| id.to_string()).collect()
                 });
             out.from = message.from().and_then(format_address);
+            out.to = message.to().map(format_addresses).unwrap_or_default();
+            out.cc = message.cc().map(format_addresses).unwrap_or_default();
             out.date = message.date().map(|d| d.to_rfc3339());
             out.subject = message.subject().map(str::to_string);
         }
@@ -866,6 +904,7 @@ impl MailScanner {
                 free_iteratively(nested);
             }
             PartType::Text(text) | PartType::Html(text) => {
+                let was_recovered = recovered.is_some();
                 let text = match recovered {
                     Some(recovered) => Cow::Owned(recovered),
                     None => text,
@@ -887,6 +926,7 @@ impl MailScanner {
                         path: path.to_string(),
                         content_type: format!("{ctype}/{subtype}"),
                         text_like: is_text_like(&ctype, &subtype),
+                        name: part.attachment_name().map(str::to_string),
                     });
                     return;
                 }
@@ -899,7 +939,23 @@ impl MailScanner {
                         });
                     }
                 }
-                let replaced = replacement_count(&text);
+                // Undeclared 8-bit text that is not UTF-8: read as windows-1252, as
+                // browsers (the WHATWG Encoding standard's default) and most archivers
+                // read it, rather than as U+FFFD.
+                let mut replaced = replacement_count(&text);
+                let text = match (replaced > 0 && charset.is_none() && !was_recovered)
+                    .then(|| undeclared_8bit(message, part, cte.as_deref(), &text))
+                    .flatten()
+                {
+                    Some(redecoded) => {
+                        out.warnings.push(MailWarning::UndeclaredEightBit {
+                            part: path.to_string(),
+                        });
+                        replaced = replacement_count(&redecoded);
+                        Cow::Owned(redecoded)
+                    }
+                    None => text,
+                };
                 if replaced > 0 {
                     out.warnings.push(MailWarning::UndecodableText {
                         part: path.to_string(),
@@ -965,6 +1021,7 @@ impl MailScanner {
                         path: path.to_string(),
                         content_type: format!("{ctype}/{subtype}"),
                         text_like: is_text_like(&ctype, &subtype),
+                        name: part.attachment_name().map(str::to_string),
                     });
                 } else {
                     // A text part the parser read as bytes (it went by another
@@ -1220,6 +1277,71 @@ fn format_address(address: &Address<'_>) -> Option<String> {
         (Some(name), None) => Some(name.to_string()),
         (None, None) => None,
     }
+}
+
+/// Every address of a field, each as [`format_address`] writes the first (groups
+/// flattened).
+fn format_addresses(address: &Address<'_>) -> Vec<String> {
+    address
+        .iter()
+        .filter_map(|a| match (a.name(), a.address()) {
+            (Some(name), Some(addr)) => Some(format!("{name} <{addr}>")),
+            (None, Some(addr)) => Some(addr.to_string()),
+            (Some(name), None) => Some(name.to_string()),
+            (None, None) => None,
+        })
+        .collect()
+}
+
+/// The body of `part` decoded from its transfer encoding and read as windows-1252, when
+/// those bytes are not UTF-8 (else `None`: the text as decoded stands). `lossy` is the
+/// body as the parser decoded it (as UTF-8, U+FFFD for each invalid sequence): the bytes
+/// read as windows-1252 are those that give it, so the end of the body is where the
+/// parser put it, whichever parse path read the part.
+fn undeclared_8bit(
+    message: &Message<'_>,
+    part: &MessagePart<'_>,
+    cte: Option<&str>,
+    lossy: &str,
+) -> Option<String> {
+    let raw = message.raw_message.as_ref();
+    let end = (part.offset_end as usize).min(raw.len());
+    let body = &raw[(part.offset_body as usize).min(end)..end];
+    let bytes: std::borrow::Cow<'_, [u8]> = match cte {
+        Some("base64") => base64::decode(&body[..base64_data_end(body)]).bytes.into(),
+        Some("quoted-printable") => {
+            mail_parser::decoders::quoted_printable::quoted_printable_decode(body)?.into()
+        }
+        _ => body.into(),
+    };
+    let bytes = &bytes[..lossy_prefix(&bytes, lossy.len())?];
+    if std::str::from_utf8(bytes).is_ok() {
+        return None;
+    }
+    charset_decoder(b"windows-1252").map(|decode| decode(bytes))
+}
+
+/// The length of the start of `bytes` that decodes (as UTF-8, U+FFFD for each invalid
+/// sequence) to `len` bytes of text, if one does.
+fn lossy_prefix(bytes: &[u8], len: usize) -> Option<usize> {
+    let (mut out, mut at) = (0, 0);
+    for chunk in bytes.utf8_chunks() {
+        let valid = chunk.valid();
+        if out + valid.len() >= len {
+            let need = len - out;
+            return valid.is_char_boundary(need).then_some(at + need);
+        }
+        out += valid.len();
+        at += valid.len();
+        if !chunk.invalid().is_empty() {
+            out += '\u{FFFD}'.len_utf8();
+            at += chunk.invalid().len();
+            if out >= len {
+                return (out == len).then_some(at);
+            }
+        }
+    }
+    (out == len).then_some(at)
 }
 
 /// `raw` without the empty lines at its start.

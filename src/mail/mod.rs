@@ -18,6 +18,9 @@
 //! Messages are independent, so a caller may scan them in parallel (the `linkscan` command
 //! does, with rayon) and put the results back in archive order.
 //!
+//! 3. [`archive::Archive`] writes them as an HTML archive: a page per message, thread and
+//!    month, and a front page ([`archive`]).
+//!
 //! ```
 //! use linkscan::mail::{open_mbox, MailScanner, MboxReader};
 //! let archive = b"From a@example.com Mon Jan  1 00:00:00 2024\n\
@@ -33,6 +36,7 @@
 //! }
 //! ```
 
+pub mod archive;
 mod fast;
 pub mod flowed;
 pub mod html_text;

@@ -29,6 +29,7 @@ fn linkscan_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(finder::display, m)?)?;
     m.add_function(wrap_pyfunction!(finder::check, m)?)?;
     m.add_function(wrap_pyfunction!(mail::scan_mbox, m)?)?;
+    m.add_function(wrap_pyfunction!(mail::build_archive, m)?)?;
     m.add("DEFAULT_MAX_LINK_LEN", crate::DEFAULT_MAX_LINK_LEN)?;
     m.add("TLD_LIST_VERSION", crate::tables::TLD_LIST_VERSION)?;
     m.add("UNICODE_VERSION", crate::tables::UNICODE_VERSION)?;

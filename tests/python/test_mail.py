@@ -137,3 +137,41 @@ def test_flowed_parts_give_the_links_of_the_same_text_sent_fixed(tmp_path, links
     path.write_bytes(flowed_archive(True))
     strip = lambda links: [{k: v for k, v in l.items() if k != "file"} for l in links]
     assert strip(cli(linkscan_bin, "--mbox", str(path))) == strip(flowed)
+
+
+def test_build_archive_equals_the_command_line(archive, linkscan_bin, tmp_path):
+    """build_archive writes the same folder, byte for byte, as linkify --mbox --out."""
+    from linkscan.mail import build_archive
+
+    web_cli = tmp_path / "cli"
+    subprocess.run(
+        [str(linkscan_bin), "linkify", "--mbox", "--no-progress", str(archive), "--out", str(web_cli)],
+        check=True,
+        capture_output=True,
+    )
+    web_py = tmp_path / "py"
+    done = build_archive(archive, web_py)
+    assert done["messages"] > 300
+    assert done["removed"] == 0
+    names = sorted(p.name for p in web_cli.iterdir())
+    assert names == sorted(p.name for p in web_py.iterdir())
+    assert "index.html" in names and "t00001.html" in names
+    for name in names:
+        assert (web_cli / name).read_bytes() == (web_py / name).read_bytes(), name
+
+
+def test_build_archive_obfuscates_addresses(tmp_path):
+    from linkscan.mail import build_archive
+
+    raw = (
+        b"From a@example.com Mon Jan  1 00:00:00 2024\n"
+        b"Message-ID: <m1@example.com>\nFrom: Ann <ann@example.com>\nTo: bob@example.org\n"
+        b"Subject: hi\n\nwrite to ann@example.com\n"
+    )
+    done = build_archive(raw, tmp_path / "web", addresses="obfuscate")
+    assert done["messages"] == 1
+    pages = "".join(p.read_text() for p in (tmp_path / "web").iterdir())
+    assert "mailto:" not in pages and "ann@example.com" not in pages
+    assert "ann at example dot com" in pages
+    with pytest.raises(ValueError):
+        build_archive(raw, tmp_path / "x", addresses="hide")

@@ -446,9 +446,23 @@ struct LinkifyArgs {
     /// The folder of the HTML archive (with --mbox/--maildir).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// How the HTML archive shows email addresses: show (linked), or obfuscate (written
+    /// "name at example dot com", no mailto: anywhere), as public archives do [default:
+    /// show].
+    #[cfg(feature = "mail")]
+    #[arg(long, value_enum, value_name = "HOW", requires = "out")]
+    addresses: Option<AddressesArg>,
     #[cfg(feature = "mail")]
     #[command(flatten)]
     mail: mail::MailArgs,
+}
+
+/// `--addresses`.
+#[cfg(feature = "mail")]
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum AddressesArg {
+    Show,
+    Obfuscate,
 }
 
 #[derive(Args, Debug)]
@@ -676,6 +690,12 @@ impl LinkifyArgs {
     #[cfg(not(feature = "mail"))]
     fn mail_args(&self) -> &() {
         &()
+    }
+
+    /// `--addresses obfuscate`.
+    #[cfg(feature = "mail")]
+    fn obfuscate_addresses(&self) -> bool {
+        self.addresses == Some(AddressesArg::Obfuscate)
     }
 }
 

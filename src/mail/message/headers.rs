@@ -40,8 +40,8 @@ pub(crate) const MAX_KEPT_FIELDS: usize = 1000;
 /// Which header fields the scan reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Fields {
-    /// Also the fields only an index of the messages shows: From, Date, In-Reply-To and
-    /// References.
+    /// Also the fields only an index of the messages shows: From, To, Cc, Date,
+    /// In-Reply-To and References.
     pub(crate) index: bool,
 }
 
@@ -58,6 +58,8 @@ impl Fields {
                 .header_id(HeaderName::InReplyTo)
                 .header_id(HeaderName::References)
                 .header_address(HeaderName::From)
+                .header_address(HeaderName::To)
+                .header_address(HeaderName::Cc)
                 .header_date(HeaderName::Date)
         } else {
             parser
@@ -81,6 +83,8 @@ impl Fields {
             HeaderName::InReplyTo
             | HeaderName::References
             | HeaderName::From
+            | HeaderName::To
+            | HeaderName::Cc
             | HeaderName::Date => self.index,
             _ => false,
         }
@@ -111,7 +115,9 @@ impl Fields {
             | HeaderName::ContentTransferEncoding
             | HeaderName::Subject => stream.parse_unstructured(),
             HeaderName::InReplyTo | HeaderName::References if self.index => stream.parse_id(),
-            HeaderName::From if self.index => stream.parse_address(),
+            HeaderName::From | HeaderName::To | HeaderName::Cc if self.index => {
+                stream.parse_address()
+            }
             HeaderName::Date if self.index => stream.parse_date(),
             _ => {
                 skip_field(stream);

@@ -112,6 +112,12 @@ pub enum MailWarning {
         /// The charset label as written.
         label: String,
     },
+    /// 8-bit text that is not UTF-8 in a part that declares no charset: read as
+    /// windows-1252, as browsers read it.
+    UndeclaredEightBit {
+        /// The part's path.
+        part: String,
+    },
     /// Characters of a part that could not be decoded in its charset (replaced by U+FFFD).
     UndecodableText {
         /// The part's path.
@@ -290,6 +296,11 @@ impl fmt::Display for MailWarning {
             MailWarning::UnknownCharset { part, label } => {
                 write!(f, "part {part}: unknown charset {label:?}; read as UTF-8")
             }
+            MailWarning::UndeclaredEightBit { part } => write!(
+                f,
+                "part {part}: 8-bit text that is not UTF-8 and no charset declared; read as \
+                 windows-1252"
+            ),
             MailWarning::UndecodableText {
                 part,
                 replaced,

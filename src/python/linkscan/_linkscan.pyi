@@ -109,3 +109,15 @@ def check(link: str | Link, *, before: str = "", after: str = "") -> list[str]:
 def scan_mbox(
     source: str | os.PathLike[str] | bytes | bytearray, finder: LinkFinder | None = None
 ) -> MboxScan: ...
+
+def build_archive(
+    source: str | os.PathLike[str] | bytes | bytearray,
+    out: str | os.PathLike[str],
+    *,
+    finder: LinkFinder | None = None,
+    addresses: Literal["show", "obfuscate"] = "show",
+    checks: bool = False,
+) -> dict[str, int]:
+    """Writes the HTML archive of an mbox into the folder ``out``, as
+    ``linkscan linkify --mbox SOURCE --out OUT`` does; returns ``messages``, ``pages`` and
+    ``removed`` (pages of an earlier archive there that this one does not have)."""

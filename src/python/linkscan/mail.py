@@ -12,8 +12,14 @@
 ``content_type``, ``source`` (``"text"`` or ``"href"``), ``start``, ``end`` (byte offsets
 in the part's decoded text), ``kind``, ``text``, ``href``. The archive is read lazily, one
 message at a time, with the GIL released.
+
+``build_archive(source, out, *, finder=None, addresses="show", checks=False)`` writes the
+HTML archive of the same archive into the folder ``out``, as ``linkscan linkify --mbox
+SOURCE --out OUT`` does (a page per message, thread and month, and ``index.html``);
+``addresses="obfuscate"`` writes addresses as ``name at example dot com``, with no
+``mailto:`` anywhere.
 """
 
-from ._linkscan import MboxScan, Message, scan_mbox
+from ._linkscan import MboxScan, Message, build_archive, scan_mbox
 
-__all__ = ["MboxScan", "Message", "scan_mbox"]
+__all__ = ["MboxScan", "Message", "build_archive", "scan_mbox"]

@@ -19,8 +19,8 @@
 //! in parallel as messages are scanned, before the archive knows all its messages, so
 //! each such citation is written as it would be otherwise (its detected link, if any)
 //! inside a marker, `<span class="mid" data-mid="ID">…</span><!--/mid-->`, and the
-//! page's [`References`] keep its IDs. When the run ends, [`Index::link_references`]
-//! rewrites each page that cites a message of the archive: each marker of such an ID
+//! page's [`References`] keep its IDs. When the run ends, [`Archive::finish`](super::Archive::finish)
+//! rewrites each page, and on those that cite a message of the archive each marker of such an ID
 //! becomes `<a class="mid" href="PAGE">&lt;ID&gt;</a>`, a link to the page of the
 //! first message with that Message-ID. A citation of a message the archive does not have
 //! stays as it was written: no link leaves the archive for it. Text from a message
@@ -35,42 +35,40 @@
 //!   past that it is only marked as citing more, and its markers are all looked at when
 //!   the run ends.
 
-use std::collections::HashMap;
-use std::fs;
 use std::io::{self, Write};
 use std::ops::Range;
 
-use linkscan::html::{write_escaped, Linkifier};
-use linkscan::mail::flowed::paragraphs;
-use linkscan::mail::{MailLink, ScannedMessage, TextPart};
+use crate::html::write_escaped;
+use crate::mail::flowed::paragraphs;
+use crate::mail::{MailLink, ScannedMessage, TextPart};
 
-use super::{create_replacing, write_linkified, Index};
+use super::page::{write_linkified, Style};
 
 /// How many levels of quoting a flowed paragraph is shown at.
-pub(super) const MAX_QUOTE_DEPTH: usize = 16;
+pub(crate) const MAX_QUOTE_DEPTH: usize = 16;
 
 /// The longest Message-ID that is linked (RFC 5322's line length).
-pub(super) const MAX_ID: usize = 998;
+pub(crate) const MAX_ID: usize = 998;
 
 /// How many cited Message-IDs an index row keeps for its page.
-pub(super) const MAX_KEPT_REFERENCES: usize = 64;
+pub(crate) const MAX_KEPT_REFERENCES: usize = 64;
 
 /// How many bytes of cited IDs an index row keeps for its page (with
 /// [`MAX_KEPT_REFERENCES`], what bounds a row whatever its message cites).
-pub(super) const MAX_KEPT_BYTES: usize = 4096;
+pub(crate) const MAX_KEPT_BYTES: usize = 4096;
 
 /// A page's own Message-ID and the Message-IDs its text parts cite.
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub(crate) struct References {
-    own: Option<String>,
-    cited: Vec<String>,
+    pub(crate) own: Option<String>,
+    pub(crate) cited: Vec<String>,
     /// The page cites more than [`MAX_KEPT_REFERENCES`] IDs.
-    more: bool,
+    pub(crate) more: bool,
 }
 
 impl References {
     /// `m`'s own Message-ID (when it could be linked), nothing cited yet.
-    pub(super) fn of(m: &ScannedMessage) -> References {
+    pub(crate) fn of(m: &ScannedMessage) -> References {
         References {
             own: m
                 .message_id()
@@ -125,7 +123,7 @@ fn message_id_len(text: &str) -> Option<usize> {
 
 /// The links of a part in the order of their starts, for finding those of a range and
 /// whether a place is inside one in logarithmic time.
-pub(super) struct Links<'a> {
+pub(crate) struct Links<'a> {
     /// Where the part's text starts in the message: a piece of an over-limit message
     /// carries offsets relative to the whole message, and only its own links are kept.
     base: usize,
@@ -137,7 +135,7 @@ pub(super) struct Links<'a> {
 impl<'a> Links<'a> {
     /// The links of a text that starts at `base` in its message (0 but for the pieces of
     /// an over-limit message); offsets below are relative to the text.
-    pub(super) fn new(links: &'a [MailLink], base: usize) -> Links<'a> {
+    pub(crate) fn new(links: &'a [MailLink], base: usize) -> Links<'a> {
         let mut sorted: Vec<&MailLink> = links.iter().filter(|l| l.start() >= base).collect();
         sorted.sort_by_key(|l| l.start());
         let max_end = sorted
@@ -182,8 +180,7 @@ fn write_range(
     text: &str,
     links: &Links<'_>,
     range: Range<usize>,
-    checks: bool,
-    linkifier: &Linkifier,
+    style: Style<'_>,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let inside: Vec<MailLink> = links
@@ -192,7 +189,7 @@ fn write_range(
         .filter(|l| links.range(l).end <= range.end)
         .map(|l| {
             let at = links.range(l);
-            MailLink::from_parts(
+            crate::mail::message::mail_link(
                 at.start - range.start..at.end - range.start,
                 l.kind(),
                 l.source(),
@@ -201,17 +198,16 @@ fn write_range(
             )
         })
         .collect();
-    write_linkified(&text[range], &inside, 0, checks, linkifier, out)
+    write_linkified(&text[range], &inside, 0, style, out)
 }
 
 /// Writes `text[range]` with its links, each Message-ID in it inside a marker (see the
 /// [module](self) documentation), and notes the IDs in `references`.
-pub(super) fn write_citing(
+pub(crate) fn write_citing(
     text: &str,
     links: &Links<'_>,
     range: Range<usize>,
-    checks: bool,
-    linkifier: &Linkifier,
+    style: Style<'_>,
     references: &mut References,
     out: &mut impl Write,
 ) -> io::Result<()> {
@@ -228,27 +224,26 @@ pub(super) fn write_citing(
             from = start + 1;
             continue;
         }
-        write_range(text, links, written..start, checks, linkifier, out)?;
+        write_range(text, links, written..start, style, out)?;
         let id = &text[start + 1..end - 1];
         out.write_all(b"<span class=\"mid\" data-mid=\"")?;
         write_escaped(id, out)?;
         out.write_all(b"\">")?;
-        write_range(text, links, start..end, checks, linkifier, out)?;
+        write_range(text, links, start..end, style, out)?;
         out.write_all(b"</span><!--/mid-->")?;
         references.cite(id);
         written = end;
         from = end;
     }
-    write_range(text, links, written..range.end, checks, linkifier, out)
+    write_range(text, links, written..range.end, style, out)
 }
 
 /// Writes a flowed part's paragraphs (see the [module](self) documentation); `false`,
 /// with nothing written, when a link crosses a paragraph's bounds.
-pub(super) fn write_flowed(
+pub(crate) fn write_flowed(
     part: &TextPart,
     base: usize,
-    checks: bool,
-    linkifier: &Linkifier,
+    style: Style<'_>,
     references: &mut References,
     out: &mut impl Write,
 ) -> io::Result<bool> {
@@ -287,7 +282,7 @@ pub(super) fn write_flowed(
         }
         depth = d;
         out.write_all(b"<p>")?;
-        write_citing(text, &links, range, checks, linkifier, references, out)?;
+        write_citing(text, &links, range, style, references, out)?;
         out.write_all(b"</p>\n")?;
     }
     for _ in 0..depth {
@@ -298,7 +293,7 @@ pub(super) fn write_flowed(
 }
 
 /// `html` with each marker of a Message-ID that `page_of` knows made a link to its page.
-fn resolve(html: &str, page_of: impl Fn(&str) -> Option<String>) -> String {
+pub(crate) fn resolve(html: &str, page_of: impl Fn(&str) -> Option<String>) -> String {
     const OPEN: &str = "<span class=\"mid\" data-mid=\"";
     const CLOSE: &str = "<!--/mid-->";
     let mut out = String::with_capacity(html.len());
@@ -322,38 +317,6 @@ fn resolve(html: &str, page_of: impl Fn(&str) -> Option<String>) -> String {
     }
     out.push_str(rest);
     out
-}
-
-impl Index {
-    /// Makes the Message-IDs cited on the pages links to the pages of their messages (see
-    /// the [module](self) documentation): only pages that cite a message of the archive
-    /// are rewritten.
-    pub(super) fn link_references(&self) -> io::Result<()> {
-        let mut pages: HashMap<&str, &str> = HashMap::new();
-        let mut rows: Vec<&super::Row> = self.rows.iter().collect();
-        rows.sort_by_key(|row| row.global);
-        for row in &rows {
-            if let Some(id) = &row.references.own {
-                pages.entry(id).or_insert(&row.page);
-            }
-        }
-        for row in rows {
-            let r = &row.references;
-            if !(r.more || r.cited.iter().any(|id| pages.contains_key(id.as_str()))) {
-                continue;
-            }
-            let path = self.dir.join(&row.page);
-            let html = fs::read_to_string(&path)
-                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-            let linked = resolve(&html, |id| pages.get(id).map(|p| p.to_string()));
-            if linked != html {
-                let mut out = create_replacing(&path)?;
-                out.write_all(linked.as_bytes())?;
-                out.finish()?;
-            }
-        }
-        Ok(())
-    }
 }
 
 #[cfg(test)]
@@ -383,8 +346,11 @@ mod tests {
             text,
             &links,
             0..text.len(),
-            false,
-            &Linkifier::new(),
+            Style {
+                linkifier: &crate::html::Linkifier::new(),
+                checks: false,
+                addresses: super::super::Addresses::Show,
+            },
             &mut references,
             &mut html,
         )

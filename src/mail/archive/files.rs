@@ -1,0 +1,260 @@
+//! Files of an archive folder: each written to a fresh temporary name and renamed over
+//! its own, never through a symbolic link; and the pages an earlier run left that this
+//! run did not write.
+//!
+//! # Invariants
+//!
+//! * A page is created exclusively (`O_CREAT | O_EXCL`) under `.NAME.tmp` beside its name
+//!   and renamed there once whole: a symbolic link at the name is replaced, what it
+//!   points to is never written; a reader sees the old page or the new one, never half.
+//! * A file dropped unfinished (a write failed) removes its temporary file.
+//! * [`remove_stale`] removes only names this archiver writes ([`is_page_name`]) that the
+//!   run did not write; any other file of the folder is left alone.
+
+use std::collections::HashSet;
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// A file being written to a fresh temporary name beside `path`; [`Replacing::finish`]
+/// renames it to `path`.
+///
+/// Dropped without [`Replacing::finish`] (a write failed, the run stopped), it removes
+/// its temporary file, so a failed run leaves none behind.
+pub(crate) struct Replacing {
+    /// `None` once finished.
+    file: Option<File>,
+    temporary: PathBuf,
+    path: PathBuf,
+}
+
+/// Starts writing `path` without following a symbolic link there: the data goes to
+/// `.NAME.tmp` in the same folder, created exclusively (`O_CREAT | O_EXCL`, which fails
+/// rather than follow a link; a leftover of an earlier run is removed first, a link
+/// itself and not its target), and [`Replacing::finish`] renames it over `path`. A
+/// rename replaces a link at `path`, never what it points to.
+pub(crate) fn create_replacing(path: &Path) -> io::Result<Replacing> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let temporary = path.with_file_name(format!(".{name}.tmp"));
+    let create = || {
+        File::options()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)
+    };
+    let file = match create() {
+        // A leftover of an earlier run (or a link): removed, itself, and created afresh.
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+            fs::remove_file(&temporary).and_then(|()| create())
+        }
+        other => other,
+    }
+    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", temporary.display())))?;
+    Ok(Replacing {
+        file: Some(file),
+        temporary,
+        path: path.to_path_buf(),
+    })
+}
+
+/// Writes `bytes` as the whole of `path` ([`create_replacing`]).
+pub(crate) fn write_replacing(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut out = create_replacing(path)?;
+    out.write_all(bytes)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+    out.finish()
+}
+
+/// Appends `bytes` to the page at `path`, which this run wrote as a plain file; a
+/// symbolic link found there instead (put since) is an error, never written through.
+pub(crate) fn append(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+    if fs::symlink_metadata(path)
+        .map_err(named)?
+        .file_type()
+        .is_symlink()
+    {
+        return Err(named(io::Error::other(
+            "a symbolic link replaced the page being written",
+        )));
+    }
+    let mut file = File::options().append(true).open(path).map_err(named)?;
+    file.write_all(bytes).map_err(named)
+}
+
+impl Replacing {
+    /// Gives the written file its name.
+    pub(crate) fn finish(mut self) -> io::Result<()> {
+        drop(self.file.take());
+        fs::rename(&self.temporary, &self.path)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", self.path.display())))
+    }
+
+    fn file(&mut self) -> &mut File {
+        self.file.as_mut().expect("written before it is finished")
+    }
+}
+
+impl Drop for Replacing {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = fs::remove_file(&self.temporary);
+        }
+    }
+}
+
+impl Write for Replacing {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file().write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file().flush()
+    }
+}
+
+/// Whether `name` is one this archiver writes: a message page (`NNNNN.html`, digits), a
+/// thread page (`tNNNNN.html`, `tNNNNN-K.html`), a host's page of links (`hNNNNN.html`,
+/// `hNNNNN-K.html`), a month page (`YYYY-MM.html`,
+/// `YYYY-MM-K.html`, `undated.html`, `undated-K.html`), a page of the links
+/// (`links.html`, `links-K.html`) or their JSON (`links.json`).
+pub(crate) fn is_page_name(name: &str) -> bool {
+    let Some(stem) = name.strip_suffix(".html") else {
+        return name == "links.json";
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let month = |s: &str| {
+        let b = s.as_bytes();
+        b.len() == 7
+            && b[..4].iter().all(u8::is_ascii_digit)
+            && b[4] == b'-'
+            && b[5..].iter().all(u8::is_ascii_digit)
+    };
+    let thread = |s: &str| {
+        s.strip_prefix(['t', 'h'])
+            .is_some_and(|n| digits(n) && n.len() >= 5)
+    };
+    let paged = |s: &str| month(s) || thread(s) || s == "undated" || s == "links";
+    let base = match stem.rsplit_once('-') {
+        Some((base, k)) if digits(k) && paged(base) => base,
+        _ => stem,
+    };
+    (digits(base) && base.len() >= 5) || paged(base)
+}
+
+/// Removes the pages an earlier run left in `dir` ([`is_page_name`]) that are not in
+/// `written`, so that no page of another archive stays reachable; returns how many.
+/// Other files are left alone.
+pub(crate) fn remove_stale(dir: &Path, written: &HashSet<String>) -> io::Result<usize> {
+    let mut removed = 0;
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else {
+            continue;
+        };
+        if is_page_name(name) && !written.contains(name) {
+            fs::remove_file(entry.path()).map_err(|e| {
+                io::Error::new(e.kind(), format!("{}: {e}", entry.path().display()))
+            })?;
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_names_of_pages() {
+        for yes in [
+            "00001.html",
+            "123456.html",
+            "t00001.html",
+            "t00001-2.html",
+            "h00001.html",
+            "h00002-3.html",
+            "2024-01.html",
+            "2024-01-3.html",
+            "undated.html",
+            "undated-2.html",
+            "links.html",
+            "links-4.html",
+            "links.json",
+        ] {
+            assert!(is_page_name(yes), "{yes}");
+        }
+        for no in [
+            "index.html",
+            "notes.html",
+            "0001.html",
+            "t1.html",
+            "2024-1.html",
+            "style.css",
+            "00001.htm",
+            ".00001.html.tmp",
+            "abcé01.html",
+            "202é-01.html",
+        ] {
+            assert!(!is_page_name(no), "{no}");
+        }
+    }
+
+    /// A file left unfinished (a write failed) leaves no temporary file behind; pages not
+    /// written by the run go, other files stay.
+    #[test]
+    fn an_unfinished_file_is_removed() {
+        let dir = std::env::temp_dir().join(format!("linkscan-unfinished-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let page = dir.join("00001.html");
+        let mut out = create_replacing(&page).unwrap();
+        out.write_all(b"<p>half").unwrap();
+        drop(out);
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 0);
+        for name in [
+            "00001.html",
+            "00002.html",
+            "t00002.html",
+            "index.html",
+            "notes.html",
+        ] {
+            fs::write(dir.join(name), "x").unwrap();
+        }
+        let written: HashSet<String> = ["00001.html".to_string()].into();
+        assert_eq!(remove_stale(&dir, &written).unwrap(), 2);
+        let mut left: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["00001.html", "index.html", "notes.html"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A page's name held by a symbolic link: the link is replaced, its target untouched.
+    #[cfg(unix)]
+    #[test]
+    fn replacing_a_symbolic_link_leaves_its_target_alone() {
+        let dir = std::env::temp_dir().join(format!("linkscan-replacing-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("precious.txt");
+        fs::write(&target, "keep me").unwrap();
+        let page = dir.join("00001.html");
+        std::os::unix::fs::symlink(&target, &page).unwrap();
+        // A leftover temporary file that is a link too.
+        std::os::unix::fs::symlink(&target, dir.join(".00001.html.tmp")).unwrap();
+        write_replacing(&page, b"<p>page</p>").unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "keep me");
+        assert!(!fs::symlink_metadata(&page)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read_to_string(&page).unwrap(), "<p>page</p>");
+        assert!(!dir.join(".00001.html.tmp").exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
