@@ -242,6 +242,8 @@ impl Fields {
         }
         let is = |name: &str| token.eq_ignore_ascii_case(name.as_bytes());
         let name = match token.len() {
+            2 if self.index && is("to") => HeaderName::To,
+            2 if self.index && is("cc") => HeaderName::Cc,
             4 if self.index && is("from") => HeaderName::From,
             4 if self.index && is("date") => HeaderName::Date,
             7 if is("subject") => HeaderName::Subject,
