@@ -312,20 +312,23 @@ impl Iterator for Links<'_, '_> {
     }
 
     /// Counts without handing each link out, when no link is refined or left out but by
-    /// its length (`linkscan find --count` with `public_suffix_hosts`); otherwise one
+    /// its length and the public-suffix rule (`linkscan find --count`); otherwise one
     /// link at a time, through the filters.
     fn count(mut self) -> usize {
         if self.unfiltered() {
-            return self.scanner.count_links(self.max_link_len);
+            return self
+                .scanner
+                .count_links(self.max_link_len, self.public_suffix_hosts);
         }
         self.fold(0, |n, _| n + 1)
     }
 }
 
 impl Links<'_, '_> {
-    /// Whether every link the scanner finds is reported as it is (but for its length).
+    /// Whether every link the scanner finds is reported as it is (but for its length and
+    /// spec section 1.4, which the scanner's count applies too).
     fn unfiltered(&self) -> bool {
-        self.public_suffix_hosts && self.report == Policy::Conformant && self.urls && self.emails
+        self.report == Policy::Conformant && self.urls && self.emails
     }
 }
 

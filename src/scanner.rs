@@ -63,6 +63,7 @@
 
 use crate::link::{Link, LinkKind};
 use crate::props::{is_ignored_cp, props_of, HOST_CHAR, LINK_EMAIL};
+use crate::registrable::{self, Suffix};
 use crate::tables::PROPS_BLOCKS;
 use crate::terminate::{terminate, BracketStack};
 use crate::tld::{pack_short_from, TldPolicy, TldSet};
@@ -436,7 +437,17 @@ impl<'t, 'p> Scanner<'t, 'p> {
     /// The number of the links from here to the end no longer than `max_len` bytes: the
     /// loop of [`Scanner::next_range`] with no return per link, for counts (on text with
     /// a link every few bytes, the call and return per link are a tenth of the work).
-    pub(crate) fn count_links(&mut self, max_len: usize) -> usize {
+    /// Unless `suffix_hosts`, a URL whose host is a public suffix of the list's ICANN
+    /// section is not counted (spec section 1.4, as [`crate::LinkFinder`]'s iterator
+    /// drops it; the scan goes on after it all the same).
+    pub(crate) fn count_links(&mut self, max_len: usize, suffix_hosts: bool) -> usize {
+        let text = self.text;
+        let counted = |link: &Link| {
+            link.end - link.start <= max_len
+                && (suffix_hosts
+                    || link.kind == LinkKind::Email
+                    || registrable::of_link(text, link) != Suffix::Icann)
+        };
         let mut n = 0;
         loop {
             let Some((dot, dot_len)) = self.next_dot() else {
@@ -444,12 +455,12 @@ impl<'t, 'p> Scanner<'t, 'p> {
             };
             if dot_len == SCHEME_MARK {
                 if let Some(link) = self.literal_host(dot) {
-                    n += usize::from(link.end - link.start <= max_len);
+                    n += usize::from(counted(&link));
                 }
                 continue;
             }
             match self.candidate(dot, dot_len) {
-                Ok(link) => n += usize::from(link.end - link.start <= max_len),
+                Ok(link) => n += usize::from(counted(&link)),
                 Err(resume) => self.pos = resume,
             }
         }
