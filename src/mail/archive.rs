@@ -14,9 +14,9 @@
 //!   previous and the next message of the archive, its month page and its thread page, the
 //!   message it answers, its replies, and the previous and next message of its thread;
 //!   the warnings of the message if any; every scanned text part with its links (see
-//!   [`page`]); the parts not shown (attachments), with name and type.
+//!   `page`); the parts not shown (attachments), with name and type.
 //! * `tNNNNN.html` (`tNNNNN-2.html`, … past [`PAGE_ENTRIES`] messages), one per thread,
-//!   named after its first message: the messages in thread order ([`threads`]) as nested
+//!   named after its first message: the messages in thread order (`threads`) as nested
 //!   lists, so that the structure shows without the style sheet too.
 //! * `YYYY-MM.html` (`YYYY-MM-2.html`, …; `undated.html`), one per month of the messages'
 //!   UTC dates: the threads of the month as nested lists, in the order of their first
@@ -27,7 +27,7 @@
 //!   host, with the messages that cite it and the date it was first cited ([`links`]).
 //!
 //! Dates are shown one way everywhere: the sender's date as written, and the same
-//! instant in UTC ([`date`]). Nested lists are drawn at most [`MAX_NESTING`] levels deep;
+//! instant in UTC (`date`). Nested lists are drawn at most [`MAX_NESTING`] levels deep;
 //! a deeper reply is drawn at that depth, its depth written beside it.
 //!
 //! # Invariants
@@ -44,7 +44,7 @@
 //!   around it.
 //! * With [`Addresses::Obfuscate`], no page has a `mailto:` or an address: each address is
 //!   written `name at example dot com`, in headers, in bodies, and in the lists.
-//! * Files are written without following links ([`files`]): a symbolic link under a page's
+//! * Files are written without following links (`files`): a symbolic link under a page's
 //!   name is replaced, its target untouched; pages an earlier run left that this one did
 //!   not write are removed ([`Finished::removed`]).
 //!
@@ -253,7 +253,7 @@ impl ArchivedMessage {
 #[derive(Debug)]
 struct Row {
     global: usize,
-    /// The thread root's key ([`threads`]).
+    /// The thread root's key (`threads`).
     thread: String,
     own: Option<String>,
     /// In-Reply-To, then the last References, nearest first (keys).
