@@ -501,7 +501,7 @@ impl Archive {
             out.write_all(b"</ul>\n")?;
         }
         for part in m.parts().iter().filter(|p| p.path() != "subject") {
-            page::write_part(part, m.piece_offset(), style, references, &mut out)?;
+            text::write_part(part, m.piece_offset(), style, references, &mut out)?;
         }
         if !m.skipped().is_empty() {
             out.write_all(b"<section class=\"attachments\"><h2>Not shown</h2>\n<ul>\n")?;

@@ -1,4 +1,5 @@
-//! A message's page of the archive: its text parts with their links, each drawn safely.
+//! How the text of a message is drawn on the archive's pages: with its links, each drawn safely
+//! (the part as a whole, flowed or fixed, is written by `text`, which calls in here).
 //!
 //! Every part is written with its links: the decoded text of plain parts, the visible
 //! text of HTML parts (whose own `<a href>` links are kept on their anchor text where no
@@ -21,10 +22,9 @@ use std::io::{self, Write};
 
 use crate::display::{ascii_form, display_link, escape_bidi_controls, DisplayOptions};
 use crate::html::{write_escaped, write_link, write_unlinked, Linkifier};
-use crate::mail::{LinkSource, MailLink, TextPart};
+use crate::mail::{LinkSource, MailLink};
 use crate::LinkKind;
 
-use super::text::{self, References};
 use super::Addresses;
 
 /// How the links of a page are drawn.
@@ -356,30 +356,6 @@ pub(crate) fn passes_checks(text: &str, base: usize, link: &MailLink) -> bool {
         _ => ("", ""),
     };
     crate::checks::check_between(before, link.text(), after, link.kind()).passed()
-}
-
-pub(crate) fn write_part(
-    part: &TextPart,
-    base: usize,
-    style: Style<'_>,
-    references: &mut References,
-    out: &mut impl Write,
-) -> io::Result<()> {
-    out.write_all(b"<section class=\"part\"><h2>Part ")?;
-    write_escaped(part.path(), out)?;
-    if let Some(ct) = &part.content_type() {
-        out.write_all(" · ".as_bytes())?;
-        write_escaped(ct, out)?;
-    }
-    out.write_all(b"</h2>\n")?;
-    if part.is_flowed() && text::write_flowed(part, base, style, references, out)? {
-        return out.write_all(b"</section>\n");
-    }
-    out.write_all(b"<pre dir=\"auto\">")?;
-    let text = part.text();
-    let links = text::Links::new(part.links(), base);
-    text::write_citing(text, &links, 0..text.len(), style, references, out)?;
-    out.write_all(b"</pre></section>\n")
 }
 
 #[cfg(test)]

@@ -292,6 +292,33 @@ pub(crate) fn write_flowed(
     Ok(true)
 }
 
+/// Writes a text part as a `<section>`: its heading (path, type), then its text, flowed
+/// paragraphs ([`write_flowed`]) or a `<pre>` of fixed lines, with its links and cited
+/// Message-IDs.
+pub(crate) fn write_part(
+    part: &TextPart,
+    base: usize,
+    style: Style<'_>,
+    references: &mut References,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    out.write_all(b"<section class=\"part\"><h2>Part ")?;
+    write_escaped(part.path(), out)?;
+    if let Some(ct) = &part.content_type() {
+        out.write_all(" · ".as_bytes())?;
+        write_escaped(ct, out)?;
+    }
+    out.write_all(b"</h2>\n")?;
+    if part.is_flowed() && write_flowed(part, base, style, references, out)? {
+        return out.write_all(b"</section>\n");
+    }
+    out.write_all(b"<pre dir=\"auto\">")?;
+    let text = part.text();
+    let links = Links::new(part.links(), base);
+    write_citing(text, &links, 0..text.len(), style, references, out)?;
+    out.write_all(b"</pre></section>\n")
+}
+
 /// `html` with each marker of a Message-ID that `page_of` knows made a link to its page.
 pub(crate) fn resolve(html: &str, page_of: impl Fn(&str) -> Option<String>) -> String {
     const OPEN: &str = "<span class=\"mid\" data-mid=\"";
