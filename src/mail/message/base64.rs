@@ -30,8 +30,8 @@ pub(crate) struct Decoded {
 }
 
 /// The value of each base64 character, `INVALID` for the others.
-const INVALID: u8 = 0xFF;
-const VALUES: [u8; 256] = {
+pub(super) const INVALID: u8 = 0xFF;
+pub(super) const VALUES: [u8; 256] = {
     let mut table = [INVALID; 256];
     let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut i = 0;

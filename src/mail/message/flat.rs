@@ -518,7 +518,7 @@ fn base64_body(stream: &mut MessageStream<'_>, boundary: &Boundary) -> Option<Ve
     while i < data.len() {
         if count == 0 {
             while let Some(&[a, b, c, d]) = data.get(i..i + 4) {
-                let v = [a, b, c, d].map(|ch| BASE64_VALUE[ch as usize]);
+                let v = [a, b, c, d].map(|ch| super::base64::VALUES[ch as usize]);
                 if (v[0] | v[1] | v[2] | v[3]) & 0x80 != 0 {
                     break;
                 }
@@ -536,7 +536,7 @@ fn base64_body(stream: &mut MessageStream<'_>, boundary: &Boundary) -> Option<Ve
         }
         let ch = data[i];
         i += 1;
-        let value = BASE64_VALUE[ch as usize];
+        let value = super::base64::VALUES[ch as usize];
         if value < 64 {
             group = if count == 0 { 0 } else { group } | u32::from(value) << (18 - 6 * count);
             count += 1;
@@ -575,18 +575,6 @@ fn base64_body(stream: &mut MessageStream<'_>, boundary: &Boundary) -> Option<Ve
     stream.skip_bytes(data.len());
     Some(out)
 }
-
-/// The value of each character of the base64 alphabet; `0xFF` for other bytes.
-static BASE64_VALUE: [u8; 256] = {
-    let mut table = [0xFF; 256];
-    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut i = 0;
-    while i < 64 {
-        table[alphabet[i] as usize] = i as u8;
-        i += 1;
-    }
-    table
-};
 
 /// The base64 alphabet and `=`: bytes the parser decodes without looking at them again.
 static BASE64_OR_PAD: [bool; 256] = {
