@@ -19,8 +19,8 @@ use std::sync::Arc;
 use crate::link::{Link, LinkKind};
 use crate::matches::Matches;
 use crate::policy::{self, Policy};
-use crate::registrable::{self, Suffix};
-use crate::scanner::Scanner;
+use crate::registrable::Suffix;
+use crate::scanner::{Scanner, SuffixRule};
 use crate::tld::{TldPolicy, TldSet};
 use crate::vector::Kernel;
 
@@ -140,13 +140,23 @@ impl LinkFinder {
     #[inline]
     pub fn links_bytes<'f, 't>(&'f self, text: &'t [u8]) -> Links<'f, 't> {
         Links {
-            scanner: Scanner::new(text, &self.policy, self.kernel),
+            scanner: Scanner::new(text, &self.policy, self.kernel, self.suffix_rule()),
             text,
             urls: self.urls,
             emails: self.emails,
             max_link_len: self.max_link_len,
             report: self.report,
-            public_suffix_hosts: self.public_suffix_hosts,
+        }
+    }
+
+    /// What the scanner does with spec section 1.4: drop the URLs whose host is an ICANN
+    /// suffix unless they are asked for, and look hosts up at all only when someone reads
+    /// the verdict (the drop, or the readable policy's rule).
+    fn suffix_rule(&self) -> SuffixRule {
+        match (self.public_suffix_hosts, self.report) {
+            (false, _) => SuffixRule::DropIcann,
+            (true, Policy::Conformant) => SuffixRule::Off,
+            (true, _) => SuffixRule::Report,
         }
     }
 }
@@ -263,7 +273,6 @@ pub struct Links<'f, 't> {
     emails: bool,
     max_link_len: usize,
     report: Policy,
-    public_suffix_hosts: bool,
 }
 
 /// Shows the options and where the scan is, not the text.
@@ -284,18 +293,11 @@ impl Iterator for Links<'_, '_> {
     fn next(&mut self) -> Option<Link> {
         loop {
             let mut link = self.scanner.next_link()?;
-            // Spec section 1.4, out of line: a URL whose host is a public suffix (one
-            // lookup, for this filter and the readable policy's rule alike).
-            let suffix = if self.public_suffix_hosts && self.report == Policy::Conformant {
-                Suffix::No // nobody asks
-            } else {
-                registrable::of_link(self.text, &link)
-            };
-            if suffix == Suffix::Icann && !self.public_suffix_hosts {
-                continue;
-            }
+            // Spec section 1.4 was applied by the scanner, which found the host; the
+            // readable policy's rule takes its verdict (one lookup for both).
             if self.report != Policy::Conformant {
                 // Out of line: the conformant scan pays one predictable branch.
+                let suffix = self.scanner.found_suffix(&link);
                 match policy::readable(self.text, link, suffix != Suffix::No) {
                     Some(refined) => link = refined,
                     None => continue,
@@ -316,9 +318,7 @@ impl Iterator for Links<'_, '_> {
     /// link at a time, through the filters.
     fn count(mut self) -> usize {
         if self.unfiltered() {
-            return self
-                .scanner
-                .count_links(self.max_link_len, self.public_suffix_hosts);
+            return self.scanner.count_links(self.max_link_len);
         }
         self.fold(0, |n, _| n + 1)
     }

@@ -13,10 +13,11 @@
 //! readable policy also one of the private section without a scheme (`github.io`), as
 //! browsers do. `bbc.co.uk` and `user.github.io` are registrable under both.
 //!
-//! Where it runs: on each URL the scanner found, once, in [`crate::LinkFinder`]'s
-//! iterator, before any reporting policy; so every entry point that scans through a
-//! finder (`links`, counts, parallel and streaming scans, HTML, mail, Python, the
-//! `conformance` command) follows it. It is step 9 of `initiation.md` (the report), made
+//! Where it runs: in the scanner, once on each URL with a TLD it finds, where the host's
+//! bounds are known (the backward walk's start and the TLD's end), before any reporting
+//! policy; so every entry point that scans through a finder (`links`, counts, parallel and
+//! streaming scans, HTML, mail, Python, the `conformance` command) follows it, and the
+//! readable policy reads the same verdict. It is step 9 of `initiation.md` (the report), made
 //! conditional: a URL whose host is a public suffix is not reported, and the floor moves
 //! past it all the same, as after an invalid local part (step 6), so nothing inside it is
 //! reported instead. The spec-literal oracle does the same at the same step. The TLD
@@ -24,7 +25,7 @@
 //! TLD is, and this rule which domains may be linked.
 //!
 //! What counts as the host: the URL's text after `scheme://` (when a scheme was written)
-//! up to the first `/`, `?`, `#` or `:`, without a trailing dot, ASCII case ignored. A
+//! up to the end of its TLD (before a trailing dot, a port, a path), ASCII case ignored. A
 //! host with any non-ASCII byte (Unicode labels, `。`, fullwidth letters, the Ignored
 //! code points that a host walk passes over) is first mapped to its ASCII form by UTS #46
 //! (the `idna` crate), as the WHATWG host parser does; one that UTS #46 refuses is left
@@ -46,8 +47,6 @@
 //! allocate for an ASCII host. A small per-thread cache of recent verdicts ([`suffix`])
 //! keeps the lookup off the profile of text that names the same hosts again and again.
 
-use crate::link::{Link, LinkKind};
-
 /// The longest domain name, in bytes, without its trailing dot (RFC 1035).
 const MAX_HOST: usize = 253;
 
@@ -62,72 +61,153 @@ pub(crate) enum Suffix {
     Private,
 }
 
-/// The suffix verdict on a link: [`Suffix::No`] for an email, the host's for a URL.
-#[inline]
-pub(crate) fn of_link(text: &[u8], link: &Link) -> Suffix {
-    if link.kind == LinkKind::Email {
-        Suffix::No
-    } else {
-        suffix(url_host(text, link))
-    }
-}
-
-/// The host of a URL link: after `://` when a scheme was written, up to the first `/`,
-/// `?`, `#` or `:`.
-pub(crate) fn url_host<'t>(text: &'t [u8], link: &Link) -> &'t [u8] {
-    let mut body = &text[link.start..link.end];
-    if link.has_scheme {
-        // The scanner took `scheme://`: its first `:` is the scheme's, `//` follows.
-        if let Some(colon) = memchr::memchr(b':', body) {
-            body = body.get(colon + 3..).unwrap_or_default();
-        }
-    }
-    let end = body
-        .iter()
-        .position(|b| matches!(b, b'/' | b'?' | b'#' | b':'))
-        .unwrap_or(body.len());
-    &body[..end]
-}
-
 /// Which section `host` is an entry of, on bytes that need not be UTF-8 (a host the
-/// scanner found always is; anything else is no suffix). Out of line: the finder's loop
-/// keeps only the call. A host of at most [`CACHED_HOST`] bytes is looked up in the
-/// thread's cache of recent verdicts first.
-#[inline(never)]
+/// scanner found always is; anything else is no suffix). A host of at most
+/// [`CACHED_HOST`] bytes is looked up in the thread's cache of recent verdicts first (a
+/// hash and three compares).
+#[inline]
 pub(crate) fn suffix(host: &[u8]) -> Suffix {
     if host.len() > CACHED_HOST {
         return look_up(host);
     }
-    let slot = slot(host);
-    let cached = CACHE.try_with(|cache| {
-        let mut cache = cache.borrow_mut();
-        let entry = &mut cache[slot];
-        if usize::from(entry.len) == host.len() && entry.host[..host.len()] == *host {
-            return entry.verdict;
-        }
-        let verdict = look_up(host);
-        entry.len = host.len() as u8;
-        entry.host[..host.len()].copy_from_slice(host);
-        entry.verdict = verdict;
-        verdict
+    cached(host, Key::of(host))
+}
+
+/// [`suffix`] of a host of at most [`CACHED_HOST`] bytes, whose key is `key`. Out of line:
+/// the scanner's loop keeps only the call.
+#[inline(never)]
+fn cached(host: &[u8], key: Key) -> Suffix {
+    let hit = CACHE.try_with(|cache| {
+        let cache = cache.borrow();
+        let entry = &cache[key.slot()];
+        (entry.key == key
+            && (key.len <= 16 || entry.middle[..key.len - 16] == host[8..key.len - 8]))
+            .then_some(entry.verdict)
     });
-    // No cache while the thread's locals are being torn down.
-    cached.unwrap_or_else(|_| look_up(host))
+    match hit {
+        Ok(Some(verdict)) => verdict,
+        _ => remember(host, key),
+    }
+}
+
+/// The verdict on the host looked up last by one scan, before [`suffix`]: link-dense text
+/// names the same host link after link (`x.com:1x.com:1…`, a list's own site), and the
+/// compare of a key costs a third of a hit in the thread's cache.
+#[derive(Clone, Copy)]
+pub(crate) struct LastHost {
+    key: Key,
+    verdict: Suffix,
+}
+
+impl LastHost {
+    /// Nothing looked up yet: the empty host, whose verdict is [`Suffix::No`].
+    pub(crate) const fn new() -> LastHost {
+        LastHost {
+            key: Key::EMPTY,
+            verdict: Suffix::No,
+        }
+    }
+
+    /// [`suffix`] of `host`, remembered for the next call.
+    #[inline(always)]
+    pub(crate) fn suffix(&mut self, host: &[u8]) -> Suffix {
+        if host.len() > CACHED_HOST {
+            return look_up(host);
+        }
+        let key = Key::of(host);
+        // The key is the whole host up to 16 bytes; a longer one goes to the cache.
+        if key != self.key || key.len > 16 {
+            self.key = key;
+            self.verdict = cached(host, key);
+        }
+        self.verdict
+    }
+}
+
+/// A verdict the cache did not hold: the list's, put in the host's slot (no cache while
+/// the thread's locals are being torn down).
+#[inline(never)]
+fn remember(host: &[u8], key: Key) -> Suffix {
+    let verdict = look_up(host);
+    let _ = CACHE.try_with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let entry = &mut cache[key.slot()];
+        entry.key = key;
+        if key.len > 16 {
+            entry.middle[..key.len - 16].copy_from_slice(&host[8..key.len - 8]);
+        }
+        entry.verdict = verdict;
+    });
+    verdict
 }
 
 /// Hosts this long or shorter (most hosts) are remembered by [`suffix`]'s cache.
 const CACHED_HOST: usize = 32;
 
 /// Entries of the cache: a power of two.
-const CACHE_SLOTS: usize = 64;
+const CACHE_SLOTS: usize = 256;
 
-/// One remembered verdict: the host's bytes as written and their length (0: empty slot;
-/// an empty host is never looked up through the cache twice wrongly, as its verdict is
-/// [`Suffix::No`], the slot's initial one).
+/// A host of at most [`CACHED_HOST`] bytes, as the cache compares it: two words and its
+/// length, which are the whole host up to 16 bytes (its first and last 8 bytes,
+/// overlapping on a host of 8 to 15; its first and last 4 on a host of 4 to 7; its first,
+/// middle and last byte on a shorter one); a longer one's bytes between its first and
+/// last 8 are compared apart. A few loads and no loop or copy.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Key {
+    first: u64,
+    last: u64,
+    len: usize,
+}
+
+impl Key {
+    /// The key of the empty host.
+    const EMPTY: Key = Key {
+        first: 0,
+        last: 0,
+        len: 0,
+    };
+
+    #[inline(always)]
+    fn of(host: &[u8]) -> Key {
+        let len = host.len();
+        let (first, last) = if let (Some(first), Some(last)) =
+            (host.first_chunk::<8>(), host.last_chunk::<8>())
+        {
+            (u64::from_le_bytes(*first), u64::from_le_bytes(*last))
+        } else if let (Some(first), Some(last)) = (host.first_chunk::<4>(), host.last_chunk::<4>())
+        {
+            (
+                u64::from(u32::from_le_bytes(*first)),
+                u64::from(u32::from_le_bytes(*last)),
+            )
+        } else if len > 0 {
+            let bytes = [host[0], host[len / 2], host[len - 1]];
+            (
+                u64::from(bytes[0]) | u64::from(bytes[1]) << 8 | u64::from(bytes[2]) << 16,
+                0,
+            )
+        } else {
+            (0, 0)
+        };
+        Key { first, last, len }
+    }
+
+    /// The slot: a multiplicative hash of the key's words.
+    #[inline(always)]
+    fn slot(&self) -> usize {
+        let h = (self.first ^ self.last.rotate_left(29) ^ self.len as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> (64 - CACHE_SLOTS.trailing_zeros())) as usize
+    }
+}
+
+/// One remembered verdict: the host's key, its bytes between the key's words (of a host
+/// over 16 bytes), and the list's verdict. An empty slot holds the empty host, whose
+/// verdict is [`Suffix::No`], the slot's initial one.
 #[derive(Clone, Copy)]
 struct Remembered {
-    len: u8,
-    host: [u8; CACHED_HOST],
+    key: Key,
+    middle: [u8; CACHED_HOST - 16],
     verdict: Suffix,
 }
 
@@ -137,32 +217,21 @@ thread_local! {
     /// archive's list and relay hosts, a page's own site: on the two corpora of the
     /// benchmarks, 2,792 distinct hosts among 115,456 URLs and 6,091 among 45,726), and the
     /// list lookup costs about 370 instructions a host (a match per label, from the
-    /// right), a hit a hash and a compare. An entry is the list's answer for exactly
-    /// those bytes, so the cache changes no verdict; it holds 64 × 34 bytes per thread.
+    /// right), a hit a hash and three compares. An entry is the list's answer for exactly
+    /// those bytes, so the cache changes no verdict; it holds 256 × 48 bytes per thread.
     static CACHE: std::cell::RefCell<[Remembered; CACHE_SLOTS]> = const {
         std::cell::RefCell::new(
-            [Remembered { len: 0, host: [0; CACHED_HOST], verdict: Suffix::No }; CACHE_SLOTS],
+            [Remembered {
+                key: Key::EMPTY,
+                middle: [0; CACHED_HOST - 16],
+                verdict: Suffix::No,
+            }; CACHE_SLOTS],
         )
     };
 }
 
-/// The cache slot of `host` (at most [`CACHED_HOST`] bytes): a multiplicative hash of its
-/// first and last 8 bytes (overlapping on a short host) and its length; no loop.
-fn slot(host: &[u8]) -> usize {
-    let n = host.len();
-    let (mut first, mut last) = ([0u8; 8], [0u8; 8]);
-    if n >= 8 {
-        first.copy_from_slice(&host[..8]);
-        last.copy_from_slice(&host[n - 8..]);
-    } else {
-        first[..n].copy_from_slice(host);
-    }
-    let h = (u64::from_le_bytes(first) ^ u64::from_le_bytes(last).rotate_left(29) ^ n as u64)
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (h >> (64 - CACHE_SLOTS.trailing_zeros())) as usize
-}
-
 /// [`suffix`] without the cache: the list's answer.
+#[inline(never)]
 fn look_up(host: &[u8]) -> Suffix {
     let host = host.strip_suffix(b".").unwrap_or(host);
     if host.is_empty() {
@@ -172,7 +241,10 @@ fn look_up(host: &[u8]) -> Suffix {
         if host.len() > MAX_HOST {
             return Suffix::No;
         }
-        // The list is in lower case.
+        // The list is in lower case; most hosts are written so.
+        if !host.iter().any(u8::is_ascii_uppercase) {
+            return listed(host);
+        }
         let mut lower = [0u8; MAX_HOST];
         let lower = &mut lower[..host.len()];
         lower.copy_from_slice(host);
@@ -310,23 +382,5 @@ mod tests {
         assert_eq!(suffix(b""), Suffix::No);
         assert_eq!(suffix(b"co.uk"), Suffix::Icann);
         assert_eq!(suffix(b"co.u"), Suffix::No);
-    }
-
-    #[test]
-    fn hosts_of_urls() {
-        let host = |text: &str, has_scheme| {
-            let link = Link {
-                start: 0,
-                end: text.len(),
-                kind: LinkKind::Url,
-                has_scheme,
-            };
-            String::from_utf8(url_host(text.as_bytes(), &link).to_vec()).unwrap()
-        };
-        assert_eq!(host("co.uk", false), "co.uk");
-        assert_eq!(host("co.uk.:80/x", false), "co.uk.");
-        assert_eq!(host("https://github.io/a?b", true), "github.io");
-        assert_eq!(host("git+ssh://x.github.io#f", true), "x.github.io");
-        assert_eq!(host("http://[::1]:3000/", true), "[");
     }
 }

@@ -63,7 +63,7 @@
 
 use crate::link::{Link, LinkKind};
 use crate::props::{is_ignored_cp, props_of, HOST_CHAR, LINK_EMAIL};
-use crate::registrable::{self, Suffix};
+use crate::registrable::{LastHost, Suffix};
 use crate::tables::PROPS_BLOCKS;
 use crate::terminate::{terminate, BracketStack};
 use crate::tld::{pack_short_from, TldPolicy, TldSet};
@@ -258,6 +258,26 @@ pub(crate) struct Scanner<'t, 'p> {
     /// The packed short TLD ([`TldSet::contains_packed`]) the fast path of
     /// [`Scanner::candidate`] found last (0: none): link-dense text repeats its TLDs.
     last_tld: u64,
+    /// The Public Suffix List's verdict on the host of the URL found last
+    /// ([`Suffix::No`] for a host without a TLD, and when `suffixes` asks for none).
+    found_suffix: Suffix,
+    suffixes: SuffixRule,
+    last_host: LastHost,
+}
+
+/// What the scanner does with spec section 1.4 ([`crate::registrable`]) on each URL it
+/// finds with a TLD, once its host is known: the host is `text[start..end]` of the walk and
+/// the TLD run, so nothing is scanned again to find it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SuffixRule {
+    /// No lookup: nobody asks (a conformant finder that reports public-suffix hosts).
+    Off,
+    /// Look the host up and leave the verdict in `found_suffix` (the readable policy).
+    Report,
+    /// The same, and a URL whose host is an entry of the list's ICANN section is no link:
+    /// the floor moves past it all the same, as past a link, so nothing inside it is
+    /// reported instead.
+    DropIcann,
 }
 
 #[inline]
@@ -276,7 +296,12 @@ fn host_props(cp: u32) -> u8 {
 }
 
 impl<'t, 'p> Scanner<'t, 'p> {
-    pub(crate) fn new(text: &'t [u8], policy: &'p TldPolicy, kernel: Kernel) -> Self {
+    pub(crate) fn new(
+        text: &'t [u8],
+        policy: &'p TldPolicy,
+        kernel: Kernel,
+        suffixes: SuffixRule,
+    ) -> Self {
         let tlds = match policy {
             TldPolicy::Iana => Some(TldSet::iana()),
             TldPolicy::List(set) => Some(&**set),
@@ -297,6 +322,9 @@ impl<'t, 'p> Scanner<'t, 'p> {
             stack: BracketStack::new(),
             found_kind: LinkKind::Url,
             found_scheme: false,
+            found_suffix: Suffix::No,
+            suffixes,
+            last_host: LastHost::new(),
             last_tld: 0,
         }
     }
@@ -419,6 +447,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 if let Some(link) = self.literal_host(dot) {
                     self.found_kind = link.kind;
                     self.found_scheme = link.has_scheme;
+                    self.found_suffix = Suffix::No;
                     return (link.start, link.end);
                 }
                 continue;
@@ -437,17 +466,8 @@ impl<'t, 'p> Scanner<'t, 'p> {
     /// The number of the links from here to the end no longer than `max_len` bytes: the
     /// loop of [`Scanner::next_range`] with no return per link, for counts (on text with
     /// a link every few bytes, the call and return per link are a tenth of the work).
-    /// Unless `suffix_hosts`, a URL whose host is a public suffix of the list's ICANN
-    /// section is not counted (spec section 1.4, as [`crate::LinkFinder`]'s iterator
-    /// drops it; the scan goes on after it all the same).
-    pub(crate) fn count_links(&mut self, max_len: usize, suffix_hosts: bool) -> usize {
-        let text = self.text;
-        let counted = |link: &Link| {
-            link.end - link.start <= max_len
-                && (suffix_hosts
-                    || link.kind == LinkKind::Email
-                    || registrable::of_link(text, link) != Suffix::Icann)
-        };
+    /// Spec section 1.4 is applied where the links are found ([`SuffixRule`]).
+    pub(crate) fn count_links(&mut self, max_len: usize) -> usize {
         let mut n = 0;
         loop {
             let Some((dot, dot_len)) = self.next_dot() else {
@@ -455,14 +475,24 @@ impl<'t, 'p> Scanner<'t, 'p> {
             };
             if dot_len == SCHEME_MARK {
                 if let Some(link) = self.literal_host(dot) {
-                    n += usize::from(counted(&link));
+                    n += usize::from(link.end - link.start <= max_len);
                 }
                 continue;
             }
             match self.candidate(dot, dot_len) {
-                Ok(link) => n += usize::from(counted(&link)),
+                Ok(link) => n += usize::from(link.end - link.start <= max_len),
                 Err(resume) => self.pos = resume,
             }
+        }
+    }
+
+    /// The Public Suffix List's verdict on the host of the link returned last (see
+    /// [`SuffixRule`]): [`Suffix::No`] for an email and for a host without a TLD.
+    #[inline]
+    pub(crate) fn found_suffix(&self, link: &Link) -> Suffix {
+        match link.kind {
+            LinkKind::Url => self.found_suffix,
+            LinkKind::Email => Suffix::No,
         }
     }
 
@@ -743,6 +773,16 @@ impl<'t, 'p> Scanner<'t, 'p> {
         };
         self.floor = link_end;
         self.run = None;
+
+        // 9. Spec section 1.4 (`crate::registrable`), out of line: the host is
+        //    `text[start..resume]`, the walk's start to the TLD's end.
+        if self.suffixes != SuffixRule::Off {
+            let verdict = self.last_host.suffix(&text[start..resume]);
+            self.found_suffix = verdict;
+            if verdict == Suffix::Icann && self.suffixes == SuffixRule::DropIcann {
+                return Err(link_end);
+            }
+        }
         Ok(Link {
             start: link_start,
             end: link_end,
