@@ -7,6 +7,10 @@
 //!   and emails, counting links;
 //! * `memchr3_floor` — only finding every `.`, `@` and `:` with `memchr3`: a floor for any
 //!   detector that has to look at those bytes;
+//! * `aho_corasick_candidates` — only the candidate search of stage 1 (every `.`, `。`,
+//!   `．` and `://`) done with the `aho-corasick` crate (its packed Teddy searcher), the
+//!   general tool for such a multi-pattern search, against which the project's own
+//!   kernel (`src/vector/`) is measured;
 //! * `linkscan_par` — `par_links` on the global rayon pool (as many threads as CPUs).
 //!
 //! Groups: the two real corpora, link-free prose and a link-dense multilingual text
@@ -45,6 +49,10 @@ fn side_by_side(group: &mut BenchmarkGroup<'_, WallTime>, bytes: &[u8], with_lin
     }
     group.bench_function("memchr3_floor", |b| {
         b.iter(|| memchr::memchr3_iter(b'.', b'@', b':', black_box(bytes)).count())
+    });
+    let candidates = aho_corasick::AhoCorasick::new([".", "。", "．", "://"]).unwrap();
+    group.bench_function("aho_corasick_candidates", |b| {
+        b.iter(|| candidates.find_iter(black_box(bytes)).count())
     });
 }
 
