@@ -7,7 +7,9 @@
 //!    dot to dot with the vector prefilter ([`crate::vector`]) and never looks at other
 //!    text unless a candidate needs it.
 //! 2. **TLD.** The maximal run `R` of HostCharNoDot after the dot is looked up in the
-//!    [`TldPolicy`]. Runs after different dots are disjoint, so these scans are linear.
+//!    [`TldPolicy`]. Ignored code points between two of its characters belong to `R` and
+//!    are left out of the lookup (`example.co` U+00AD `m` is `example.com`, not
+//!    `example.co`: the host walk passes over them, and so does the TLD run). Runs after different dots are disjoint, so these scans are linear.
 //!    The common case — a `.`, then a run of at most 7 ASCII bytes that an ASCII byte
 //!    other than a dot ends — is settled on one 8-byte word: the run's length by a few
 //!    integer operations on all its bytes at once, the lookup by one packed compare with
@@ -562,9 +564,11 @@ impl<'t, 'p> Scanner<'t, 'p> {
             //    than any TLD is rejected as soon as it is: R holds no dot, so the next search
             //    may resume where this scan stopped, and each byte is scanned once.
             let tld_start = dot + dot_len;
-            let limit = n.min(tld_start + self.max_tld_len + 1);
+            let mut limit = n.min(tld_start + self.max_tld_len + 1);
             let mut end = tld_start;
             let mut ascii = true;
+            // Whether R holds Ignored code points, to be left out of the lookup.
+            let mut ignored = false;
             // Whether R is known not to be a TLD: within a chain of labels, a first
             // character no TLD starts with does not end the chain (the run is short: R
             // is scanned up to `limit` only).
@@ -590,6 +594,18 @@ impl<'t, 'p> Scanner<'t, 'p> {
                     let (cp, len) = utf8::decode(text, end);
                     if host_props(cp) & HOST_CHAR == 0 || cp == 0x3002 || cp == FULLWIDTH_FULL_STOP
                     {
+                        // Ignored code points inside R are passed over when more of R
+                        // follows them (`example.co` SHY `m` is `example.com`); they are
+                        // not part of the TLD that is looked up.
+                        if end > tld_start && is_ignored_cp(cp) {
+                            let after = self.ignored_run_end(end);
+                            if self.host_no_dot_at(after) {
+                                limit = n.min(limit + (after - end));
+                                ignored = true;
+                                end = after;
+                                continue;
+                            }
+                        }
                         break;
                     }
                     if end == tld_start && self.tlds.is_some_and(|set| !set.may_start_with(cp)) {
@@ -623,8 +639,14 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 (dot, dot_len, first) = (end, next_dot_len, next_first);
                 continue;
             }
-            if miss || len < self.min_tld_len {
+            if miss || len < self.min_tld_len || self.label_follows_past_ignored(end) {
                 return Err(end);
+            }
+            if ignored {
+                if !self.is_tld_without_ignored(&text[tld_start..end]) {
+                    return Err(end);
+                }
+                return Ok((dot, dot_len, end, false));
             }
             let is_tld = match self.tlds {
                 Some(set) if ascii && len <= 8 => match pack_short_from(text, tld_start, len) {
@@ -823,6 +845,77 @@ impl<'t, 'p> Scanner<'t, 'p> {
             (dot_len, (next, len))
         } else {
             NONE
+        }
+    }
+
+    /// Whether a Dot and another label follow `end` with Ignored code points on either side
+    /// of the Dot (`example.co` U+00AD `.uk`), which [`Scanner::label_follows`] does not
+    /// pass over: R is then an inner label too. One byte compare when no Ignored code point
+    /// can be there (any ASCII byte but a dot, or a dot before ASCII).
+    #[inline]
+    fn label_follows_past_ignored(&self, end: usize) -> bool {
+        let text = self.text;
+        let dot = match text.get(end) {
+            Some(&b) if b >= 0x80 => self.ignored_run_end(end),
+            Some(b'.') if text.get(end + 1).is_some_and(|&b| b >= 0x80) => end,
+            _ => return false,
+        };
+        let dot_len = match text.get(dot) {
+            Some(b'.') => 1,
+            Some(0xE3) if text.get(dot + 1..dot + 3) == Some(&[0x80, 0x82]) => 3,
+            _ => return false,
+        };
+        self.host_no_dot_at(self.ignored_run_end(dot + dot_len))
+    }
+
+    /// The end of the run of Ignored code points at `i`.
+    fn ignored_run_end(&self, mut i: usize) -> usize {
+        while i < self.text.len() && self.text[i] >= 0x80 {
+            let (cp, len) = utf8::decode(self.text, i);
+            if !is_ignored_cp(cp) {
+                break;
+            }
+            i += len;
+        }
+        i
+    }
+
+    /// Whether a HostCharNoDot stands at `i`.
+    fn host_no_dot_at(&self, i: usize) -> bool {
+        match self.text.get(i) {
+            None => false,
+            Some(&b) if b < 0x80 => ascii::HOST_NO_DOT[b as usize],
+            Some(_) => {
+                let cp = utf8::decode(self.text, i).0;
+                host_props(cp) & HOST_CHAR != 0 && cp != 0x3002 && cp != FULLWIDTH_FULL_STOP
+            }
+        }
+    }
+
+    /// Whether the run `r`, which holds Ignored code points between its characters, is a
+    /// TLD without them. Out of line: such runs are rare.
+    #[inline(never)]
+    fn is_tld_without_ignored(&self, r: &[u8]) -> bool {
+        // R is valid UTF-8 (the run stops at anything else) and, without its Ignored code
+        // points, at most `max_tld_len + 1` bytes long.
+        let mut tld = [0u8; 256];
+        let mut len = 0;
+        let mut i = 0;
+        while i < r.len() {
+            let (cp, n) = utf8::decode(r, i);
+            if !is_ignored_cp(cp) {
+                let Some(to) = tld.get_mut(len..len + n) else {
+                    return false;
+                };
+                to.copy_from_slice(&r[i..i + n]);
+                len += n;
+            }
+            i += n;
+        }
+        let tld = &tld[..len];
+        match self.tlds {
+            Some(set) => set.contains_bytes(tld),
+            None => self.policy.is_tld(tld),
         }
     }
 

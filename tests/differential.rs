@@ -489,9 +489,27 @@ impl Alphabet {
         if rng.chance(5) {
             out.push(rng.str(IGNORED).as_bytes().to_vec());
         }
-        out.push(self.tld(rng));
+        let tld = self.tld(rng);
+        if rng.chance(8) {
+            // Ignored code points anywhere in the TLD, its edges included.
+            let cut = (0..=tld.len())
+                .filter(|&i| std::str::from_utf8(&tld[..i]).is_ok())
+                .nth(rng.below(tld.len() + 1))
+                .unwrap_or(0);
+            out.push(tld[..cut].to_vec());
+            out.push(rng.str(IGNORED).as_bytes().to_vec());
+            out.push(tld[cut..].to_vec());
+        } else {
+            out.push(tld);
+        }
+        if rng.chance(8) {
+            out.push(rng.str(IGNORED).as_bytes().to_vec());
+        }
         if rng.chance(15) {
             out.push(rng.str(DOTS).as_bytes().to_vec());
+            if rng.chance(8) {
+                out.push(rng.str(IGNORED).as_bytes().to_vec());
+            }
         }
         if rng.chance(15) {
             out.push(b":".to_vec());

@@ -788,9 +788,22 @@ fn labels_are_judged_without_ignored_code_points() {
 }
 
 #[test]
-fn ignored_code_points_end_the_tld_and_are_no_host_characters_elsewhere() {
-    // The TLD run (step 1) is HostCharNoDot alone: an Ignored code point ends it.
-    assert_eq!(found("example.co\u{AD}m"), ["example.co"]);
+fn ignored_code_points_inside_the_tld_are_passed_over_and_no_host_characters_elsewhere() {
+    // Inside the TLD run (step 1) an Ignored code point is passed over, as in the rest of
+    // the host: the reader sees example.com, and the link is not example.co.
+    assert_eq!(found("example.co\u{AD}m"), ["example.co\u{AD}m"]);
+    assert_eq!(
+        found("see www.example.c\u{200B}\u{2060}om/x and a@b.o\u{AD}rg."),
+        ["www.example.c\u{200B}\u{2060}om/x", "a@b.o\u{AD}rg"]
+    );
+    // Not a TLD without them: no link (`co` alone is one, but the run is `cox`).
+    assert_eq!(found("example.co\u{AD}x"), Vec::<&str>::new());
+    // At the run's end, or before a dot, they are not part of it.
+    assert_eq!(
+        found("example.com\u{AD} x.org\u{200B}."),
+        ["example.com", "x.org"]
+    );
+    assert_eq!(found("example.co\u{AD}.uk"), ["example.co\u{AD}.uk"]);
     // A character that is neither HostChar nor Ignored still ends the host.
     assert_eq!(found("pay\u{200C}pal.com"), ["pay\u{200C}pal.com"]); // ZWNJ: deviation
     assert_eq!(found("pay\u{00A0}pal.com"), ["pal.com"]); // NBSP maps to a space

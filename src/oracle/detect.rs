@@ -1,7 +1,9 @@
 //! Link detection, spec-literal: `initiation.md` for the host and the start, section 3.5.1
 //! for termination, section 5.2 for email local parts.
 //!
-//! The steps are those of `initiation.md`, in its order: for every Dot, (1) the TLD run,
+//! The steps are those of `initiation.md`, in its order: for every Dot, (1) the TLD run
+//! (with Ignored code points between its characters passed over, a step further than
+//! `initiation.md`'s, whose host walk alone passes over them),
 //! (2) the trailing dot and the `@` right after a host (a local part, never a URL),
 //! (3) the port, (4) the host start, walking back over HostChar and Ignored code points
 //! and then forward over Ignored ones, (5) the labels, without the Ignored code points,
@@ -95,21 +97,49 @@ pub fn find_links(text: &[u8], policy: &TldPolicy) -> Vec<Link> {
         if !is_dot(cp[d]) {
             continue;
         }
+        //    Ignored code points between characters of R belong to it, and are left out
+        //    of the TLD (`example.co` SHY `m` is `example.com`).
         let mut end = d + 1;
-        while end < n && is_host_char_no_dot(cp[end]) {
-            end += 1;
+        loop {
+            while end < n && is_host_char_no_dot(cp[end]) {
+                end += 1;
+            }
+            let mut after = end;
+            while after < n && is_ignored(cp[after]) {
+                after += 1;
+            }
+            if end == d + 1 || after == end || after == n || !is_host_char_no_dot(cp[after]) {
+                break;
+            }
+            end = after;
         }
-        if end == d + 1 || !is_tld(&cp[d + 1..end], policy) {
+        let tld: Vec<u32> = cp[d + 1..end]
+            .iter()
+            .copied()
+            .filter(|&c| !is_ignored(c))
+            .collect();
+        if end == d + 1 || !is_tld(&tld, policy) {
             continue;
         }
         let email_end = end;
 
-        // 2. Trailing dot.
-        let mut trailing_dot = false;
-        if end < n && is_dot(cp[end]) {
-            if end + 1 < n && is_host_char_no_dot(cp[end + 1]) {
+        // 2. Trailing dot; R is an inner label when a Dot and a label follow it, Ignored
+        //    code points on either side of that Dot passed over (`example.co` SHY `.uk`).
+        let mut dot = end;
+        while dot < n && is_ignored(cp[dot]) {
+            dot += 1;
+        }
+        if dot < n && is_dot(cp[dot]) {
+            let mut label = dot + 1;
+            while label < n && is_ignored(cp[label]) {
+                label += 1;
+            }
+            if label < n && is_host_char_no_dot(cp[label]) {
                 continue;
             }
+        }
+        let mut trailing_dot = false;
+        if end < n && is_dot(cp[end]) {
             end += 1;
             trailing_dot = true;
         }
