@@ -9,8 +9,8 @@
 //! JSON lines there, and `linkscan linkify --mbox --out` writes each message's page.
 //!
 //! ```
-//! use linkscan::mail::pipeline::{Event, Input, Pipeline};
-//! use linkscan::mail::MailScanner;
+//! use linkscan::mail::pipeline::{Event, Input, MessageInfo, Pipeline};
+//! use linkscan::mail::{MailScanner, ScannedMessage};
 //! # let dir = std::env::temp_dir().join(format!("linkscan-pipeline-doc-{}", std::process::id()));
 //! # std::fs::create_dir_all(&dir).unwrap();
 //! let path = dir.join("list.mbox");
@@ -20,7 +20,7 @@
 //!                        Subject: hello\n\nno link\n").unwrap();
 //! let pipeline = Pipeline::new(MailScanner::new());
 //! // The render runs on the pool: here, each message's link texts.
-//! let render = |_: &_, scanned: linkscan::mail::ScannedMessage| -> Vec<String> {
+//! let render = |_: &MessageInfo<'_>, scanned: ScannedMessage| -> Vec<String> {
 //!     let links = scanned.parts().iter().flat_map(|p| p.links());
 //!     links.map(|l| l.text().to_owned()).collect()
 //! };
@@ -60,7 +60,10 @@
 //!
 //! Memory is bounded by a few buffers and batches per thread plus, per worker, the
 //! message it scans (at most the size limit), whatever the size of the archive; and by
-//! what the [`Render`] makes of the messages in flight, which is the caller's to bound.
+//! what the [`Render`] makes of the messages in flight, which is the caller's to bound
+//! (`linkscan find` renders at most a fixed budget of output per message on the pool
+//! and the rest on the calling thread, from the part texts and
+//! [`MailScanner::text_links`]).
 //!
 //! # Reporting
 //!

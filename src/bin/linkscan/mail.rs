@@ -11,6 +11,16 @@
 //! thread. A message over `--max-message-size` comes as pieces of about 1 MiB, scanned as
 //! raw text.
 //!
+//! # Bounds
+//!
+//! `find` renders at most [`BUDGET`] bytes of output per thread on the pool, for all the
+//! messages in flight together; a message that finds the budget spent is left to the main thread,
+//! which renders the rest of its links from the part texts in pieces of [`CHUNK`] bytes as
+//! it writes them ([`FindRender::finish`]). Its scan keeps no record per link of text (the
+//! links are found again in the part texts: [`MailScanner::defer_text_links`]). So the
+//! output held is bounded whatever the density of the links, and the memory of a run is
+//! the pipeline's plus that.
+//!
 //! # Reporting
 //!
 //! Every message read is counted, whatever happens to it. Problems in a message are warnings
@@ -23,6 +33,7 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -31,7 +42,7 @@ use linkscan::checks;
 use linkscan::mail::pipeline::{
     self, Event, Input, MessageInfo, Pipeline, DEFAULT_MAX_MESSAGE_SIZE,
 };
-use linkscan::mail::{LinkSource, MailScanner, ScannedMessage};
+use linkscan::mail::{LinkSource, MailLink, MailScanner, ScannedMessage, TextPart};
 
 use crate::find::{Format, PerInput};
 use crate::input::STDIN_NAME;
@@ -403,11 +414,57 @@ struct FindRender {
     /// -o: the text of each link, one per line.
     only: bool,
     checks: bool,
+    /// The scanner, whose finder finds the links of the texts again
+    /// ([`MailScanner::text_links`]).
+    scanner: MailScanner,
+    /// The most output rendered on the pool and not yet written, for all messages together.
+    budget: usize,
+    /// The output rendered on the pool and not yet written.
+    held: AtomicUsize,
+}
+
+/// The output rendered on the pool for all messages in flight together, per thread (see
+/// the module documentation).
+const BUDGET: usize = crate::find::BUDGET;
+
+/// The output that the main thread renders is written every this many bytes.
+const CHUNK: usize = 256 << 10;
+
+/// What a worker makes of one message for `find`.
+#[derive(Default)]
+pub(crate) struct FindOutput {
+    /// The output rendered on the pool.
+    out: Vec<u8>,
+    /// The links of the texts it has (found again: the scan did not count them).
+    links: usize,
+    /// What is left to render when the budget was spent.
+    rest: Option<Box<Rest>>,
+}
+
+/// A message whose output a worker left to the main thread, and where it stopped.
+struct Rest {
+    file: String,
+    index: usize,
+    message: ScannedMessage,
+    at: Cursor,
+}
+
+/// Where rendering a message's links stands: a part, and in it the end of the last link
+/// of the text written (the links of the text come first), then the next of the links
+/// the scan kept ([`linkscan::mail::TextPart::links`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Cursor {
+    part: usize,
+    after: usize,
+    text_done: bool,
+    kept: usize,
 }
 
 /// `find` over archives: the output, and the counts.
-struct FindSink<'o, W: Write> {
+struct FindSink<'o, 'r, W: Write> {
     out: &'o mut W,
+    /// The renderer, for the rest of a message that a worker left.
+    render: &'r FindRender,
     /// -c, -l, --files-without-match: a line per archive.
     per_input: PerInput,
     /// -q: print nothing.
@@ -444,131 +501,227 @@ fn json_opt(out: &mut Vec<u8>, text: Option<&str>) {
     }
 }
 
-impl Render for FindRender {
-    type Rendered = Vec<u8>;
+impl FindRender {
+    /// The start of each line of `part`: the message's and the part's fields.
+    fn head(
+        &self,
+        file: &str,
+        index: usize,
+        m: &ScannedMessage,
+        part: &TextPart,
+        head: &mut Vec<u8>,
+    ) {
+        head.clear();
+        if self.only {
+            return;
+        }
+        if self.format == Format::Tsv {
+            head.extend_from_slice(file.as_bytes());
+            head.push(b'\t');
+            decimal(head, index as u64);
+            head.push(b'\t');
+            tsv_field(head, m.message_id().unwrap_or_default().as_bytes());
+            head.push(b'\t');
+            tsv_field(head, part.path().as_bytes());
+            head.push(b'\t');
+            tsv_field(head, part.content_type().unwrap_or_default().as_bytes());
+        } else {
+            head.extend_from_slice(b"{\"file\":");
+            head.extend_from_slice(&file_json(file));
+            head.extend_from_slice(b",\"message\":");
+            decimal(head, index as u64);
+            head.extend_from_slice(b",\"message_id\":");
+            json_opt(head, m.message_id());
+            head.extend_from_slice(b",\"part\":");
+            json_str(head, part.path());
+            head.extend_from_slice(b",\"content_type\":");
+            json_opt(head, part.content_type());
+        }
+    }
 
-    fn render(&self, file: &str, index: usize, _global: usize, m: ScannedMessage) -> Vec<u8> {
-        if self.count {
-            return Vec::new();
-        }
-        // A JSON line is a few hundred bytes: sized once, rather than grown by doubling
-        // (each doubling copies what was rendered).
-        let mut out = Vec::with_capacity(m.link_count() * 320);
-        // What every line of the message starts with, and every line of a part: rendered
-        // once, not per link.
-        let tsv = self.format == Format::Tsv;
-        let mut message = Vec::new();
-        if !self.only && m.link_count() > 0 {
-            if tsv {
-                message.extend_from_slice(file.as_bytes());
-                message.push(b'\t');
-                decimal(&mut message, index as u64);
-                message.push(b'\t');
-                tsv_field(&mut message, m.message_id().unwrap_or_default().as_bytes());
-            } else {
-                message.extend_from_slice(b"{\"file\":");
-                message.extend_from_slice(&file_json(file));
-                message.extend_from_slice(b",\"message\":");
-                decimal(&mut message, index as u64);
-                message.extend_from_slice(b",\"message_id\":");
-                json_opt(&mut message, m.message_id());
-            }
-        }
+    /// Renders the links of `m` from `at` into `out`, counting the links of the texts in
+    /// `links` and calling `full` after each link: when it says so, rendering stops and
+    /// the place to go on from is returned.
+    #[allow(clippy::too_many_arguments)]
+    fn write_links(
+        &self,
+        file: &str,
+        index: usize,
+        m: &ScannedMessage,
+        mut at: Cursor,
+        out: &mut Vec<u8>,
+        links: &mut usize,
+        mut full: impl FnMut(&mut Vec<u8>) -> io::Result<bool>,
+    ) -> io::Result<Option<Cursor>> {
         let mut head = Vec::new();
-        for part in m.parts() {
-            if part.links().is_empty() {
-                continue;
-            }
-            head.clear();
-            head.extend_from_slice(&message);
-            if tsv {
-                head.push(b'\t');
-                tsv_field(&mut head, part.path().as_bytes());
-                head.push(b'\t');
-                tsv_field(
-                    &mut head,
-                    part.content_type().unwrap_or_default().as_bytes(),
-                );
-            } else if !self.only {
-                head.extend_from_slice(b",\"part\":");
-                json_str(&mut head, part.path());
-                head.extend_from_slice(b",\"content_type\":");
-                json_opt(&mut head, part.content_type());
-            }
-            for link in part.links() {
-                if self.only {
-                    tsv_field(&mut out, link.text().as_bytes());
-                    out.push(b'\n');
-                    continue;
-                }
-                let failed = self.checks.then(|| {
-                    // What is right before a link of the text counts (an invisible
-                    // character); an href's attribute has nothing before it.
-                    let (before, after) = match link.source() {
-                        LinkSource::Text => (
-                            part.text().get(..link.start()).unwrap_or(""),
-                            part.text().get(link.end()..).unwrap_or(""),
-                        ),
-                        _ => ("", ""),
-                    };
-                    checks::check_between(before, link.text(), after, link.kind())
-                });
-                if tsv {
-                    out.extend_from_slice(&head);
-                    out.push(b'\t');
-                    out.extend_from_slice(link.source().as_str().as_bytes());
-                    out.push(b'\t');
-                    decimal(&mut out, link.start() as u64);
-                    out.push(b'\t');
-                    decimal(&mut out, link.end() as u64);
-                    out.push(b'\t');
-                    out.extend_from_slice(link.kind().as_str().as_bytes());
-                    for field in [link.text(), link.href()] {
-                        out.push(b'\t');
-                        tsv_field(&mut out, field.as_bytes());
+        while let Some(part) = m.parts().get(at.part) {
+            // Rendered at the part's first link: most parts have none.
+            let mut has_head = false;
+            if !at.text_done {
+                for link in self.scanner.text_links(m, at.part, at.after) {
+                    if !has_head {
+                        self.head(file, index, m, part, &mut head);
+                        has_head = true;
                     }
-                    if let Some(failed) = failed {
-                        let names: Vec<&str> = failed.names().collect();
-                        out.push(b'\t');
-                        out.extend_from_slice(names.join(",").as_bytes());
+                    self.line(out, &head, part, &link);
+                    *links += 1;
+                    at.after = link.end();
+                    if full(out)? {
+                        return Ok(Some(at));
                     }
-                    out.push(b'\n');
-                    continue;
                 }
-                out.extend_from_slice(&head);
-                out.extend_from_slice(b",\"source\":\"");
-                out.extend_from_slice(link.source().as_str().as_bytes());
-                out.extend_from_slice(b"\",\"start\":");
-                decimal(&mut out, link.start() as u64);
-                out.extend_from_slice(b",\"end\":");
-                decimal(&mut out, link.end() as u64);
-                out.extend_from_slice(b",\"kind\":\"");
-                out.extend_from_slice(link.kind().as_str().as_bytes());
-                out.extend_from_slice(b"\",\"text\":");
-                json_str(&mut out, link.text());
-                out.extend_from_slice(b",\"href\":");
-                json_str(&mut out, link.href());
-                if let Some(failed) = failed {
-                    out.extend_from_slice(b",\"checks\":[");
-                    for (i, name) in failed.names().enumerate() {
-                        if i > 0 {
-                            out.push(b',');
-                        }
-                        json_str(&mut out, name);
-                    }
-                    out.push(b']');
-                }
-                out.extend_from_slice(b"}\n");
+                at.text_done = true;
             }
+            while let Some(link) = part.links().get(at.kept) {
+                if !has_head {
+                    self.head(file, index, m, part, &mut head);
+                    has_head = true;
+                }
+                self.line(out, &head, part, link);
+                at.kept += 1;
+                if full(out)? {
+                    return Ok(Some(at));
+                }
+            }
+            at = Cursor {
+                part: at.part + 1,
+                ..Cursor::default()
+            };
         }
-        out
+        Ok(None)
+    }
+
+    /// One link's line.
+    fn line(&self, out: &mut Vec<u8>, head: &[u8], part: &TextPart, link: &MailLink) {
+        if self.only {
+            tsv_field(out, link.text().as_bytes());
+            out.push(b'\n');
+            return;
+        }
+        let failed = self.checks.then(|| {
+            // What is right before a link of the text counts (an invisible
+            // character); an href's attribute has nothing before it.
+            let (before, after) = match link.source() {
+                LinkSource::Text => (
+                    part.text().get(..link.start()).unwrap_or(""),
+                    part.text().get(link.end()..).unwrap_or(""),
+                ),
+                _ => ("", ""),
+            };
+            checks::check_between(before, link.text(), after, link.kind())
+        });
+        if self.format == Format::Tsv {
+            out.extend_from_slice(head);
+            out.push(b'\t');
+            out.extend_from_slice(link.source().as_str().as_bytes());
+            out.push(b'\t');
+            decimal(out, link.start() as u64);
+            out.push(b'\t');
+            decimal(out, link.end() as u64);
+            out.push(b'\t');
+            out.extend_from_slice(link.kind().as_str().as_bytes());
+            for field in [link.text(), link.href()] {
+                out.push(b'\t');
+                tsv_field(out, field.as_bytes());
+            }
+            if let Some(failed) = failed {
+                let names: Vec<&str> = failed.names().collect();
+                out.push(b'\t');
+                out.extend_from_slice(names.join(",").as_bytes());
+            }
+            out.push(b'\n');
+            return;
+        }
+        out.extend_from_slice(head);
+        out.extend_from_slice(b",\"source\":\"");
+        out.extend_from_slice(link.source().as_str().as_bytes());
+        out.extend_from_slice(b"\",\"start\":");
+        decimal(out, link.start() as u64);
+        out.extend_from_slice(b",\"end\":");
+        decimal(out, link.end() as u64);
+        out.extend_from_slice(b",\"kind\":\"");
+        out.extend_from_slice(link.kind().as_str().as_bytes());
+        out.extend_from_slice(b"\",\"text\":");
+        json_str(out, link.text());
+        out.extend_from_slice(b",\"href\":");
+        json_str(out, link.href());
+        if let Some(failed) = failed {
+            out.extend_from_slice(b",\"checks\":[");
+            for (i, name) in failed.names().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                json_str(out, name);
+            }
+            out.push(b']');
+        }
+        out.extend_from_slice(b"}\n");
+    }
+
+    /// Writes what a worker rendered of a message, then renders the rest of it, if any,
+    /// writing it every [`CHUNK`] bytes; returns the links of the texts in the rest.
+    fn finish(&self, rendered: FindOutput, out: &mut impl Write) -> io::Result<usize> {
+        let written = out.write_all(&rendered.out);
+        self.held.fetch_sub(rendered.out.len(), Ordering::Relaxed);
+        written?;
+        let Some(rest) = rendered.rest else {
+            return Ok(0);
+        };
+        let mut links = 0;
+        let mut buf = Vec::with_capacity(CHUNK + (64 << 10));
+        let Rest {
+            file,
+            index,
+            message,
+            at,
+        } = *rest;
+        self.write_links(&file, index, &message, at, &mut buf, &mut links, |buf| {
+            if buf.len() >= CHUNK {
+                out.write_all(buf)?;
+                buf.clear();
+            }
+            Ok(false)
+        })?;
+        out.write_all(&buf)?;
+        Ok(links)
     }
 }
 
-impl<W: Write> Emit<Vec<u8>> for FindSink<'_, W> {
-    fn emit(&mut self, rendered: Vec<u8>) -> io::Result<usize> {
-        self.out.write_all(&rendered)?;
-        Ok(0)
+impl Render for FindRender {
+    type Rendered = FindOutput;
+
+    fn render(&self, file: &str, index: usize, _global: usize, m: ScannedMessage) -> FindOutput {
+        let mut rendered = FindOutput::default();
+        if self.count {
+            return rendered;
+        }
+        // The room left of the budget: past it (less a record's worth, so that the vector,
+        // which grows by doubling, stays within it), the rest is left to the main thread.
+        let room = self
+            .budget
+            .saturating_sub(self.held.load(Ordering::Relaxed));
+        let full = |out: &mut Vec<u8>| Ok(out.len() + (64 << 10) >= room);
+        let (out, links) = (&mut rendered.out, &mut rendered.links);
+        let stopped = self
+            .write_links(file, index, &m, Cursor::default(), out, links, full)
+            .expect("rendering into memory cannot fail");
+        self.held.fetch_add(rendered.out.len(), Ordering::Relaxed);
+        if let Some(at) = stopped {
+            rendered.rest = Some(Box::new(Rest {
+                file: file.to_owned(),
+                index,
+                message: m,
+                at,
+            }));
+        }
+        rendered
+    }
+}
+
+impl<W: Write> Emit<FindOutput> for FindSink<'_, '_, W> {
+    fn emit(&mut self, rendered: FindOutput) -> io::Result<usize> {
+        let links = rendered.links;
+        Ok(links + self.render.finish(rendered, self.out)?)
     }
 
     fn end(&mut self, input: &str, totals: &Totals) -> io::Result<()> {
@@ -602,18 +755,23 @@ pub(crate) fn find<W: Write>(
              located by its part and its offsets in the decoded part text",
         ));
     }
-    // --count and -q print no link: the links of text are counted, not kept, so a
-    // message dense with links costs no record per link.
-    let scanner = scanner.count_only(args.count || args.quiet);
+    // -q renders nothing, as --count, -l and --files-without-match do: the links of text
+    // are counted, not kept; else they are found again as they are rendered. So a message
+    // dense with links costs no record per link.
+    let count = args.quiet || PerInput::of(args) != PerInput::Links;
+    let scanner = scanner.count_only(count).defer_text_links(!count);
     let render = FindRender {
         format: args.format,
-        // -q renders nothing, as --count, -l and --files-without-match do.
-        count: args.quiet || PerInput::of(args) != PerInput::Links,
+        count,
         only: args.only_matching,
         checks: args.checks,
+        scanner: scanner.clone(),
+        budget: BUDGET * rayon::current_num_threads(),
+        held: AtomicUsize::new(0),
     };
     let mut sink = FindSink {
         out,
+        render: &render,
         per_input: PerInput::of(args),
         quiet: args.quiet,
         several: args.files.len() > 1,
