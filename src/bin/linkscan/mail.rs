@@ -502,36 +502,43 @@ fn json_opt(out: &mut Vec<u8>, text: Option<&str>) {
 }
 
 impl FindRender {
-    /// The start of each line of `part`: the message's and the part's fields.
-    fn head(
-        &self,
-        file: &str,
-        index: usize,
-        m: &ScannedMessage,
-        part: &TextPart,
-        head: &mut Vec<u8>,
-    ) {
-        head.clear();
+    /// What each line of the message starts with: its fields.
+    fn message_head(&self, file: &str, index: usize, m: &ScannedMessage) -> Vec<u8> {
+        let mut head = Vec::new();
         if self.only {
-            return;
+            return head;
         }
         if self.format == Format::Tsv {
             head.extend_from_slice(file.as_bytes());
             head.push(b'\t');
-            decimal(head, index as u64);
+            decimal(&mut head, index as u64);
             head.push(b'\t');
-            tsv_field(head, m.message_id().unwrap_or_default().as_bytes());
+            tsv_field(&mut head, m.message_id().unwrap_or_default().as_bytes());
+        } else {
+            head.extend_from_slice(b"{\"file\":");
+            head.extend_from_slice(&file_json(file));
+            head.extend_from_slice(b",\"message\":");
+            decimal(&mut head, index as u64);
+            head.extend_from_slice(b",\"message_id\":");
+            json_opt(&mut head, m.message_id());
+        }
+        head
+    }
+
+    /// What each line of `part` starts with: the message's fields (`message`), then the
+    /// part's.
+    fn part_head(&self, message: &[u8], part: &TextPart, head: &mut Vec<u8>) {
+        head.clear();
+        if self.only {
+            return;
+        }
+        head.extend_from_slice(message);
+        if self.format == Format::Tsv {
             head.push(b'\t');
             tsv_field(head, part.path().as_bytes());
             head.push(b'\t');
             tsv_field(head, part.content_type().unwrap_or_default().as_bytes());
         } else {
-            head.extend_from_slice(b"{\"file\":");
-            head.extend_from_slice(&file_json(file));
-            head.extend_from_slice(b",\"message\":");
-            decimal(head, index as u64);
-            head.extend_from_slice(b",\"message_id\":");
-            json_opt(head, m.message_id());
             head.extend_from_slice(b",\"part\":");
             json_str(head, part.path());
             head.extend_from_slice(b",\"content_type\":");
@@ -553,6 +560,8 @@ impl FindRender {
         links: &mut usize,
         mut full: impl FnMut(&mut Vec<u8>) -> io::Result<bool>,
     ) -> io::Result<Option<Cursor>> {
+        // Rendered at the message's first link, and each part's at its first.
+        let mut message = None;
         let mut head = Vec::new();
         while let Some(part) = m.parts().get(at.part) {
             // Rendered at the part's first link: most parts have none.
@@ -560,7 +569,9 @@ impl FindRender {
             if !at.text_done {
                 for link in self.scanner.text_links(m, at.part, at.after) {
                     if !has_head {
-                        self.head(file, index, m, part, &mut head);
+                        let message =
+                            message.get_or_insert_with(|| self.message_head(file, index, m));
+                        self.part_head(message, part, &mut head);
                         has_head = true;
                     }
                     self.line(out, &head, part, &link);
@@ -574,7 +585,8 @@ impl FindRender {
             }
             while let Some(link) = part.links().get(at.kept) {
                 if !has_head {
-                    self.head(file, index, m, part, &mut head);
+                    let message = message.get_or_insert_with(|| self.message_head(file, index, m));
+                    self.part_head(message, part, &mut head);
                     has_head = true;
                 }
                 self.line(out, &head, part, link);
