@@ -758,7 +758,10 @@ fn deferred_text_links_are_the_kept_links_from_any_link_on() {
     }
     let piece = b"see a.co, b.org/x and (c.net) \xff d.com e@f.org ".repeat(50);
     raws.push((piece[..piece.len() / 2].to_vec(), Some(1000)));
-    raws.push((b"see a.co, b.org/x and (c.net) d.com e@f.org ".repeat(50), Some(77)));
+    raws.push((
+        b"see a.co, b.org/x and (c.net) d.com e@f.org ".repeat(50),
+        Some(77),
+    ));
     assert!(raws.len() > 20, "{}", raws.len());
     let mut resumed = 0;
     for (raw, piece_offset) in &raws {
