@@ -378,3 +378,190 @@ fn output_past_the_budget_in_ordinary_lines_is_the_same() {
     }
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// Units of `a.co, ` (a link every 6 bytes) in each message of [`dense_mbox`].
+const MAIL_UNITS: usize = 2_000_000;
+
+/// Two messages of 12 MB, a link every 6 bytes, in `dir/dense.mbox`. Before the output of
+/// `find --mbox` was bounded, each message's links were all kept (a record of some 100
+/// bytes each) and all rendered before any was written: 1.1 GB for these two at `-j 2`
+/// (3.45 GB for two of 31 MB).
+fn dense_mbox(dir: &Path) -> PathBuf {
+    let mut mbox = Vec::new();
+    for id in 1..=2 {
+        mbox.extend_from_slice(b"From a@example.com Mon Jan  1 00:00:00 2024\n");
+        mbox.extend_from_slice(format!("Message-ID: <m{id}@example.com>\n").as_bytes());
+        mbox.extend_from_slice(b"Subject: dense\n\n");
+        mbox.extend_from_slice(&b"a.co, ".repeat(MAIL_UNITS));
+        mbox.extend_from_slice(b"\n\n");
+    }
+    let path = dir.join("dense.mbox");
+    std::fs::write(&path, &mbox).expect("write the archive");
+    path
+}
+
+/// The documented bound of `find --mbox` at `-j threads` on an archive of messages of
+/// `message` bytes at most: per thread, one message being scanned and one waiting to be
+/// written, each with its bytes and its decoded text (four times the message in all),
+/// and the output budget (8 MiB); and 48 MiB for the program, its tables and the
+/// allocator.
+fn mail_bound(threads: usize, message: usize) -> usize {
+    threads * (4 * message + 8 * MIB) + 48 * MIB
+}
+
+fn assert_mail_bounded(what: &str, peak: usize, threads: usize) {
+    let bound = mail_bound(threads, MAIL_UNITS * 6 + 100);
+    eprintln!(
+        "{what}: peak {} MiB (bound {} MiB)",
+        peak / MIB,
+        bound / MIB
+    );
+    assert!(peak > 0, "{what}: no peak read");
+    assert!(
+        peak <= bound,
+        "{what}: peak {} MiB over the bound of {} MiB",
+        peak / MIB,
+        bound / MIB
+    );
+}
+
+/// Reads the records of the two messages of [`dense_mbox`], each line `prefix(message)
+/// START suffix(START)`, and checks that each is the next link of its message's text.
+fn check_mail_records(
+    output: &mut dyn BufRead,
+    prefix: impl Fn(usize) -> String,
+    suffix: impl Fn(usize) -> String,
+) {
+    let mut line = Vec::new();
+    let mut seen = [0; 2];
+    loop {
+        line.clear();
+        if output.read_until(b'\n', &mut line).expect("read a line") == 0 {
+            break;
+        }
+        let record = std::str::from_utf8(&line).expect("UTF-8 output");
+        let message = if seen[0] < MAIL_UNITS { 1 } else { 2 };
+        let n = seen[message - 1];
+        let start = 6 * n;
+        let expected = format!("{}{start}{}", prefix(message), suffix(start));
+        assert!(
+            record == expected,
+            "message {message}, record {n}: {record:?}, not {expected:?}"
+        );
+        seen[message - 1] += 1;
+    }
+    assert_eq!(seen, [MAIL_UNITS; 2], "records of each message");
+}
+
+/// `find --mbox` on messages dense with links: the scan keeps no record per link of the
+/// text (they are found again as they are rendered), and the workers render at most a
+/// budget of output; the writing thread renders the rest. Every output format: JSON
+/// lines at `-j 1` and `-j 2`, TSV, `-o` and `--count` in bounded memory, with every record
+/// in order; `--format marked` is refused for archives, cleanly.
+#[cfg(target_os = "linux")]
+#[test]
+fn mbox_output_of_messages_dense_with_links_is_bounded() {
+    let dir = temp_dir("mbox");
+    let path = dense_mbox(&dir);
+    let name = path.to_str().unwrap();
+    let file_json = serde_json::to_string(name).unwrap();
+    for threads in [1, 2] {
+        let j = threads.to_string();
+        let (peak, _) = run_measured(
+            &[
+                "find",
+                "--mbox",
+                "--no-progress",
+                "-j",
+                &j,
+                "--format",
+                "jsonl",
+                name,
+            ],
+            None,
+            |out| {
+                check_mail_records(
+                    out,
+                    |m| {
+                        format!(
+                            "{{\"file\":{file_json},\"message\":{m},\"message_id\":\
+                             \"m{m}@example.com\",\"part\":\"1\",\"content_type\":\
+                             \"text/plain\",\"source\":\"text\",\"start\":"
+                        )
+                    },
+                    |s| {
+                        format!(
+                            ",\"end\":{},\"kind\":\"url\",\"text\":\"a.co\",\
+                             \"href\":\"https://a.co\"}}\n",
+                            s + 4
+                        )
+                    },
+                )
+            },
+        );
+        assert_mail_bounded(&format!("--mbox jsonl -j {threads}"), peak, threads);
+    }
+    let (peak, _) = run_measured(
+        &[
+            "find",
+            "--mbox",
+            "--no-progress",
+            "-j",
+            "2",
+            "--format",
+            "tsv",
+            name,
+        ],
+        None,
+        |out| {
+            check_mail_records(
+                out,
+                |m| format!("{name}\t{m}\tm{m}@example.com\t1\ttext/plain\ttext\t"),
+                |s| format!("\t{}\turl\ta.co\thttps://a.co\n", s + 4),
+            )
+        },
+    );
+    assert_mail_bounded("--mbox tsv -j 2", peak, 2);
+    let (peak, _) = run_measured(
+        &["find", "--mbox", "--no-progress", "-j", "2", "-o", name],
+        None,
+        |out| {
+            let mut line = Vec::new();
+            let mut seen = 0;
+            while out.read_until(b'\n', &mut line).expect("read a line") > 0 {
+                assert_eq!(line, b"a.co\n", "line {seen}");
+                line.clear();
+                seen += 1;
+            }
+            assert_eq!(seen, 2 * MAIL_UNITS);
+        },
+    );
+    assert_mail_bounded("--mbox -o -j 2", peak, 2);
+    let (peak, _) = run_measured(
+        &[
+            "find",
+            "--mbox",
+            "--no-progress",
+            "-j",
+            "2",
+            "--count",
+            name,
+        ],
+        None,
+        |out| {
+            let mut count = String::new();
+            out.read_to_string(&mut count).expect("read the count");
+            assert_eq!(count, format!("{}\n", 2 * MAIL_UNITS));
+        },
+    );
+    assert_mail_bounded("--mbox --count -j 2", peak, 2);
+    // Marked text is for plain text: an error, not a run.
+    let out = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .args(["find", "--mbox", "--format", "marked", name])
+        .output()
+        .expect("linkscan runs");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--format marked is for plain text"));
+    std::fs::remove_dir_all(dir).ok();
+}

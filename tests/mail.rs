@@ -735,3 +735,65 @@ fn undeclared_8bit_text_is_read_as_windows_1252() {
     let m = scanner.scan("Subject: s\n\nEspaña\n".as_bytes());
     assert!(m.warnings().is_empty());
 }
+
+/// A scan that defers the links of the texts (`MailScanner::defer_text_links`, which
+/// `find --mbox` uses) gives, through `MailScanner::text_links` then each part's kept
+/// links, exactly the links of a scan that keeps them, in order; and resuming after any
+/// link's end gives the links after it, as the writing thread of `find` does when a
+/// worker left the rest of a message to it. Every message of the test archives, and raw
+/// pieces of a message over the limit (valid UTF-8 and not).
+#[test]
+fn deferred_text_links_are_the_kept_links_from_any_link_on() {
+    let kept = MailScanner::new();
+    let deferred = MailScanner::new().defer_text_links(true);
+    let mut raws: Vec<(Vec<u8>, Option<usize>)> = Vec::new();
+    for entry in std::fs::read_dir(data("")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "mbox") {
+            let file = std::fs::File::open(&path).unwrap();
+            for m in MboxReader::new(std::io::BufReader::new(file)) {
+                raws.push((m.unwrap().bytes().to_vec(), None));
+            }
+        }
+    }
+    let piece = b"see a.co, b.org/x and (c.net) \xff d.com e@f.org ".repeat(50);
+    raws.push((piece[..piece.len() / 2].to_vec(), Some(1000)));
+    raws.push((
+        b"see a.co, b.org/x and (c.net) d.com e@f.org ".repeat(50),
+        Some(77),
+    ));
+    assert!(raws.len() > 20, "{}", raws.len());
+    let mut resumed = 0;
+    for (raw, piece_offset) in &raws {
+        let (a, b) = match piece_offset {
+            Some(offset) => (kept.scan_raw(raw, *offset), deferred.scan_raw(raw, *offset)),
+            None => (kept.scan(raw), deferred.scan(raw)),
+        };
+        assert!(!a.text_links_deferred());
+        assert_eq!(a.parts().len(), b.parts().len());
+        for (i, (pa, pb)) in a.parts().iter().zip(b.parts()).enumerate() {
+            let mut found: Vec<_> = deferred.text_links(&b, i, 0).collect();
+            if b.text_links_deferred() {
+                assert!(pb.links().iter().all(|l| l.source() == LinkSource::Href));
+            } else {
+                assert!(found.is_empty(), "nothing deferred, nothing found again");
+            }
+            found.extend(pb.links().iter().cloned());
+            assert_eq!(found, pa.links(), "part {}", pa.path());
+            let text_links: Vec<_> = (pa.links().iter())
+                .filter(|l| l.source() == LinkSource::Text)
+                .collect();
+            for (k, link) in text_links.iter().enumerate() {
+                let after: Vec<_> = deferred.text_links(&b, i, link.end()).collect();
+                let expected: Vec<_> = if b.text_links_deferred() {
+                    text_links[k + 1..].iter().map(|l| (*l).clone()).collect()
+                } else {
+                    Vec::new()
+                };
+                assert_eq!(after, expected, "part {} after {}", pa.path(), link.end());
+                resumed += 1;
+            }
+        }
+    }
+    assert!(resumed > 100, "{resumed}");
+}

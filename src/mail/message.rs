@@ -349,6 +349,8 @@ pub struct ScannedMessage {
     pub(crate) piece_offset: usize,
     /// Text links counted and not kept ([`MailScanner::count_only`]).
     pub(crate) counted: usize,
+    /// Text links left out, to be found again ([`MailScanner::defer_text_links`]).
+    pub(crate) deferred: bool,
     /// The leaf parts that were not scanned: path and content type.
     pub(crate) skipped: Vec<SkippedPart>,
 }
@@ -438,7 +440,14 @@ impl ScannedMessage {
         &self.skipped
     }
 
-    /// The number of links in all parts.
+    /// Whether the links of the texts were left out of the parts' [`TextPart::links`], to
+    /// be found with [`MailScanner::text_links`] ([`MailScanner::defer_text_links`]).
+    pub fn text_links_deferred(&self) -> bool {
+        self.deferred
+    }
+
+    /// The number of links in all parts (with [`MailScanner::defer_text_links`], only the
+    /// links kept).
     pub fn link_count(&self) -> usize {
         self.parts.iter().map(|p| p.links.len()).sum::<usize>() + self.counted
     }
@@ -474,6 +483,8 @@ pub struct MailScanner {
     other_text: bool,
     /// Text links are counted, not kept ([`MailScanner::count_only`]).
     pub(crate) count_only: bool,
+    /// Text links are left out, to be found again ([`MailScanner::defer_text_links`]).
+    pub(crate) defer: bool,
 }
 
 impl Default for MailScanner {
@@ -493,6 +504,7 @@ impl MailScanner {
             general_path_only: false,
             other_text: false,
             count_only: false,
+            defer: false,
         }
     }
 
@@ -503,6 +515,65 @@ impl MailScanner {
     pub fn count_only(mut self, yes: bool) -> Self {
         self.count_only = yes;
         self
+    }
+
+    /// Leave the links of the texts out of the result (default: no): each part's
+    /// [`TextPart::links`] then holds only its `href` links, and the caller finds the others
+    /// with [`MailScanner::text_links`] when it needs them, a few at a time. So a message
+    /// with a link every few bytes costs no record per link (some 100 bytes each, 17 times a
+    /// 6-byte link) while it waits to be written. [`MailScanner::count_only`] wins over this.
+    ///
+    /// ```
+    /// use linkscan::mail::MailScanner;
+    /// let scanner = MailScanner::new().defer_text_links(true);
+    /// let m = scanner.scan(b"Subject: see example.com\n\nand x.org and y.org\n");
+    /// assert!(m.text_links_deferred());
+    /// assert!(m.parts().iter().all(|p| p.links().is_empty()));
+    /// let body: Vec<_> = scanner.text_links(&m, 1, 0).map(|l| l.text().to_owned()).collect();
+    /// assert_eq!(body, ["x.org", "y.org"]);
+    /// // From the end of a link on: the links after it.
+    /// let first = scanner.text_links(&m, 1, 0).next().unwrap();
+    /// let rest: Vec<_> = scanner.text_links(&m, 1, first.end()).map(|l| l.start()).collect();
+    /// assert_eq!(rest, [14]);
+    /// ```
+    pub fn defer_text_links(mut self, yes: bool) -> Self {
+        self.defer = yes;
+        self
+    }
+
+    /// The links of the text of part `part` of `message` that the scan left out
+    /// ([`MailScanner::defer_text_links`]), in order, from the first that starts at or
+    /// after `after` (an offset as [`MailLink::start`] gives it, such as the end of the last
+    /// link handled; 0 for all): the links a scan that kept them would have put first in
+    /// [`TextPart::links`], before the `href` links. Empty when the scan kept them, or when
+    /// `part` is out of range. `message` must come from a scanner with the same finder.
+    ///
+    /// The search starts again just after the last ASCII space or control character before
+    /// `after` (no link crosses one), so resuming costs a line or so of ordinary text.
+    pub fn text_links<'a>(
+        &'a self,
+        message: &'a ScannedMessage,
+        part: usize,
+        after: usize,
+    ) -> impl Iterator<Item = MailLink> + 'a {
+        let text = match message.parts.get(part) {
+            Some(p) if message.deferred => p.text.as_str(),
+            _ => "",
+        };
+        let base = message.piece_offset;
+        let after = after.saturating_sub(base).min(text.len());
+        let from = text.as_bytes()[..after]
+            .iter()
+            .rposition(|&b| b <= b' ' || b == 0x7F)
+            .map_or(0, |i| i + 1);
+        let rest = &text[from..];
+        self.finder
+            .links(rest)
+            .filter(move |link| from + link.start() >= after)
+            .map(move |link| {
+                let (start, end) = (base + from + link.start(), base + from + link.end());
+                self.mail_link(link, start, end, LinkSource::Text)
+            })
     }
 
     /// Uses `finder` to detect links.
@@ -528,6 +599,7 @@ impl MailScanner {
     /// Scans one message (header and body, no mbox From_ line).
     pub fn scan(&self, raw: &[u8]) -> ScannedMessage {
         let mut out = self.scan_parts(raw);
+        out.deferred = self.defer && !self.count_only;
         if self.count_only {
             out.counted = out
                 .parts
@@ -626,7 +698,7 @@ impl MailScanner {
 
     fn push_raw(&self, raw: &[u8], out: &mut ScannedMessage) {
         let text = String::from_utf8_lossy(raw).into_owned();
-        let links = self.text_links(&text);
+        let links = self.text_links_of(&text);
         out.parts.push(TextPart {
             flowed: false,
             path: "1".into(),
@@ -636,9 +708,9 @@ impl MailScanner {
         });
     }
 
-    fn text_links(&self, text: &str) -> Vec<MailLink> {
-        if self.count_only {
-            // Counted at the end of the scan, part by part.
+    fn text_links_of(&self, text: &str) -> Vec<MailLink> {
+        if self.count_only || self.defer {
+            // Counted at the end of the scan, part by part; or found again by the caller.
             return Vec::new();
         }
         self.finder
@@ -697,7 +769,7 @@ impl MailScanner {
             }
             out.parts.push(TextPart {
                 flowed: false,
-                links: self.text_links(subject),
+                links: self.text_links_of(subject),
                 path,
                 content_type: None,
                 text: subject.to_string(),
@@ -801,7 +873,7 @@ impl MailScanner {
                 flowed: false,
                 path: path.to_string(),
                 content_type: Some("text/plain".into()),
-                links: self.text_links(&text),
+                links: self.text_links_of(&text),
                 text,
             });
             return;
@@ -983,7 +1055,7 @@ impl MailScanner {
                         flowed: true,
                         path: path.to_string(),
                         content_type: Some(content_type),
-                        links: self.text_links(&text),
+                        links: self.text_links_of(&text),
                         text,
                     });
                 } else {
@@ -991,7 +1063,7 @@ impl MailScanner {
                         flowed: false,
                         path: path.to_string(),
                         content_type: Some(content_type),
-                        links: self.text_links(&text),
+                        links: self.text_links_of(&text),
                         // A decoded text is the part's own: no copy.
                         text: text.into_owned(),
                     });
@@ -1013,7 +1085,7 @@ impl MailScanner {
                         flowed: false,
                         path: path.to_string(),
                         content_type: Some("text/plain".into()),
-                        links: self.text_links(&text),
+                        links: self.text_links_of(&text),
                         text,
                     });
                 } else if !scanned {
@@ -1036,7 +1108,7 @@ impl MailScanner {
                             flowed: false,
                             path: path.to_string(),
                             content_type: Some(format!("{ctype}/{subtype}")),
-                            links: self.text_links(&text),
+                            links: self.text_links_of(&text),
                             text: text.into_owned(),
                         });
                     }
@@ -1109,7 +1181,7 @@ impl MailScanner {
 
     fn html_part(&self, path: &str, content_type: String, html: &str) -> TextPart {
         let HtmlText { text, anchors } = html_text(html);
-        let mut links = self.text_links(&text);
+        let mut links = self.text_links_of(&text);
         for anchor in &anchors {
             for link in self.finder.links(&anchor.href) {
                 links.push(self.mail_link(link, anchor.start, anchor.end, LinkSource::Href));

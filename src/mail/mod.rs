@@ -15,8 +15,9 @@
 //!    is unflowed before the scan ([`flowed`]): a URL the sender broke over two lines is
 //!    found whole.
 //!
-//! Messages are independent, so a caller may scan them in parallel (the `linkscan` command
-//! does, with rayon) and put the results back in archive order.
+//! Messages are independent, so a caller may scan them in parallel and put the results
+//! back in archive order: [`pipeline::Pipeline`] does (feature `parallel`), for mbox and
+//! Maildir inputs, in bounded memory; the `linkscan` command runs it.
 //!
 //! 3. [`archive::Archive`] writes them as an HTML archive: a page per message, thread and
 //!    month, and a front page ([`archive`]).
@@ -43,6 +44,8 @@ pub mod html_text;
 pub mod maildir;
 pub mod mbox;
 pub mod message;
+#[cfg(feature = "parallel")]
+pub mod pipeline;
 mod raw;
 pub mod splitter;
 

@@ -15,7 +15,9 @@
 //! (invalid UTF-8 replaced by U+FFFD); link offsets are byte offsets in the raw message
 //! (header and body, From_ line excluded), so the links of consecutive pieces read as those
 //! of one part; [`ScannedMessage::piece_offset`] says where the piece starts, for drawing
-//! its links on its own text.
+//! its links on its own text. With [`MailScanner::defer_text_links`], a piece that is valid
+//! UTF-8 keeps no links (they are found again in its text, which is the piece); one that is
+//! not keeps them, since its text's U+FFFD would move their offsets.
 
 use super::message::{LinkSource, MailLink, MailScanner, ScannedMessage, TextPart};
 
@@ -46,6 +48,24 @@ impl MailScanner {
                 counted: self.finder.links_bytes(bytes).count(),
                 ..ScannedMessage::default()
             };
+        }
+        if self.defer {
+            // The text is the bytes when they are UTF-8, so the caller finds the same
+            // links in it; else (U+FFFD for invalid bytes moves the offsets) they are kept.
+            if let Ok(text) = std::str::from_utf8(bytes) {
+                return ScannedMessage {
+                    parts: vec![TextPart {
+                        flowed: false,
+                        path: "1".into(),
+                        content_type: Some("text/plain".into()),
+                        text: text.to_owned(),
+                        links: Vec::new(),
+                    }],
+                    piece_offset: offset,
+                    deferred: true,
+                    ..ScannedMessage::default()
+                };
+            }
         }
         let links = self
             .finder

@@ -1,9 +1,14 @@
-//! `scan_mbox`: the messages of an mbox archive and their links, one at a time.
+//! `scan_mbox`: the messages of an mbox archive and their links, one at a time;
+//! `scan_archive`: the same for mbox files and Maildir folders, scanned in parallel;
+//! `build_archive`: the HTML archive.
 //!
 //! Built only on the public [`crate::mail`] API: [`open_mbox`] (gzip detected by content),
 //! [`MboxReader`] to split messages in bounded memory, [`MailScanner`] to decode and scan
 //! each. The archive is read lazily: one message is in memory at a time, and reading and
-//! scanning it runs with the GIL released.
+//! scanning it runs with the GIL released. `scan_archive` and `build_archive` (given a
+//! path) run the parallel [`Pipeline`] instead, as the command does: messages are scanned
+//! on the rayon pool, a bounded number ahead of the one handed to Python, and come in
+//! archive order.
 //!
 //! Each message yields a `Message` whose `links` are dicts with exactly the fields (and
 //! values) of the JSON lines of `linkscan find --mbox`: `file`, `message` (position in the
@@ -21,7 +26,8 @@ use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyDict, PyList};
 
 use super::finder::PyLinkFinder;
-use crate::mail::archive::{Addresses, Archive};
+use crate::mail::archive::{Addresses, Archive, ArchivedMessage, InputTotals};
+use crate::mail::pipeline::{Event, Events, Input, MessageInfo, Pipeline};
 use crate::mail::{open_mbox, MailScanner, MboxReader, ScannedMessage};
 
 type Reader = MboxReader<Box<dyn BufRead + Send>>;
@@ -33,8 +39,11 @@ pub struct PyMessage {
     file: String,
     /// Position in the archive, from 1.
     index: usize,
-    /// Byte offset of the message's `From ` line in the (decompressed) archive.
-    offset: u64,
+    /// Byte offset of the message's `From ` line in the (decompressed) archive (`None`
+    /// from `scan_archive`).
+    offset: Option<u64>,
+    /// The message's file in a Maildir (`scan_archive`).
+    path: Option<std::path::PathBuf>,
     /// The Message-ID, without angle brackets.
     message_id: Option<String>,
     /// The first From address, as `Name <address>`.
@@ -72,19 +81,22 @@ pub struct MboxScan {
 /// What one step of the iterator read, before Python objects are made.
 struct Scanned {
     index: usize,
-    offset: u64,
+    offset: Option<u64>,
+    path: Option<std::path::PathBuf>,
     message: ScannedMessage,
     warnings: Vec<String>,
 }
 
-impl MboxScan {
-    fn message(&self, py: Python<'_>, s: Scanned) -> PyResult<PyMessage> {
+impl Scanned {
+    /// The message for Python, its links' `file` being `file`.
+    fn message(self, py: Python<'_>, file: &str) -> PyResult<PyMessage> {
+        let s = self;
         let links = PyList::empty(py);
         let m = &s.message;
         for part in m.parts() {
             for link in part.links() {
                 let d = PyDict::new(py);
-                d.set_item("file", &self.file)?;
+                d.set_item("file", file)?;
                 d.set_item("message", s.index)?;
                 d.set_item("message_id", m.message_id())?;
                 d.set_item("part", part.path())?;
@@ -99,9 +111,10 @@ impl MboxScan {
             }
         }
         Ok(PyMessage {
-            file: self.file.clone(),
+            file: file.to_owned(),
             index: s.index,
             offset: s.offset,
+            path: s.path,
             message_id: m.message_id().map(str::to_owned),
             from_: m.from().map(str::to_owned),
             date: m.date().map(str::to_owned),
@@ -129,7 +142,8 @@ impl MboxScan {
                         .collect();
                     Scanned {
                         index: raw.index(),
-                        offset: raw.offset(),
+                        offset: Some(raw.offset()),
+                        path: None,
                         message,
                         warnings,
                     }
@@ -139,7 +153,7 @@ impl MboxScan {
         match next {
             None => Ok(None),
             Some(Err(e)) => Err(e.into()),
-            Some(Ok(scanned)) => self.message(py, scanned).map(Some),
+            Some(Ok(scanned)) => scanned.message(py, &self.file).map(Some),
         }
     }
 }
@@ -186,14 +200,165 @@ pub fn scan_mbox(
     })
 }
 
+/// The iterator `scan_archive` returns.
+#[pyclass(frozen, module = "linkscan.mail", name = "ArchiveScan")]
+pub struct ArchiveScan {
+    /// The display name of each input.
+    names: Vec<String>,
+    events: Mutex<Events<ScannedMessage>>,
+}
+
+#[pymethods]
+impl ArchiveScan {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyMessage>> {
+        let next = py.detach(|| -> std::io::Result<Option<(usize, Scanned)>> {
+            let mut events = self.events.lock().unwrap_or_else(|e| e.into_inner());
+            for event in events.by_ref() {
+                match event? {
+                    Event::Message(m) => {
+                        let scanned = Scanned {
+                            index: m.index,
+                            offset: None,
+                            path: m.path,
+                            message: m.output,
+                            warnings: m.warnings,
+                        };
+                        return Ok(Some((m.input, scanned)));
+                    }
+                    Event::Failed { error, .. }
+                    | Event::End {
+                        error: Some(error), ..
+                    } => return Err(std::io::Error::other(error)),
+                    Event::End { unreadable, .. } if !unreadable.is_empty() => {
+                        let (folder, error) = &unreadable[0];
+                        let error = format!("{}: {error}", folder.display());
+                        return Err(std::io::Error::other(error));
+                    }
+                    _ => {}
+                }
+            }
+            Ok(None)
+        })?;
+        match next {
+            None => Ok(None),
+            Some((input, scanned)) => scanned.message(py, &self.names[input]).map(Some),
+        }
+    }
+}
+
+/// scan_archive(paths, finder=None, *, maildir=False, max_message_size=None) -> Iterator[Message]
+///
+/// The messages of mbox archives (plain or gzip, detected by content), or with
+/// `maildir=True` of Maildir folders, with their links, as `scan_mbox` gives them, but
+/// scanned in parallel on all cores, as `linkscan find --mbox` does, and given in archive
+/// order (then `offset` is `None`, and `path` a Maildir message's file). `paths` is a
+/// path or a list of them, read in turn. A message over `max_message_size` bytes (default
+/// 32 MiB) is scanned as raw text in pieces of about 1 MiB, each a `Message` with the
+/// same `index`. An input that cannot be read raises `OSError`, after its messages read
+/// before the error.
+#[pyfunction]
+#[pyo3(signature = (paths, finder = None, *, maildir = false, max_message_size = None))]
+pub fn scan_archive(
+    paths: Paths,
+    finder: Option<&Bound<'_, PyLinkFinder>>,
+    maildir: bool,
+    max_message_size: Option<u64>,
+) -> PyResult<ArchiveScan> {
+    let paths = match paths {
+        Paths::One(path) => vec![path],
+        Paths::Many(paths) => paths,
+    };
+    for path in &paths {
+        // Errors at the call, as `scan_mbox` gives them (FileNotFoundError, …).
+        if maildir {
+            std::fs::read_dir(path)?;
+        } else {
+            File::open(path)?;
+        }
+    }
+    let finder = match finder {
+        Some(f) => f.get().finder.clone(),
+        None => PyLinkFinder::default_finder().finder,
+    };
+    let mut pipeline = Pipeline::new(MailScanner::new().finder(finder)).maildir(maildir);
+    if let Some(limit) = max_message_size {
+        pipeline = pipeline.max_message_size(limit);
+    }
+    let names = paths
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    let inputs = paths.into_iter().map(Input::Path).collect();
+    let render = |_: &MessageInfo<'_>, m: ScannedMessage| m;
+    Ok(ArchiveScan {
+        names,
+        events: Mutex::new(pipeline.spawn(inputs, render)),
+    })
+}
+
+/// One path, or several.
+#[derive(FromPyObject)]
+pub enum Paths {
+    /// A `str` or `os.PathLike` path.
+    One(std::path::PathBuf),
+    /// A list or other sequence of them.
+    Many(Vec<std::path::PathBuf>),
+}
+
+/// Writes the pages of the messages of the archive at `path` on the parallel pipeline, as
+/// `linkscan linkify --mbox PATH --out` does, and adds them to `archive`; returns the
+/// messages read.
+fn build_on_pipeline(
+    archive: &mut Archive,
+    scanner: MailScanner,
+    path: std::path::PathBuf,
+    file: &str,
+) -> std::io::Result<usize> {
+    let pipeline = Pipeline::new(scanner);
+    let mut rows: Vec<ArchivedMessage> = Vec::new();
+    let mut totals = InputTotals::default();
+    {
+        let shared: &Archive = archive;
+        let render = |info: &MessageInfo<'_>, m: ScannedMessage| {
+            shared.write_message(file, info.index, info.global, &m)
+        };
+        pipeline.run(&[Input::Path(path)], &render, |event| {
+            match event {
+                Event::Message(m) => {
+                    totals.messages += usize::from(m.first);
+                    totals.links += m.links;
+                    totals.warnings += m.warnings.len();
+                    rows.push(m.output?);
+                }
+                Event::Failed { error, .. }
+                | Event::End {
+                    error: Some(error), ..
+                } => return Err(std::io::Error::other(error)),
+                _ => {}
+            }
+            Ok(true)
+        })?;
+    }
+    for row in rows {
+        archive.add(row);
+    }
+    archive.end_input(file, totals);
+    Ok(totals.messages)
+}
+
 /// build_archive(source, out, *, finder=None, addresses="show", checks=False) -> dict
 ///
 /// Writes the HTML archive of an mbox (plain or gzip) into the folder `out`, as
 /// `linkscan linkify --mbox SOURCE --out OUT` does: a page per message, thread and month,
 /// and `index.html`. `source` is a path or the archive's bytes; `addresses` is `"show"`
 /// or `"obfuscate"` (no `mailto:` anywhere); `checks` writes the links that fail a
-/// security check of UTS #58 section 8 as text. Runs with the GIL released, one message
-/// in memory at a time. Returns `{"messages": …, "pages": …, "removed": …}` (`removed`:
+/// security check of UTS #58 section 8 as text. Runs with the GIL released: a path is
+/// scanned and its pages written in parallel on all cores, as the command does; bytes one
+/// message at a time. Returns `{"messages": …, "pages": …, "removed": …}` (`removed`:
 /// pages of an earlier archive in `out` that this one does not have).
 #[pyfunction]
 #[pyo3(signature = (source, out, *, finder = None, addresses = "show", checks = false))]
@@ -221,33 +386,41 @@ pub fn build_archive(
             .policy(crate::Policy::Readable)
             .build(),
     };
-    let (file, reader) = match source {
-        Source::Path(path) => {
-            let file = File::open(&path)?;
-            (
-                path.to_string_lossy().into_owned(),
-                py.detach(|| open_mbox(file))?,
-            )
-        }
-        Source::Bytes(bytes) => ("-".to_owned(), open_mbox(Cursor::new(bytes))?),
-    };
     let scanner = MailScanner::new().finder(finder.clone());
     let linkifier = crate::html::Linkifier::new().finder(finder).checks(checks);
-    let (messages, finished) = py.detach(|| -> std::io::Result<_> {
-        let mut archive = Archive::create(&out)?
-            .linkifier(linkifier)
+    let create = |out: &std::path::Path| -> std::io::Result<Archive> {
+        Ok(Archive::create(out)?
+            .linkifier(linkifier.clone())
             .checks(checks)
-            .addresses(addresses);
-        let mut messages = 0;
-        for raw in MboxReader::new(reader) {
-            let raw = raw?;
-            let message = scanner.scan(raw.bytes());
-            archive.push(&file, &message)?;
-            archive.count_read_warnings(raw.warnings().len());
-            messages += 1;
+            .addresses(addresses))
+    };
+    let (messages, finished) = match source {
+        Source::Path(path) => {
+            // Errors at the call, as before the scan: FileNotFoundError, …
+            File::open(&path)?;
+            let file = path.to_string_lossy().into_owned();
+            py.detach(|| -> std::io::Result<_> {
+                let mut archive = create(&out)?;
+                let messages = build_on_pipeline(&mut archive, scanner, path, &file)?;
+                Ok((messages, archive.finish()?))
+            })?
         }
-        Ok((messages, archive.finish()?))
-    })?;
+        Source::Bytes(bytes) => {
+            let reader = open_mbox(Cursor::new(bytes))?;
+            py.detach(|| -> std::io::Result<_> {
+                let mut archive = create(&out)?;
+                let mut messages = 0;
+                for raw in MboxReader::new(reader) {
+                    let raw = raw?;
+                    let message = scanner.scan(raw.bytes());
+                    archive.push("-", &message)?;
+                    archive.count_read_warnings(raw.warnings().len());
+                    messages += 1;
+                }
+                Ok((messages, archive.finish()?))
+            })?
+        }
+    };
     let d = PyDict::new(py);
     d.set_item("messages", messages)?;
     d.set_item("pages", finished.pages)?;

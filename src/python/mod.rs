@@ -25,10 +25,12 @@ fn linkscan_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<arrow::ArrowLinks>()?;
     m.add_class::<mail::PyMessage>()?;
     m.add_class::<mail::MboxScan>()?;
+    m.add_class::<mail::ArchiveScan>()?;
     m.add_function(wrap_pyfunction!(finder::escape_url, m)?)?;
     m.add_function(wrap_pyfunction!(finder::display, m)?)?;
     m.add_function(wrap_pyfunction!(finder::check, m)?)?;
     m.add_function(wrap_pyfunction!(mail::scan_mbox, m)?)?;
+    m.add_function(wrap_pyfunction!(mail::scan_archive, m)?)?;
     m.add_function(wrap_pyfunction!(mail::build_archive, m)?)?;
     m.add("DEFAULT_MAX_LINK_LEN", crate::DEFAULT_MAX_LINK_LEN)?;
     m.add("TLD_LIST_VERSION", crate::tables::TLD_LIST_VERSION)?;

@@ -1,5 +1,6 @@
 //! `linkscan linkify --mbox/--maildir --out DIR`: the HTML archive of
-//! [`linkscan::mail::archive`], its pages written on the parallel scan of [`crate::mail`].
+//! [`linkscan::mail::archive`], its pages written on the parallel scan of [`linkscan::mail::pipeline`] (wired by
+//! [`crate::mail`]).
 //!
 //! Each message's page is written on the worker that scanned it
 //! ([`Archive::write_message`]); the rows come back in archive order and are added once
@@ -29,9 +30,9 @@ impl Render for Pages<'_> {
         file: &str,
         index: usize,
         global: usize,
-        m: &ScannedMessage,
+        m: ScannedMessage,
     ) -> io::Result<ArchivedMessage> {
-        self.archive.write_message(file, index, global, m)
+        self.archive.write_message(file, index, global, &m)
     }
 }
 
@@ -43,9 +44,9 @@ struct Rows {
 }
 
 impl Emit<io::Result<ArchivedMessage>> for Rows {
-    fn emit(&mut self, row: io::Result<ArchivedMessage>) -> io::Result<()> {
+    fn emit(&mut self, row: io::Result<ArchivedMessage>) -> io::Result<usize> {
         self.messages.push(row?);
-        Ok(())
+        Ok(0)
     }
 
     fn end(&mut self, input: &str, totals: &Totals) -> io::Result<()> {

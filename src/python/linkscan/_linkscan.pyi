@@ -1,7 +1,8 @@
 """Type stubs of the compiled module ``linkscan._linkscan`` (re-exported by ``linkscan``)."""
 
 import os
-from typing import Iterable, Iterator, Literal, final
+from pathlib import Path
+from typing import Iterable, Iterator, Literal, Sequence, final
 
 import pyarrow
 
@@ -73,7 +74,11 @@ class Message:
     @property
     def index(self) -> int: ...
     @property
-    def offset(self) -> int: ...
+    def offset(self) -> int | None:
+        """Where its ``From `` line is in the archive (``None`` from ``scan_archive``)."""
+    @property
+    def path(self) -> Path | None:
+        """A Maildir message's file (``scan_archive``)."""
     @property
     def message_id(self) -> str | None: ...
     @property
@@ -93,6 +98,11 @@ class MboxScan(Iterator[Message]):
     def __iter__(self) -> MboxScan: ...
     def __next__(self) -> Message: ...
 
+@final
+class ArchiveScan(Iterator[Message]):
+    def __iter__(self) -> ArchiveScan: ...
+    def __next__(self) -> Message: ...
+
 def escape_url(url: str) -> str:
     """``url`` with the minimal percent-escaping of UTS #58 section 4."""
 
@@ -109,6 +119,16 @@ def check(link: str | Link, *, before: str = "", after: str = "") -> list[str]:
 def scan_mbox(
     source: str | os.PathLike[str] | bytes | bytearray, finder: LinkFinder | None = None
 ) -> MboxScan: ...
+
+def scan_archive(
+    paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+    finder: LinkFinder | None = None,
+    *,
+    maildir: bool = False,
+    max_message_size: int | None = None,
+) -> ArchiveScan:
+    """The messages of mbox archives (or Maildir folders), scanned in parallel on all
+    cores as ``linkscan find --mbox`` does, in archive order."""
 
 def build_archive(
     source: str | os.PathLike[str] | bytes | bytearray,

@@ -13,6 +13,12 @@
 in the part's decoded text), ``kind``, ``text``, ``href``. The archive is read lazily, one
 message at a time, with the GIL released.
 
+``scan_archive(paths, finder=None, *, maildir=False, max_message_size=None)`` gives the
+same messages from mbox files (or, with ``maildir=True``, Maildir folders), scanned in
+parallel on all cores as ``linkscan find --mbox`` does and given in archive order, a
+bounded number of them ahead; ``offset`` is then ``None``, and ``path`` is a Maildir
+message's file.
+
 ``build_archive(source, out, *, finder=None, addresses="show", checks=False)`` writes the
 HTML archive of the same archive into the folder ``out``, as ``linkscan linkify --mbox
 SOURCE --out OUT`` does (a page per message, thread and month, and ``index.html``);
@@ -20,6 +26,6 @@ SOURCE --out OUT`` does (a page per message, thread and month, and ``index.html`
 ``mailto:`` anywhere.
 """
 
-from ._linkscan import MboxScan, Message, build_archive, scan_mbox
+from ._linkscan import ArchiveScan, MboxScan, Message, build_archive, scan_archive, scan_mbox
 
-__all__ = ["MboxScan", "Message", "build_archive", "scan_mbox"]
+__all__ = ["ArchiveScan", "MboxScan", "Message", "build_archive", "scan_archive", "scan_mbox"]
