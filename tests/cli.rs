@@ -413,3 +413,42 @@ Subject: hi\nContent-Type: text/plain; charset=x-no-such-charset\n\nsee a.exampl
         );
     }
 }
+
+/// `escape` and `display` leave a URL without hierarchy, a userinfo and a host as given,
+/// but no control character of them reaches the terminal: each is percent-escaped.
+#[test]
+fn escape_and_display_percent_escape_controls() {
+    for command in ["escape", "display"] {
+        let out = linkscan(
+            &[
+                command,
+                "mailto:a\u{1B}]0;owned\u{7}@example.com",
+                "example.com\u{85}/x",
+            ],
+            b"example.com\x1b[2J/p\nhttp://u\x7f@example.com/\n",
+        );
+        assert!(out.status.success(), "{out:?}");
+        assert_eq!(
+            stdout(&out),
+            "mailto:a%1B]0;owned%07@example.com\nexample.com%C2%85/x\n",
+            "{command}"
+        );
+        let out = linkscan(
+            &[command],
+            b"example.com\x1b[2/p\nhttp://u\x7f@example.com/\n",
+        );
+        let printed = stdout(&out);
+        assert!(
+            !printed
+                .chars()
+                .filter(|&c| c != '\n')
+                .any(is_terminal_control),
+            "{printed:?}"
+        );
+        assert!(
+            printed.starts_with("example.com%1B[2/p\n"),
+            "{command}: {printed:?}"
+        );
+        assert!(printed.contains("u%7F@"), "{command}: {printed:?}");
+    }
+}
