@@ -452,3 +452,35 @@ fn escape_and_display_percent_escape_controls() {
         assert!(printed.contains("u%7F@"), "{command}: {printed:?}");
     }
 }
+
+/// `find --format marked` is the input unchanged in a pipe, and on a terminal escapes
+/// every control and Bidi_Control character but line feeds, tabs and a CRLF's CR.
+#[test]
+#[ignore = "needs script (util-linux)"]
+fn marked_text_on_a_terminal_has_no_raw_controls() {
+    let text = "see a.co\u{1B}]0;owned\u{7} and b.co/\u{202E}x\r\nnext\tline\u{85}\n";
+    let path = temp_file("marked-terminal.txt", text.as_bytes());
+    let piped = linkscan(&["find", "--format", "marked", path.to_str().unwrap()], b"");
+    assert_eq!(
+        stdout(&piped),
+        text.replace("a.co", "⸠a.co⸡")
+            .replace("b.co/\u{202E}x", "⸠b.co/\u{202E}x⸡")
+    );
+    let command = format!(
+        "{} find --format marked {}",
+        env!("CARGO_BIN_EXE_linkscan"),
+        path.display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("script runs");
+    assert!(out.status.success(), "{out:?}");
+    // The terminal writes each line feed as CR LF; the CR of the CRLF stays raw.
+    let shown = stdout(&out).replace("\r\n", "\n");
+    assert_eq!(
+        shown,
+        "see ⸠a.co⸡\\x1B]0;owned\\x07 and ⸠b.co/\\u202Ex⸡\r\nnext\tline\\u0085\n"
+    );
+}
