@@ -484,3 +484,25 @@ fn marked_text_on_a_terminal_has_no_raw_controls() {
         "see ⸠a.co⸡\\x1B]0;owned\\x07 and ⸠b.co/\\u202Ex⸡\r\nnext\tline\\u0085\n"
     );
 }
+
+/// `--public-suffix-hosts`: the URLs whose host is itself a public suffix, which spec
+/// section 1.4 leaves out, are reported too (the library's `public_suffix_hosts(true)`).
+#[test]
+fn public_suffix_hosts_option() {
+    let text = b"see co.uk and github.io, but bbc.co.uk; https://gov.uk/ a@co.uk\n";
+    let only = |args: &[&str]| stdout(&linkscan(&[&["find", "-o"], args].concat(), text));
+    assert_eq!(only(&[]), "github.io\nbbc.co.uk\na@co.uk\n");
+    assert_eq!(
+        only(&["--public-suffix-hosts"]),
+        "co.uk\ngithub.io\nbbc.co.uk\nhttps://gov.uk/\na@co.uk\n"
+    );
+    // The readable policy still leaves out scheme-less public suffixes of either section.
+    assert_eq!(
+        only(&["--public-suffix-hosts", "--policy", "readable"]),
+        "bbc.co.uk\nhttps://gov.uk/\na@co.uk\n"
+    );
+    let html = stdout(&linkscan(&["linkify", "--public-suffix-hosts"], text));
+    assert!(html.contains("<a href=\"https://gov.uk/\""), "{html}");
+    let html = stdout(&linkscan(&["linkify"], text));
+    assert!(!html.contains("gov.uk/\""), "{html}");
+}
