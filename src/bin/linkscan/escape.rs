@@ -63,6 +63,11 @@ fn escape(url: &str, checks: bool) -> String {
 /// `text` with each C0 control, DEL and C1 control percent-escaped (`ESC` as `%1B`,
 /// U+0085 as `%C2%85`), so that none reaches a terminal raw; the rest as it is.
 pub(crate) fn escape_controls(text: &str) -> Cow<'_, str> {
+    // Each starts with a byte below 0x20, 0x7F or 0xC2 (C1): a scan of bytes finds out
+    // whether there is one, the usual answer being no.
+    if !text.bytes().any(|b| b < 0x20 || b == 0x7F || b == 0xC2) {
+        return Cow::Borrowed(text);
+    }
     let is_control = |c: char| c < ' ' || ('\u{7F}'..='\u{9F}').contains(&c);
     if !text.chars().any(is_control) {
         return Cow::Borrowed(text);
