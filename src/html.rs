@@ -239,7 +239,36 @@ impl Linkifier {
         links: impl IntoIterator<Item = Link>,
         out: &mut W,
     ) -> io::Result<()> {
-        let mut at = 0;
+        self.write_html_part(text, 0..text.len(), links, out)
+    }
+
+    /// Like [`Linkifier::write_html_with_links`], for the part `range` of `text` only:
+    /// `links` are those of `text` that lie in `range`, in order, and the text around
+    /// the part is context for the checks (an invisible character next to a link). The
+    /// parts of consecutive ranges that cover `text`, each cut at a link's end or
+    /// between links, write the same HTML as the whole, so a caller can write a text of
+    /// many links in batches without holding all of them.
+    ///
+    /// ```
+    /// use linkscan::html::Linkifier;
+    /// let linkifier = Linkifier::new();
+    /// let text = b"a.co, b.co";
+    /// let links: Vec<_> = linkscan::LinkFinder::new().links_bytes(text).collect();
+    /// let mut parts = Vec::new();
+    /// linkifier.write_html_part(text, 0..4, links[..1].iter().copied(), &mut parts).unwrap();
+    /// linkifier.write_html_part(text, 4..text.len(), links[1..].iter().copied(), &mut parts).unwrap();
+    /// let mut whole = Vec::new();
+    /// linkifier.write_html(text, &mut whole).unwrap();
+    /// assert_eq!(parts, whole);
+    /// ```
+    pub fn write_html_part<W: Write + ?Sized>(
+        &self,
+        text: &[u8],
+        range: std::ops::Range<usize>,
+        links: impl IntoIterator<Item = Link>,
+        out: &mut W,
+    ) -> io::Result<()> {
+        let mut at = range.start;
         for link in links {
             write_escaped_bytes(&text[at..link.start()], out)?;
             // A link never contains invalid UTF-8, so this is lossless.
@@ -258,7 +287,7 @@ impl Linkifier {
                 write_unlinked(&shown, link.kind(), out)?;
             }
         }
-        write_escaped_bytes(&text[at..], out)
+        write_escaped_bytes(&text[at..range.end], out)
     }
 }
 

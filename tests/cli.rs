@@ -413,3 +413,96 @@ Subject: hi\nContent-Type: text/plain; charset=x-no-such-charset\n\nsee a.exampl
         );
     }
 }
+
+/// `escape` and `display` leave a URL without hierarchy, a userinfo and a host as given,
+/// but no control character of them reaches the terminal: each is percent-escaped.
+#[test]
+fn escape_and_display_percent_escape_controls() {
+    for command in ["escape", "display"] {
+        let out = linkscan(
+            &[
+                command,
+                "mailto:a\u{1B}]0;owned\u{7}@example.com",
+                "example.com\u{85}/x",
+            ],
+            b"example.com\x1b[2J/p\nhttp://u\x7f@example.com/\n",
+        );
+        assert!(out.status.success(), "{out:?}");
+        assert_eq!(
+            stdout(&out),
+            "mailto:a%1B]0;owned%07@example.com\nexample.com%C2%85/x\n",
+            "{command}"
+        );
+        let out = linkscan(
+            &[command],
+            b"example.com\x1b[2/p\nhttp://u\x7f@example.com/\n",
+        );
+        let printed = stdout(&out);
+        assert!(
+            !printed
+                .chars()
+                .filter(|&c| c != '\n')
+                .any(is_terminal_control),
+            "{printed:?}"
+        );
+        assert!(
+            printed.starts_with("example.com%1B[2/p\n"),
+            "{command}: {printed:?}"
+        );
+        assert!(printed.contains("u%7F@"), "{command}: {printed:?}");
+    }
+}
+
+/// `find --format marked` is the input unchanged in a pipe, and on a terminal escapes
+/// every control and Bidi_Control character but line feeds, tabs and a CRLF's CR.
+#[test]
+#[ignore = "needs script (util-linux)"]
+fn marked_text_on_a_terminal_has_no_raw_controls() {
+    let text = "see a.co\u{1B}]0;owned\u{7} and b.co/\u{202E}x\r\nnext\tline\u{85}\n";
+    let path = temp_file("marked-terminal.txt", text.as_bytes());
+    let piped = linkscan(&["find", "--format", "marked", path.to_str().unwrap()], b"");
+    assert_eq!(
+        stdout(&piped),
+        text.replace("a.co", "⸠a.co⸡")
+            .replace("b.co/\u{202E}x", "⸠b.co/\u{202E}x⸡")
+    );
+    let command = format!(
+        "{} find --format marked {}",
+        env!("CARGO_BIN_EXE_linkscan"),
+        path.display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("script runs");
+    assert!(out.status.success(), "{out:?}");
+    // The terminal writes each line feed as CR LF; the CR of the CRLF stays raw.
+    let shown = stdout(&out).replace("\r\n", "\n");
+    assert_eq!(
+        shown,
+        "see ⸠a.co⸡\\x1B]0;owned\\x07 and ⸠b.co/\\u202Ex⸡\r\nnext\tline\\u0085\n"
+    );
+}
+
+/// `--public-suffix-hosts`: the URLs whose host is itself a public suffix, which spec
+/// section 1.4 leaves out, are reported too (the library's `public_suffix_hosts(true)`).
+#[test]
+fn public_suffix_hosts_option() {
+    let text = b"see co.uk and github.io, but bbc.co.uk; https://gov.uk/ a@co.uk\n";
+    let only = |args: &[&str]| stdout(&linkscan(&[&["find", "-o"], args].concat(), text));
+    assert_eq!(only(&[]), "github.io\nbbc.co.uk\na@co.uk\n");
+    assert_eq!(
+        only(&["--public-suffix-hosts"]),
+        "co.uk\ngithub.io\nbbc.co.uk\nhttps://gov.uk/\na@co.uk\n"
+    );
+    // The readable policy still leaves out scheme-less public suffixes of either section.
+    assert_eq!(
+        only(&["--public-suffix-hosts", "--policy", "readable"]),
+        "bbc.co.uk\nhttps://gov.uk/\na@co.uk\n"
+    );
+    let html = stdout(&linkscan(&["linkify", "--public-suffix-hosts"], text));
+    assert!(html.contains("<a href=\"https://gov.uk/\""), "{html}");
+    let html = stdout(&linkscan(&["linkify"], text));
+    assert!(!html.contains("gov.uk/\""), "{html}");
+}

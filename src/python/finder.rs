@@ -200,7 +200,7 @@ impl PyLinkFinder {
 
 #[pymethods]
 impl PyLinkFinder {
-    /// LinkFinder(*, urls=True, emails=True, tld_policy="iana", max_link_len=65536, policy="conformant")
+    /// LinkFinder(*, urls=True, emails=True, tld_policy="iana", max_link_len=65536, policy="conformant", public_suffix_hosts=False)
     ///
     /// urls, emails: which kinds to report (the scan is the same either way).
     /// tld_policy: "iana" (the IANA root zone list built in), "syntactic" (any label that
@@ -209,14 +209,18 @@ impl PyLinkFinder {
     ///     limit, exactly as the standard.
     /// policy: "conformant" (every link UTS #58 detects) or "readable" (the rules of
     ///     section 8 that leave out code and file names such as `NEWS.md` or `Proc.new`).
+    /// public_suffix_hosts: also report URLs whose host is itself a public suffix
+    ///     (`co.uk`, `https://gov.uk/`), which section 1.4 says must not be linked (not
+    ///     conformant); emails are not affected.
     #[new]
-    #[pyo3(signature = (*, urls = true, emails = true, tld_policy = None, max_link_len = Some(DEFAULT_MAX_LINK_LEN), policy = "conformant"))]
+    #[pyo3(signature = (*, urls = true, emails = true, tld_policy = None, max_link_len = Some(DEFAULT_MAX_LINK_LEN), policy = "conformant", public_suffix_hosts = false))]
     fn new(
         urls: bool,
         emails: bool,
         tld_policy: Option<&Bound<'_, PyAny>>,
         max_link_len: Option<usize>,
         policy: &str,
+        public_suffix_hosts: bool,
     ) -> PyResult<PyLinkFinder> {
         let report = match policy {
             "conformant" => Policy::Conformant,
@@ -228,7 +232,7 @@ impl PyLinkFinder {
             }
         };
         let description = format!(
-            "LinkFinder(urls={}, emails={}, tld_policy={}, max_link_len={}, policy='{policy}')",
+            "LinkFinder(urls={}, emails={}, tld_policy={}, max_link_len={}, policy='{policy}'{})",
             if urls { "True" } else { "False" },
             if emails { "True" } else { "False" },
             match tld_policy {
@@ -236,6 +240,11 @@ impl PyLinkFinder {
                 None => "'iana'".to_owned(),
             },
             max_link_len.map_or("None".to_owned(), |n| n.to_string()),
+            if public_suffix_hosts {
+                ", public_suffix_hosts=True"
+            } else {
+                ""
+            },
         );
         let finder = LinkFinder::builder()
             .urls(urls)
@@ -243,6 +252,7 @@ impl PyLinkFinder {
             .tld_policy(self::tld_policy(tld_policy)?)
             .max_link_len(max_link_len)
             .policy(report)
+            .public_suffix_hosts(public_suffix_hosts)
             .build();
         Ok(PyLinkFinder::from_finder(finder, description))
     }

@@ -92,3 +92,23 @@ def test_public_suffixes_are_not_links():
     assert [l.text for l in readable.find(text)] == ["bbc.co.uk", "user.github.io", "a@co.uk"]
     syntactic = linkscan.LinkFinder(tld_policy="syntactic")
     assert [l.text for l in syntactic.find("co.uk 公司.cn x.公司.cn")] == ["x.公司.cn"]
+
+
+def test_public_suffix_hosts_is_the_way_back():
+    # LinkFinderBuilder::public_suffix_hosts(true): every host the scan detects, not
+    # conformant; the readable policy still drops the private section's without a scheme.
+    text = "see co.uk and github.io, but bbc.co.uk and user.github.io; https://gov.uk/ a@co.uk"
+    every = linkscan.LinkFinder(public_suffix_hosts=True)
+    assert [l.text for l in every.find(text)] == [
+        "co.uk",
+        "github.io",
+        "bbc.co.uk",
+        "user.github.io",
+        "https://gov.uk/",
+        "a@co.uk",
+    ]
+    assert every.count(text) == 6
+    assert "public_suffix_hosts=True" in repr(every)
+    assert "public_suffix_hosts" not in repr(linkscan.LinkFinder())
+    readable = linkscan.LinkFinder(policy="readable", public_suffix_hosts=True)
+    assert [l.text for l in readable.find(text)] == ["bbc.co.uk", "user.github.io", "https://gov.uk/", "a@co.uk"]

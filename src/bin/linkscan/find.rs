@@ -31,9 +31,11 @@
 //! input ([`Name`]), the link text through [`json_str`], which also escapes the characters
 //! a terminal would act on (see [`crate::terminal`]). TSV fields and `-o` lines are
 //! escaped as TSV fields ([`tsv_field`]), so no output line holds them raw; `--format
-//! marked` is the input itself and is written as it is.
+//! marked` is the input itself and is written as it is, except to a terminal, where its
+//! controls and Bidi_Control characters are escaped but for line feeds, tabs and the
+//! carriage return of a CRLF ([`terminal::escape_lines_into`]).
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::ops::Range;
 use std::path::PathBuf;
 
@@ -43,7 +45,7 @@ use rayon::prelude::*;
 
 use crate::lines::Position;
 use crate::render::{decimal, json_str, tsv_field, Name};
-use crate::{files, input, FindArgs, Outcome};
+use crate::{files, input, terminal, FindArgs, Outcome};
 
 /// The output formats of `find`.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,6 +111,9 @@ struct Renderer<'a> {
     line: bool,
     column: bool,
     checks: bool,
+    /// Marked text goes to a terminal: its controls and Bidi_Control characters are
+    /// escaped ([`terminal::escape_lines_into`]); elsewhere it is the input unchanged.
+    terminal: bool,
 }
 
 impl Renderer<'_> {
@@ -215,9 +220,9 @@ impl Renderer<'_> {
                     Format::Jsonl => self.json(out, name, base, pos, bytes, &link),
                     Format::Tsv => self.tsv(out, name, base, pos, bytes, &link),
                     Format::Marked => {
-                        out.extend_from_slice(&bytes[at..link.start()]);
+                        self.marked(out, &bytes[at..link.start()]);
                         out.extend_from_slice("⸠".as_bytes());
-                        out.extend_from_slice(&bytes[link.range()]);
+                        self.marked(out, &bytes[link.range()]);
                         out.extend_from_slice("⸡".as_bytes());
                         at = link.end();
                     }
@@ -229,9 +234,18 @@ impl Renderer<'_> {
             }
         }
         if self.format == Format::Marked && !self.only {
-            out.extend_from_slice(&bytes[at..]);
+            self.marked(out, &bytes[at..]);
         }
         Ok(())
+    }
+
+    /// Appends `text` of the input to marked output: as it is, or escaped for a terminal.
+    fn marked(&self, out: &mut Vec<u8>, text: &[u8]) {
+        if self.terminal {
+            terminal::escape_lines_into(out, text);
+        } else {
+            out.extend_from_slice(text);
+        }
     }
 
     fn json(
@@ -367,6 +381,7 @@ pub(crate) fn run(
         line: args.line_number,
         column: args.column,
         checks: args.checks,
+        terminal: args.format == Format::Marked && io::stdout().is_terminal(),
     };
     let mut found = 0usize;
     // The inputs -l or --files-without-match printed.

@@ -39,6 +39,7 @@
 
 use std::fs::File;
 use std::io::{self, Read};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread;
@@ -63,11 +64,26 @@ pub(crate) const STREAM_WINDOW: usize = 32 << 20;
 /// The longest run without an ASCII space or control character kept whole.
 pub(crate) const MAX_RUN: usize = 32 << 20;
 
-/// One piece of an input: its bytes, its links (offsets relative to the piece).
+/// One part of an input, as [`for_each_piece`] gives it: `bytes[range]`, with its links
+/// (offsets relative to `bytes`, all in `range`). `bytes` around the range is context (the
+/// character next to a link, for the checks); consecutive parts tile the input.
 pub(crate) struct Piece<'a> {
     pub(crate) bytes: &'a [u8],
+    pub(crate) range: Range<usize>,
     pub(crate) links: &'a [Link],
 }
+
+/// The size of the pieces a window is scanned in on the pool (as `find` cuts them).
+const PIECE: usize = 256 << 10;
+
+/// Pieces of a window scanned at once, per thread.
+const BATCH_PER_THREAD: usize = 4;
+
+/// The most links held for one piece: 64 Ki links of 24 bytes, 1.5 MiB. A piece of
+/// [`PIECE`] bytes has fewer (a link takes at least four bytes); only a longer piece (a
+/// run without white space) reaches it, and the rest of such a piece is scanned by the
+/// calling thread, a batch at a time.
+const LINK_BUDGET: usize = 1 << 16;
 
 /// What the reader thread sends.
 enum Event {
@@ -154,13 +170,28 @@ pub(crate) fn for_each_window(
     result.map(|()| outcome)
 }
 
-/// Calls `each(input, name, piece)` for every piece of every input, in order, with its
-/// links: each window is scanned with [`LinkFinder::par_pieces`] on the command's pool.
+/// Calls `each(input, name, piece)` for every part of every input, in order, with its
+/// links.
+///
+/// Each window is cut into pieces where no link can cross ([`linkscan::piece_end`]),
+/// scanned on the command's pool [`BATCH_PER_THREAD`] pieces per thread at a time, each
+/// keeping at most [`LINK_BUDGET`] links. A piece that has more (a run without white
+/// space, full of links) is given in parts: up to the end of its last link kept, then the
+/// rest, scanned again by the calling thread from the last ASCII space or control
+/// character before that end (no link crosses one, so the links from there are those of
+/// the whole piece; the ones already given are skipped) and given [`LINK_BUDGET`] links
+/// at a time. So the links held are bounded by the batch, not by the window.
 pub(crate) fn for_each_piece(
     paths: &[PathBuf],
     finder: &LinkFinder,
     mut each: impl FnMut(usize, &str, Piece<'_>) -> io::Result<()>,
 ) -> io::Result<Outcome> {
+    use rayon::prelude::*;
+    let batch = BATCH_PER_THREAD * rayon::current_num_threads().max(1);
+    // Reused from window to window.
+    let mut ranges: Vec<Range<usize>> = Vec::new();
+    let mut found: Vec<(Vec<Link>, bool)> = Vec::new();
+    let mut rest: Vec<Link> = Vec::new();
     for_each_window(paths, false, |input, name, _offset, window| {
         if window.is_empty() {
             return each(
@@ -168,21 +199,101 @@ pub(crate) fn for_each_piece(
                 &name.text,
                 Piece {
                     bytes: window,
+                    range: 0..0,
                     links: &[],
                 },
             );
         }
-        for (range, links) in finder.par_pieces(window) {
-            each(
-                input,
-                &name.text,
-                Piece {
-                    bytes: &window[range],
-                    links: &links,
-                },
-            )?;
+        ranges.clear();
+        let mut start = 0;
+        while start < window.len() {
+            let end = linkscan::piece_end(window, start, PIECE);
+            ranges.push(start..end);
+            start = end;
+        }
+        for ranges in ranges.chunks(batch) {
+            if found.len() < ranges.len() {
+                found.resize_with(ranges.len(), Default::default);
+            }
+            ranges
+                .par_iter()
+                .zip(found.par_iter_mut())
+                .for_each(|(range, (links, full))| {
+                    links.clear();
+                    *full = false;
+                    for link in finder.links_bytes(&window[range.clone()]) {
+                        if links.len() == LINK_BUDGET {
+                            *full = true;
+                            break;
+                        }
+                        links.push(link);
+                    }
+                });
+            for (range, (links, full)) in ranges.iter().zip(&found) {
+                let bytes = &window[range.clone()];
+                let kept = match links.last() {
+                    Some(last) if *full => last.end(),
+                    _ => bytes.len(),
+                };
+                each(
+                    input,
+                    &name.text,
+                    Piece {
+                        bytes,
+                        range: 0..kept,
+                        links,
+                    },
+                )?;
+                if kept < bytes.len() {
+                    rest_of_piece(finder, bytes, kept, &mut rest, |piece| {
+                        each(input, &name.text, piece)
+                    })?;
+                }
+            }
         }
         Ok(())
+    })
+}
+
+/// Gives the part of `bytes` from `after` (the end of a link) to its end, with its links,
+/// in parts of at most [`LINK_BUDGET`] links, each cut at the end of its last link.
+fn rest_of_piece(
+    finder: &LinkFinder,
+    bytes: &[u8],
+    after: usize,
+    batch: &mut Vec<Link>,
+    mut each: impl FnMut(Piece<'_>) -> io::Result<()>,
+) -> io::Result<()> {
+    let from = bytes[..after]
+        .iter()
+        .rposition(|&b| b <= b' ' || b == 0x7F)
+        .map_or(0, |i| i + 1);
+    // Offsets are relative to `from`. The checks look at the character before a link:
+    // before `from` it is an ASCII space or control character, or the piece's start (as
+    // for every piece), never an invisible one, so leaving it out changes nothing.
+    let text = &bytes[from..];
+    let mut at = after - from;
+    batch.clear();
+    for link in finder.links_bytes(text) {
+        if link.start() < at {
+            continue; // given before
+        }
+        let end = link.end();
+        batch.push(link);
+        if batch.len() == LINK_BUDGET {
+            each(Piece {
+                bytes: text,
+                range: at..end,
+                links: batch,
+            })?;
+            at = end;
+            batch.clear();
+        }
+    }
+    each(Piece {
+        bytes: text,
+        range: at..text.len(),
+        links: batch,
     })
 }
 

@@ -24,7 +24,7 @@ pub(crate) fn run(
 ) -> io::Result<Outcome> {
     if !args.standalone {
         return input::for_each_piece(files, &finder, |_, _, piece| {
-            linkifier.write_html_with_links(piece.bytes, piece.links.iter().copied(), out)
+            linkifier.write_html_part(piece.bytes, piece.range, piece.links.iter().copied(), out)
         });
     }
     html::write_page_start(&page_title(files), out)?;
@@ -37,7 +37,7 @@ pub(crate) fn run(
             html::write_text_block_start(out)?;
             open = Some(input);
         }
-        linkifier.write_html_with_links(piece.bytes, piece.links.iter().copied(), out)
+        linkifier.write_html_part(piece.bytes, piece.range, piece.links.iter().copied(), out)
     })?;
     if open.is_some() {
         html::write_text_block_end(out)?;

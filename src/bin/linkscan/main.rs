@@ -256,6 +256,11 @@ struct DetectArgs {
     /// Report links of any length (default: links over 64 KiB are left out).
     #[arg(long)]
     no_length_limit: bool,
+    /// Also report URLs whose host is itself a public suffix (`co.uk`, `https://gov.uk/`),
+    /// which spec section 1.4 says must not be linked (not conformant). Emails are not
+    /// affected; `--policy readable` still leaves out the private section's (`github.io`).
+    #[arg(long)]
+    public_suffix_hosts: bool,
     /// Threads scanning in parallel, 1 to 256 (default: the number of CPUs). The output is
     /// the same for every value.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_JOBS))]
@@ -343,6 +348,7 @@ impl DetectArgs {
             .emails(self.kind != Kind::Url)
             .tld_policy(policy)
             .max_link_len(max_len)
+            .public_suffix_hosts(self.public_suffix_hosts)
             .policy(match self.policy.unwrap_or(default_policy) {
                 PolicyChoice::Conformant => linkscan::Policy::Conformant,
                 PolicyChoice::Readable => linkscan::Policy::Readable,

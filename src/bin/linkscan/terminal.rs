@@ -125,6 +125,34 @@ pub(crate) fn escape_into(out: &mut Vec<u8>, bytes: &[u8], backslash: bool) {
     out.extend_from_slice(&bytes[at..]);
 }
 
+/// Appends `bytes`, lines of text, to `out` safe for a terminal: escaped as in
+/// [`escape_into`] (a `\` left as it is), except that line feeds, tabs and the carriage
+/// return of a CRLF stay as they are, so the text keeps its lines (`find --format marked`
+/// on a terminal). Bytes that are not valid UTF-8 are copied.
+pub(crate) fn escape_lines_into(out: &mut Vec<u8>, bytes: &[u8]) {
+    let mut at = 0;
+    while let Some(found) = next_lead(&bytes[at..], false) {
+        let i = at + found;
+        let kept = match bytes[i] {
+            b'\n' | b'\t' => true,
+            b'\r' => bytes.get(i + 1) == Some(&b'\n'),
+            _ => false,
+        };
+        match special_at(&bytes[i..]) {
+            Some((_, len)) if !kept => {
+                // Only the special character at its end is escaped.
+                escape_into(out, &bytes[at..i + len], false);
+                at = i + len;
+            }
+            _ => {
+                out.extend_from_slice(&bytes[at..=i]);
+                at = i + 1;
+            }
+        }
+    }
+    out.extend_from_slice(&bytes[at..]);
+}
+
 /// `text` safe for a terminal: escaped as in [`escape_into`], a `\` left as it is.
 pub(crate) fn escape(text: &str) -> Cow<'_, str> {
     if !has_special(text.as_bytes(), false) {
@@ -215,5 +243,19 @@ mod tests {
         let mut out = Vec::new();
         escape_into(&mut out, b"a\\b\x1B", true);
         assert_eq!(out, b"a\\\\b\\x1B");
+    }
+
+    #[test]
+    fn lines_keep_their_breaks_and_tabs_and_lose_the_rest() {
+        let mut out = Vec::new();
+        let text = "a\tb\r\nc\u{1B}[2J\rd\u{202E}e\u{85}f\\ “g”\n\r".as_bytes();
+        escape_lines_into(&mut out, text);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "a\tb\r\nc\\x1B[2J\\rd\\u202Ee\\u0085f\\ “g”\n\\r"
+        );
+        let mut out = Vec::new();
+        escape_lines_into(&mut out, b"x\xFF\xC2y");
+        assert_eq!(out, b"x\xFF\xC2y", "invalid UTF-8 is copied");
     }
 }

@@ -40,6 +40,8 @@ class LinkFinder:
     could be a TLD) or an iterable of TLDs. ``max_link_len``: the longest link reported, in
     UTF-8 bytes; ``None`` for no limit. ``policy``: ``"conformant"`` (every link the
     standard detects) or ``"readable"`` (section 8 rules that leave out code and file names).
+    ``public_suffix_hosts``: also report URLs whose host is itself a public suffix
+    (``co.uk``), which section 1.4 says must not be linked (not conformant).
     """
 
     def __init__(
@@ -50,6 +52,7 @@ class LinkFinder:
         tld_policy: Literal["iana", "syntactic"] | Iterable[str] = "iana",
         max_link_len: int | None = 65536,
         policy: Literal["conformant", "readable"] = "conformant",
+        public_suffix_hosts: bool = False,
     ) -> None: ...
     def find(self, text: str) -> list[Link]: ...
     def finditer(self, text: str) -> Iterator[Link]: ...
