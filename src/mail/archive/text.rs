@@ -30,10 +30,9 @@
 //!
 //! * The links written are those of the part, each once, in the order of the text; a
 //!   Message-ID marker is placed only where no link crosses its bounds.
-//! * Memory: a page keeps at most [`MAX_KEPT_REFERENCES`] cited IDs, and at most
-//!   [`MAX_KEPT_BYTES`] of them, in the index's row;
-//!   past that it is only marked as citing more, and its markers are all looked at when
-//!   the run ends.
+//! * Memory: a page keeps at most [`MAX_KEPT_REFERENCES`] cited IDs in the index's row,
+//!   as 64-bit hashes ([`id_hash`]); past that it is only marked as citing more, and its
+//!   markers are all looked at when the run ends.
 
 use std::io::{self, Write};
 use std::ops::Range;
@@ -53,15 +52,17 @@ pub(crate) const MAX_ID: usize = 998;
 /// How many cited Message-IDs an index row keeps for its page.
 pub(crate) const MAX_KEPT_REFERENCES: usize = 64;
 
-/// How many bytes of cited IDs an index row keeps for its page (with
-/// [`MAX_KEPT_REFERENCES`], what bounds a row whatever its message cites).
-pub(crate) const MAX_KEPT_BYTES: usize = 4096;
+/// A Message-ID as the archive keeps it: its XXH64, so that a row holds 8 bytes for it
+/// whatever its length, and the state file names no address.
+pub(crate) fn id_hash(id: &str) -> u64 {
+    super::state::hash(id.as_bytes())
+}
 
-/// A page's own Message-ID and the Message-IDs its text parts cite.
-#[derive(Debug, Default)]
+/// A page's own Message-ID and the Message-IDs its text parts cite ([`id_hash`]es).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub(crate) struct References {
-    pub(crate) own: Option<String>,
-    pub(crate) cited: Vec<String>,
+    pub(crate) own: Option<u64>,
+    pub(crate) cited: Vec<u64>,
     /// The page cites more than [`MAX_KEPT_REFERENCES`] IDs.
     pub(crate) more: bool,
 }
@@ -73,18 +74,18 @@ impl References {
             own: m
                 .message_id()
                 .filter(|id| message_id_len(&format!("<{id}>")) == Some(id.len() + 2))
-                .map(str::to_string),
+                .map(id_hash),
             ..References::default()
         }
     }
 
     fn cite(&mut self, id: &str) {
-        if self.cited.iter().any(|c| c == id) {
+        let h = id_hash(id);
+        if self.cited.contains(&h) {
             return;
         }
-        let held: usize = self.cited.iter().map(String::len).sum();
-        if self.cited.len() < MAX_KEPT_REFERENCES && held + id.len() <= MAX_KEPT_BYTES {
-            self.cited.push(id.to_string());
+        if self.cited.len() < MAX_KEPT_REFERENCES {
+            self.cited.push(h);
         } else {
             self.more = true;
         }
@@ -383,7 +384,10 @@ mod tests {
         )
         .unwrap();
         let html = String::from_utf8(html).unwrap();
-        assert_eq!(references.cited, ["one@example.org", "two@example.org"]);
+        assert_eq!(
+            references.cited,
+            [id_hash("one@example.org"), id_hash("two@example.org")]
+        );
         let linked = resolve(&html, |id| {
             (id == "one@example.org").then(|| "00007.html".into())
         });
