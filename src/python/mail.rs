@@ -21,7 +21,7 @@ use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyDict, PyList};
 
 use super::finder::PyLinkFinder;
-use crate::mail::archive::{Addresses, Archive};
+use crate::mail::archive::{Addresses, Archive, Updated};
 use crate::mail::{open_mbox, MailScanner, MboxReader, ScannedMessage};
 
 type Reader = MboxReader<Box<dyn BufRead + Send>>;
@@ -186,17 +186,21 @@ pub fn scan_mbox(
     })
 }
 
-/// build_archive(source, out, *, finder=None, addresses="show", checks=False) -> dict
+/// build_archive(source, out, *, finder=None, addresses="show", checks=False, update=False) -> dict
 ///
 /// Writes the HTML archive of an mbox (plain or gzip) into the folder `out`, as
 /// `linkscan linkify --mbox SOURCE --out OUT` does: a page per message, thread and month,
 /// and `index.html`. `source` is a path or the archive's bytes; `addresses` is `"show"`
 /// or `"obfuscate"` (no `mailto:` anywhere); `checks` writes the links that fail a
 /// security check of UTS #58 section 8 as text. Runs with the GIL released, one message
-/// in memory at a time. Returns `{"messages": …, "pages": …, "removed": …}` (`removed`:
-/// pages of an earlier archive in `out` that this one does not have).
+/// in memory at a time. Returns `{"messages": …, "pages": …, "written": …, "removed": …,
+/// "updated": …}` (`removed`: pages of an earlier archive in `out` that this one does not
+/// have). With `update=True` and a path, as `--update`: the messages appended to the file
+/// since the last build into `out` are added and only the pages they change are written
+/// (`"updated": True`, `"messages"`: those read); when `out` cannot be updated from it,
+/// the archive is built whole and `"rebuilt"` says why.
 #[pyfunction]
-#[pyo3(signature = (source, out, *, finder = None, addresses = "show", checks = false))]
+#[pyo3(signature = (source, out, *, finder = None, addresses = "show", checks = false, update = false))]
 pub fn build_archive(
     py: Python<'_>,
     source: Source,
@@ -204,6 +208,7 @@ pub fn build_archive(
     finder: Option<&Bound<'_, PyLinkFinder>>,
     addresses: &str,
     checks: bool,
+    update: bool,
 ) -> PyResult<Py<PyDict>> {
     let addresses = match addresses {
         "show" => Addresses::Show,
@@ -221,23 +226,50 @@ pub fn build_archive(
             .policy(crate::Policy::Readable)
             .build(),
     };
-    let (file, reader) = match source {
+    let scanner = MailScanner::new().finder(finder.clone());
+    let linkifier = crate::html::Linkifier::new().finder(finder).checks(checks);
+    let new_archive = || -> std::io::Result<Archive> {
+        Ok(Archive::create(&out)?
+            .linkifier(linkifier.clone())
+            .checks(checks)
+            .addresses(addresses))
+    };
+    let mut rebuilt = None;
+    if let (true, Source::Path(path)) = (update, &source) {
+        let updated = py.detach(|| new_archive()?.update(path, &scanner))?;
+        match updated {
+            Updated::Done {
+                added, finished, ..
+            } => {
+                let d = PyDict::new(py);
+                d.set_item("messages", added)?;
+                d.set_item("pages", finished.pages)?;
+                d.set_item("written", finished.written)?;
+                d.set_item("removed", finished.removed)?;
+                d.set_item("updated", true)?;
+                return Ok(d.unbind());
+            }
+            Updated::Rebuild(why) => rebuilt = Some(why),
+        }
+    } else if update {
+        rebuilt = Some("an update reads an mbox file, not bytes".to_string());
+    }
+    let (file, reader, path) = match source {
         Source::Path(path) => {
             let file = File::open(&path)?;
             (
                 path.to_string_lossy().into_owned(),
                 py.detach(|| open_mbox(file))?,
+                Some(path),
             )
         }
-        Source::Bytes(bytes) => ("-".to_owned(), open_mbox(Cursor::new(bytes))?),
+        Source::Bytes(bytes) => ("-".to_owned(), open_mbox(Cursor::new(bytes))?, None),
     };
-    let scanner = MailScanner::new().finder(finder.clone());
-    let linkifier = crate::html::Linkifier::new().finder(finder).checks(checks);
     let (messages, finished) = py.detach(|| -> std::io::Result<_> {
-        let mut archive = Archive::create(&out)?
-            .linkifier(linkifier)
-            .checks(checks)
-            .addresses(addresses);
+        let mut archive = new_archive()?;
+        if let Some(path) = &path {
+            archive = archive.source(path, &scanner);
+        }
         let mut messages = 0;
         for raw in MboxReader::new(reader) {
             let raw = raw?;
@@ -251,6 +283,11 @@ pub fn build_archive(
     let d = PyDict::new(py);
     d.set_item("messages", messages)?;
     d.set_item("pages", finished.pages)?;
+    d.set_item("written", finished.written)?;
     d.set_item("removed", finished.removed)?;
+    d.set_item("updated", false)?;
+    if let Some(why) = rebuilt {
+        d.set_item("rebuilt", why)?;
+    }
     Ok(d.unbind())
 }

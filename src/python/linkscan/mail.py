@@ -13,11 +13,13 @@
 in the part's decoded text), ``kind``, ``text``, ``href``. The archive is read lazily, one
 message at a time, with the GIL released.
 
-``build_archive(source, out, *, finder=None, addresses="show", checks=False)`` writes the
-HTML archive of the same archive into the folder ``out``, as ``linkscan linkify --mbox
-SOURCE --out OUT`` does (a page per message, thread and month, and ``index.html``);
-``addresses="obfuscate"`` writes addresses as ``name at example dot com``, with no
-``mailto:`` anywhere.
+``build_archive(source, out, *, finder=None, addresses="show", checks=False,
+update=False)`` writes the HTML archive of the same archive into the folder ``out``, as
+``linkscan linkify --mbox SOURCE --out OUT`` does (a page per message, thread and month,
+and ``index.html``); ``addresses="obfuscate"`` writes addresses as ``name at example dot
+com``, with no ``mailto:`` anywhere. ``update=True`` (a path only), as ``--update``, adds
+the messages appended to the file since the last build and writes only the pages they
+change, or builds the archive whole and says why in ``rebuilt``.
 """
 
 from ._linkscan import MboxScan, Message, build_archive, scan_mbox
