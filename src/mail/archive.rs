@@ -497,8 +497,10 @@ impl Archive {
         row.body_len = body_len;
         for part in m.parts() {
             for link in part.links() {
+                // With addresses hidden, a URL that holds one is not listed (nor linked).
                 if link.kind() == crate::LinkKind::Url
                     && (!self.checks || passes_checks(part.text(), m.piece_offset(), link))
+                    && !(self.addresses == Addresses::Obfuscate && page::holds_address(link.href()))
                 {
                     row.cited.add(link.href());
                 }
@@ -556,8 +558,18 @@ impl Archive {
     ) -> io::Result<u64> {
         let style = self.style();
         let mut out = Vec::new();
-        let subject = m.subject().unwrap_or("(no subject)");
-        write_head_of(&mut out, subject, "<body class=\"message\">")?;
+        let hide = self.addresses == Addresses::Obfuscate;
+        // What a message says, as written on the page: with no address, when they are
+        // hidden.
+        let said = |s: &str| -> String {
+            if hide {
+                obfuscated_text(s)
+            } else {
+                s.to_string()
+            }
+        };
+        let subject = said(m.subject().unwrap_or("(no subject)"));
+        write_head_of(&mut out, &subject, "<body class=\"message\">")?;
         out.write_all(b"<table class=\"headers\">\n")?;
         let from: Vec<String> = m.from().map(str::to_string).into_iter().collect();
         write_addresses("From", &from, style, &mut out)?;
@@ -568,22 +580,27 @@ impl Archive {
         out.write_all(b"</td></tr>\n<tr><th>Subject</th><td class=\"subject\" dir=\"auto\">")?;
         match m.parts().iter().find(|p| p.path() == "subject") {
             Some(part) => write_linkified(part.text(), part.links(), 0, style, &mut out)?,
-            None => write_escaped(subject, &mut out)?,
+            None => write_escaped(&subject, &mut out)?,
         }
         out.write_all(b"</td></tr>\n<tr><th>Message-ID</th><td>")?;
         match (m.message_id(), self.addresses) {
-            (Some(id), Addresses::Obfuscate) => write_escaped(&page::obfuscated(id), &mut out)?,
+            (Some(id), Addresses::Obfuscate) => {
+                write_escaped(&page::scrub(&page::obfuscated(id)), &mut out)?
+            }
             (Some(id), Addresses::Show) => write_escaped(id, &mut out)?,
             (None, _) => {}
         }
         out.write_all(b"</td></tr>\n<tr><th>Archive</th><td dir=\"auto\">")?;
-        write_escaped(&format!("{}, message {index}", file_name(file)), &mut out)?;
+        write_escaped(
+            &said(&format!("{}, message {index}", file_name(file))),
+            &mut out,
+        )?;
         out.write_all(b"</td></tr>\n</table>\n")?;
         if !m.warnings().is_empty() {
             out.write_all(b"<ul class=\"warnings\">\n")?;
             for w in m.warnings() {
                 out.write_all(b"<li dir=\"auto\">")?;
-                write_escaped(&w.to_string(), &mut out)?;
+                write_escaped(&said(&w.to_string()), &mut out)?;
                 out.write_all(b"</li>\n")?;
             }
             out.write_all(b"</ul>\n")?;
@@ -597,7 +614,7 @@ impl Archive {
                 out.write_all(b"<li>Part ")?;
                 write_escaped(&part.path, &mut out)?;
                 out.write_all(b": <bdi dir=\"auto\">")?;
-                write_escaped(part.name.as_deref().unwrap_or("(no name)"), &mut out)?;
+                write_escaped(&said(part.name.as_deref().unwrap_or("(no name)")), &mut out)?;
                 out.write_all(b"</bdi>, ")?;
                 write_escaped(&part.content_type, &mut out)?;
                 out.write_all(b"</li>\n")?;
@@ -1473,7 +1490,8 @@ impl Archive {
             }
         }
         let added = |id: &u64| pages.get(id).is_some_and(|&g| g > kept);
-        let page_of = |id: &str| pages.get(&id_hash(id)).map(|&g| page_name(g));
+        let obfuscated = self.addresses == Addresses::Obfuscate;
+        let page_of = |id: u64| pages.get(&id).map(|&g| page_name(g));
         let one = |m: usize| -> io::Result<Option<(u64, u64)>> {
             let row = &self.rows[m];
             let path = self.dir.join(page_name(row.global));
@@ -1501,7 +1519,7 @@ impl Archive {
                         ))
                     })?;
                 let body = if cites_added {
-                    text::resolve(body, page_of)
+                    text::resolve(body, obfuscated, page_of)
                 } else {
                     body.to_string()
                 };
@@ -1510,7 +1528,7 @@ impl Archive {
             }
             if r.more || r.cited.iter().any(|id| pages.contains_key(id)) {
                 let html = fs::read_to_string(&path).map_err(named)?;
-                let html = text::resolve(&html, page_of);
+                let html = text::resolve(&html, obfuscated, page_of);
                 write_replacing(&path, format!("{html}{end}").as_bytes())?;
                 Ok(Some((html.len() as u64, end_hash)))
             } else {

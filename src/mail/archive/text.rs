@@ -26,6 +26,11 @@
 //! stays as it was written: no link leaves the archive for it. Text from a message
 //! never contains a raw `<`, so a message cannot forge a marker.
 //!
+//! With [`Addresses::Obfuscate`](super::Addresses::Obfuscate) a Message-ID, which has the
+//! shape of an address, is never written: the marker's `data-mid` is its [`id_hash`] in
+//! 16 hex digits, its text the ID as `&lt;left at right dot com&gt;` (no link inside),
+//! and a link to its page keeps that text.
+//!
 //! # Invariants
 //!
 //! * The links written are those of the part, each once, in the order of the text; a
@@ -228,9 +233,15 @@ pub(crate) fn write_citing(
         write_range(text, links, written..start, style, out)?;
         let id = &text[start + 1..end - 1];
         out.write_all(b"<span class=\"mid\" data-mid=\"")?;
-        write_escaped(id, out)?;
-        out.write_all(b"\">")?;
-        write_range(text, links, start..end, style, out)?;
+        if style.addresses == super::Addresses::Obfuscate {
+            write!(out, "{:016x}\">&lt;", id_hash(id))?;
+            write_escaped(&super::page::scrub(id), out)?;
+            out.write_all(b"&gt;")?;
+        } else {
+            write_escaped(id, out)?;
+            out.write_all(b"\">")?;
+            write_range(text, links, start..end, style, out)?;
+        }
         out.write_all(b"</span><!--/mid-->")?;
         references.cite(id);
         written = end;
@@ -320,8 +331,14 @@ pub(crate) fn write_part(
     out.write_all(b"</pre></section>\n")
 }
 
-/// `html` with each marker of a Message-ID that `page_of` knows made a link to its page.
-pub(crate) fn resolve(html: &str, page_of: impl Fn(&str) -> Option<String>) -> String {
+/// `html` with each marker of a Message-ID that `page_of` knows (by its [`id_hash`]) made
+/// a link to its page: `&lt;ID&gt;`, or with `obfuscated`, the marker's own text (the
+/// marker names the hash, not the ID).
+pub(crate) fn resolve(
+    html: &str,
+    obfuscated: bool,
+    page_of: impl Fn(u64) -> Option<String>,
+) -> String {
     const OPEN: &str = "<span class=\"mid\" data-mid=\"";
     const CLOSE: &str = "<!--/mid-->";
     let mut out = String::with_capacity(html.len());
@@ -333,7 +350,19 @@ pub(crate) fn resolve(html: &str, page_of: impl Fn(&str) -> Option<String>) -> S
         };
         let id = &after[..q];
         out.push_str(&rest[..i]);
-        match page_of(id) {
+        let key = if obfuscated {
+            u64::from_str_radix(id, 16).ok()
+        } else {
+            Some(id_hash(id))
+        };
+        match key.and_then(&page_of) {
+            Some(page) if obfuscated => {
+                // The marker's text, between `">` and `</span>`.
+                let inner = after[q + 2..c]
+                    .strip_suffix("</span>")
+                    .unwrap_or(&after[q + 2..c]);
+                out.push_str(&format!("<a class=\"mid\" href=\"{page}\">{inner}</a>"));
+            }
             Some(page) => {
                 out.push_str(&format!(
                     "<a class=\"mid\" href=\"{page}\">&lt;{id}&gt;</a>"
@@ -388,8 +417,8 @@ mod tests {
             references.cited,
             [id_hash("one@example.org"), id_hash("two@example.org")]
         );
-        let linked = resolve(&html, |id| {
-            (id == "one@example.org").then(|| "00007.html".into())
+        let linked = resolve(&html, false, |id| {
+            (id == id_hash("one@example.org")).then(|| "00007.html".into())
         });
         assert_eq!(
             linked,
