@@ -239,6 +239,21 @@ fn a_rewritten_input_is_rebuilt() {
     assert!(said.contains("shorter than when it was built"), "{said}");
 }
 
+/// A message over the size limit is read in pieces cut where the build's reads fell:
+/// an update that would read one rebuilds, and says so.
+#[test]
+fn a_message_over_the_size_limit_is_rebuilt() {
+    let one = message(1, "", "one\n");
+    let long = message(2, "", &"see example.com/a and more words here\n".repeat(40));
+    let said = update_equals_full(
+        "over-limit",
+        &format!("{one}\n"),
+        &format!("{one}\n{long}"),
+        &["--max-message-size", "512"],
+    );
+    assert!(said.contains("over the size limit of 512 bytes"), "{said}");
+}
+
 /// Other options than those of the build: rebuilt.
 #[test]
 fn other_options_are_rebuilt() {

@@ -758,8 +758,10 @@ impl Archive {
     /// The state file of `dir` ([`STATE_FILE`], written by every [`Archive::finish`])
     /// says what the pages were built from. When there is none, when it is damaged, when
     /// it was built from other options or from other inputs than this one plain mbox
-    /// file (gzip, Maildir, several inputs: those are rebuilt), or when `mbox` no longer
-    /// starts with the bytes it was built from (rewritten, not appended to), nothing is
+    /// file (gzip, Maildir, several inputs: those are rebuilt), when `mbox` no longer
+    /// starts with the bytes it was built from (rewritten, not appended to), or when a
+    /// message to read is over the size limit (its pieces are cut where the reads of a
+    /// build fall, which an update cannot reproduce), nothing is
     /// written and the answer is [`Updated::Rebuild`] with the reason: build the archive
     /// whole (the same `Archive`, which is still empty, can). The new messages are read
     /// on this thread, the last message of the last run again (bytes appended to a file
@@ -865,6 +867,28 @@ impl Archive {
                 },
                 warnings: Vec::new(),
             });
+        }
+        // A message over the size limit is read in pieces cut where the reads of the
+        // build fell, which an update, reading from elsewhere, cannot cut the same way.
+        let mut pieces = false;
+        split_file(
+            &mut file,
+            input.last_offset,
+            len,
+            self.max_message_size,
+            &mut Hash64::new(),
+            len,
+            |split, _| {
+                pieces |= matches!(split, Split::Chunk(_));
+                Ok(())
+            },
+        )?;
+        if pieces {
+            return rebuild(format!(
+                "a message to read is over the size limit of {} bytes, read in pieces that \
+                 only a whole build cuts as it does",
+                self.max_message_size
+            ));
         }
         // From here on the folder changes: without a state until it is whole again.
         fs::remove_file(self.dir.join(STATE_FILE))?;
