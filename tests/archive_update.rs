@@ -420,3 +420,42 @@ fn the_library_updates_as_the_command_line_does() {
     assert_same(&web, &full);
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// An archive built through the library as Python's `build_archive` builds it (the
+/// readable policy, `Archive::push`) is the command line's, state file included, so that
+/// either can update what the other built.
+#[test]
+fn the_library_builds_the_command_lines_folder() {
+    let dir = temp_dir("library-cli");
+    let mbox = dir.join("list.mbox");
+    let msgs: Vec<String> = (1..=5)
+        .map(|n| {
+            message(
+                n,
+                "",
+                &format!("see https://example.com/{n} and bob@example.org\n"),
+            )
+        })
+        .collect();
+    fs::write(&mbox, msgs.join("\n")).unwrap();
+    let finder = linkscan::LinkFinder::builder()
+        .policy(linkscan::Policy::Readable)
+        .build();
+    let scanner = MailScanner::new().finder(finder.clone());
+    let web = dir.join("web");
+    let mut archive = Archive::create(&web)
+        .unwrap()
+        .linkifier(linkscan::html::Linkifier::new().finder(finder))
+        .source(&mbox, &scanner);
+    let file = mbox.to_string_lossy().into_owned();
+    for m in MboxReader::new(std::io::BufReader::new(fs::File::open(&mbox).unwrap())) {
+        let m = m.unwrap();
+        archive.push(&file, &scanner.scan(m.bytes())).unwrap();
+        archive.count_read_warnings(m.warnings().len());
+    }
+    archive.finish().unwrap();
+    let cli = dir.join("web-cli");
+    build(&mbox, &cli, false);
+    assert_same(&web, &cli);
+    fs::remove_dir_all(&dir).unwrap();
+}
