@@ -95,6 +95,19 @@ impl Default for Linkifier {
 }
 
 impl Linkifier {
+    /// What decides the HTML this linkifier writes, as text ([`LinkFinder`]'s key and its
+    /// own settings).
+    #[cfg(feature = "mail")]
+    pub(crate) fn options_key(&self) -> String {
+        format!(
+            "{}; default-scheme {:?} checks {} href-schemes {:?}",
+            self.finder.options_key(),
+            self.default_scheme,
+            self.checks,
+            self.href_schemes
+        )
+    }
+
     /// A linkifier with the default [`LinkFinder`] and `https://` for scheme-less URLs.
     pub fn new() -> Linkifier {
         Linkifier {

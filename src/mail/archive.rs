@@ -76,21 +76,26 @@ pub(crate) mod date;
 mod files;
 pub mod links;
 pub(crate) mod page;
+mod state;
 mod text;
 mod threads;
 
-use std::collections::{HashMap, HashSet};
-use std::fs;
-use std::io::{self, BufWriter, Write};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fs::{self, File};
+use std::io::{self, Read, Seek, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Once;
 
 use crate::html::{write_escaped, Linkifier};
-use crate::mail::ScannedMessage;
+use crate::mail::splitter::{unescape, MboxSplitter, Split};
+use crate::mail::{MailScanner, ScannedMessage};
 
 use date::Instant;
-use files::{create_replacing, write_replacing};
+use files::{write_replacing, Output};
 use page::{obfuscated_text, passes_checks, write_address_field, write_linkified, Style};
-use text::References;
+pub use state::STATE_FILE;
+use state::{Hash64, Input, State};
+use text::{id_hash, References};
 use threads::{Keys, Tree};
 
 /// How addresses are shown (`--addresses`).
@@ -113,10 +118,14 @@ pub const MAX_NESTING: usize = 24;
 /// The most replies a message page lists; its thread page has them all.
 pub const MAX_REPLIES_SHOWN: usize = 50;
 
-/// The most bytes of a field a row keeps: the lists show no more of a From or a Subject,
-/// and a longer Message-ID (it has no limit of its own) is kept as its start and a hash
-/// of the whole. So a row holds at most a few KiB whatever the message.
+/// The most bytes of a field a row keeps: the lists show no more of a From or a Subject
+/// (Message-IDs are kept as 64-bit hashes). So a row holds at most a few KiB whatever the
+/// message.
 pub const MAX_ROW_FIELD: usize = 512;
+
+/// The size past which a message of an mbox is scanned as raw text in pieces, unless
+/// [`Archive::max_message_size`] says otherwise (as `--max-message-size`): 32 MiB.
+pub const DEFAULT_MAX_MESSAGE_SIZE: u64 = 32 << 20;
 
 /// The most Message-IDs of its References a row keeps to find its parent (the nearest).
 const MAX_PARENT_KEYS: usize = 4;
@@ -204,22 +213,6 @@ fn capped(s: &str) -> String {
     format!("{}…", &s[..end])
 }
 
-/// A Message-ID as a row keeps it: as it is when short, else its start and a hash of the
-/// whole (two IDs are told apart unless they share both).
-fn id_key(id: &str) -> String {
-    use std::hash::{Hash, Hasher};
-    if id.len() <= MAX_ROW_FIELD {
-        return id.to_string();
-    }
-    let mut end = MAX_ROW_FIELD - 17;
-    while !id.is_char_boundary(end) {
-        end -= 1;
-    }
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    id.hash(&mut hasher);
-    format!("{}#{:016x}", &id[..end], hasher.finish())
-}
-
 /// What the archive keeps of a message whose page is written ([`Archive::write_message`]),
 /// until [`Archive::finish`]: a few KiB at most, never its text.
 #[derive(Debug)]
@@ -237,39 +230,56 @@ impl ArchivedMessage {
     #[doc(hidden)]
     pub fn held(&self) -> usize {
         let r = &self.row;
-        r.thread.len()
-            + r.own.as_ref().map_or(0, String::len)
-            + r.parents.iter().map(String::len).sum::<usize>()
+        8 * (2 + r.parents.len() + r.references.cited.len())
             + r.date.len()
             + r.from.len()
             + r.subject.len()
-            + r.references.cited.iter().map(String::len).sum::<usize>()
-            + r.references.own.as_ref().map_or(0, String::len)
             + r.cited.held()
     }
 }
 
-/// One message's row.
-#[derive(Debug)]
+/// One message's row: what the lists and the links between pages need, and what an
+/// update needs of the page (the state file keeps the rows).
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Row {
     global: usize,
-    /// The thread root's key (`threads`).
-    thread: String,
-    own: Option<String>,
-    /// In-Reply-To, then the last References, nearest first (keys).
-    parents: Vec<String>,
+    /// The message's place in its input, from 1 (the pieces of an over-limit message
+    /// share it).
+    index: usize,
+    /// The thread root's key (`threads`): Message-IDs are kept as [`id_hash`]es.
+    thread: u64,
+    own: Option<u64>,
+    /// In-Reply-To, then the last References, nearest first.
+    parents: Vec<u64>,
     date: String,
+    /// As the lists show it: with [`Addresses::Obfuscate`], its addresses obfuscated.
     from: String,
+    /// As the lists show it (so too).
     subject: String,
+    /// Links counted on the pages (those that pass the checks, with checks on).
     links: usize,
+    /// Links of the message and warnings of its scan, as an input's totals count them.
+    links_all: usize,
+    warnings: usize,
     /// The message's own Message-ID, and the Message-IDs its text parts cite.
     references: References,
     /// The URLs it cites, for the links pages.
     cited: links::Cited,
+    /// The bytes of its page before the links to the others, and the hash of those links
+    /// (`Archive::link_pages`): what an update rewrites.
+    body_len: u64,
+    end_hash: u64,
 }
 
 impl Row {
-    fn new(m: &ScannedMessage, global: usize, links: usize, references: References) -> Row {
+    fn new(
+        m: &ScannedMessage,
+        global: usize,
+        index: usize,
+        links: usize,
+        references: References,
+        addresses: Addresses,
+    ) -> Row {
         let page = page_name(global);
         let root = m
             .references()
@@ -278,24 +288,33 @@ impl Row {
             .or(m.in_reply_to())
             .or(m.message_id())
             .unwrap_or(&page);
-        let mut parents: Vec<String> = m.in_reply_to().map(id_key).into_iter().collect();
+        let mut parents: Vec<u64> = m.in_reply_to().map(id_hash).into_iter().collect();
         for id in m.references().iter().rev().take(MAX_PARENT_KEYS) {
-            let key = id_key(id);
+            let key = id_hash(id);
             if !parents.contains(&key) {
                 parents.push(key);
             }
         }
+        let shown = |s: &str| match addresses {
+            Addresses::Show => capped(s),
+            Addresses::Obfuscate => obfuscated_text(&capped(s)),
+        };
         Row {
             global,
-            thread: id_key(root),
-            own: m.message_id().map(id_key),
+            index,
+            thread: id_hash(root),
+            own: m.message_id().map(id_hash),
             parents,
             date: capped(m.date().unwrap_or_default()),
-            from: capped(m.from().unwrap_or_default()),
-            subject: capped(m.subject().unwrap_or("(no subject)")),
+            from: shown(m.from().unwrap_or_default()),
+            subject: shown(m.subject().unwrap_or("(no subject)")),
             links,
+            links_all: m.link_count(),
+            warnings: m.warnings().len(),
             references,
             cited: links::Cited::default(),
+            body_len: 0,
+            end_hash: 0,
         }
     }
 }
@@ -314,10 +333,41 @@ pub struct InputTotals {
 /// What [`Archive::finish`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Finished {
-    /// Pages written: messages, threads, months, the front page.
+    /// Pages of the archive: messages, threads, months, links, the front page.
     pub pages: usize,
+    /// Of those, the pages written by this run: all of them, but for an update
+    /// ([`Archive::update`]), which writes only those that change.
+    pub written: usize,
     /// Pages an earlier run left in the folder that this archive does not have, removed.
     pub removed: usize,
+}
+
+/// What [`Archive::update`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Updated {
+    /// The pages are those of the whole input: `added` messages were read (the last
+    /// message of the last run is read again, and counted), and `warnings` are those of
+    /// their reading and scanning (`message N <ID>: …`).
+    Done {
+        /// Messages read (over-limit pieces count once).
+        added: usize,
+        /// What [`Archive::finish`] did.
+        finished: Finished,
+        /// The warnings of the messages read.
+        warnings: Vec<String>,
+    },
+    /// The folder cannot be updated from this input, for the reason given; nothing was
+    /// written: build the archive whole.
+    Rebuild(String),
+}
+
+/// What an update starts from: the pages the last run wrote.
+#[derive(Debug)]
+struct Before {
+    /// The hashes of its pages other than the messages'.
+    pages: BTreeMap<String, u64>,
+    /// The rows kept from it (the messages before its last one).
+    messages: usize,
 }
 
 /// An HTML archive being built in a folder; see the [module](self) documentation.
@@ -331,6 +381,15 @@ pub struct Archive {
     inputs: Vec<(String, InputTotals)>,
     /// The input of [`Archive::push`], and its totals so far.
     pushed: Option<(String, InputTotals)>,
+    /// The mbox file read whole, and the key of the scanner's options
+    /// ([`Archive::source`]).
+    source: Option<(PathBuf, String)>,
+    max_message_size: u64,
+    /// An update's start, and the input it read.
+    before: Option<Before>,
+    updated: Option<Input>,
+    /// Removes the state file before the first page is written.
+    stale_state: Once,
 }
 
 impl Archive {
@@ -349,7 +408,29 @@ impl Archive {
             rows: Vec::new(),
             inputs: Vec::new(),
             pushed: None,
+            source: None,
+            max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
+            before: None,
+            updated: None,
+            stale_state: Once::new(),
         })
+    }
+
+    /// The one mbox file the archive is built from, and the scanner that reads it:
+    /// [`Archive::finish`] then writes the state file ([`STATE_FILE`]) from which
+    /// [`Archive::update`] can add what is appended to the file later. Without it (several
+    /// inputs, a Maildir, bytes), the state names no input and an update rebuilds.
+    pub fn source(mut self, mbox: impl Into<PathBuf>, scanner: &MailScanner) -> Self {
+        self.source = Some((mbox.into(), scanner.options_key()));
+        self
+    }
+
+    /// The size past which a message is scanned as raw text in pieces, as the reader of
+    /// the build splits the input (default [`DEFAULT_MAX_MESSAGE_SIZE`]); an update
+    /// splits what it reads the same way.
+    pub fn max_message_size(mut self, limit: u64) -> Self {
+        self.max_message_size = limit;
+        self
     }
 
     /// The linkifier that writes the links (its allowed schemes, its checks).
@@ -394,9 +475,14 @@ impl Archive {
         global: usize,
         m: &ScannedMessage,
     ) -> io::Result<ArchivedMessage> {
+        self.stale_state.call_once(|| {
+            // A run that stops before it ends leaves no state that says otherwise.
+            let _ = fs::remove_file(self.dir.join(STATE_FILE));
+        });
         let mut references = References::of(m);
         let path = self.dir.join(page_name(global));
-        self.write_page(&path, file, index, m, &mut references)
+        let body_len = self
+            .write_page(&path, file, index, m, &mut references)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         let links = if self.checks {
             m.parts()
@@ -407,11 +493,14 @@ impl Archive {
         } else {
             m.link_count()
         };
-        let mut row = Row::new(m, global, links, references);
+        let mut row = Row::new(m, global, index, links, references, self.addresses);
+        row.body_len = body_len;
         for part in m.parts() {
             for link in part.links() {
+                // With addresses hidden, a URL that holds one is not listed (nor linked).
                 if link.kind() == crate::LinkKind::Url
                     && (!self.checks || passes_checks(part.text(), m.piece_offset(), link))
+                    && !(self.addresses == Addresses::Obfuscate && page::holds_address(link.href()))
                 {
                     row.cited.add(link.href());
                 }
@@ -458,6 +547,7 @@ impl Archive {
         }
     }
 
+    /// Writes the page of `m` but for its links to the others; returns its length.
     fn write_page(
         &self,
         path: &Path,
@@ -465,11 +555,21 @@ impl Archive {
         index: usize,
         m: &ScannedMessage,
         references: &mut References,
-    ) -> io::Result<()> {
+    ) -> io::Result<u64> {
         let style = self.style();
-        let mut out = BufWriter::new(create_replacing(path)?);
-        let subject = m.subject().unwrap_or("(no subject)");
-        write_head_of(&mut out, subject, "<body class=\"message\">")?;
+        let mut out = Vec::new();
+        let hide = self.addresses == Addresses::Obfuscate;
+        // What a message says, as written on the page: with no address, when they are
+        // hidden.
+        let said = |s: &str| -> String {
+            if hide {
+                obfuscated_text(s)
+            } else {
+                s.to_string()
+            }
+        };
+        let subject = said(m.subject().unwrap_or("(no subject)"));
+        write_head_of(&mut out, &subject, "<body class=\"message\">")?;
         out.write_all(b"<table class=\"headers\">\n")?;
         let from: Vec<String> = m.from().map(str::to_string).into_iter().collect();
         write_addresses("From", &from, style, &mut out)?;
@@ -480,22 +580,27 @@ impl Archive {
         out.write_all(b"</td></tr>\n<tr><th>Subject</th><td class=\"subject\" dir=\"auto\">")?;
         match m.parts().iter().find(|p| p.path() == "subject") {
             Some(part) => write_linkified(part.text(), part.links(), 0, style, &mut out)?,
-            None => write_escaped(subject, &mut out)?,
+            None => write_escaped(&subject, &mut out)?,
         }
         out.write_all(b"</td></tr>\n<tr><th>Message-ID</th><td>")?;
         match (m.message_id(), self.addresses) {
-            (Some(id), Addresses::Obfuscate) => write_escaped(&page::obfuscated(id), &mut out)?,
+            (Some(id), Addresses::Obfuscate) => {
+                write_escaped(&page::scrub(&page::obfuscated(id)), &mut out)?
+            }
             (Some(id), Addresses::Show) => write_escaped(id, &mut out)?,
             (None, _) => {}
         }
         out.write_all(b"</td></tr>\n<tr><th>Archive</th><td dir=\"auto\">")?;
-        write_escaped(&format!("{}, message {index}", file_name(file)), &mut out)?;
+        write_escaped(
+            &said(&format!("{}, message {index}", file_name(file))),
+            &mut out,
+        )?;
         out.write_all(b"</td></tr>\n</table>\n")?;
         if !m.warnings().is_empty() {
             out.write_all(b"<ul class=\"warnings\">\n")?;
             for w in m.warnings() {
                 out.write_all(b"<li dir=\"auto\">")?;
-                write_escaped(&w.to_string(), &mut out)?;
+                write_escaped(&said(&w.to_string()), &mut out)?;
                 out.write_all(b"</li>\n")?;
             }
             out.write_all(b"</ul>\n")?;
@@ -509,30 +614,32 @@ impl Archive {
                 out.write_all(b"<li>Part ")?;
                 write_escaped(&part.path, &mut out)?;
                 out.write_all(b": <bdi dir=\"auto\">")?;
-                write_escaped(part.name.as_deref().unwrap_or("(no name)"), &mut out)?;
+                write_escaped(&said(part.name.as_deref().unwrap_or("(no name)")), &mut out)?;
                 out.write_all(b"</bdi>, ")?;
                 write_escaped(&part.content_type, &mut out)?;
                 out.write_all(b"</li>\n")?;
             }
             out.write_all(b"</ul></section>\n")?;
         }
-        out.flush()?;
-        out.into_inner().map_err(|e| e.into_error())?.finish()
+        write_replacing(path, &out)?;
+        Ok(out.len() as u64)
     }
 
-    /// Writes the pages that need every message (threads, months, the front page), the
-    /// links of each message page to the others, and removes the pages of an earlier run
-    /// that this archive does not have.
+    /// Writes the pages that need every message (threads, months, the front page, the
+    /// links), the links of each message page to the others, the state file, and removes
+    /// the pages of an earlier run that this archive does not have. After
+    /// [`Archive::update`], writes only the pages that change.
     pub fn finish(&mut self) -> io::Result<Finished> {
         if let Some(pushed) = self.pushed.take() {
             self.inputs.push(pushed);
         }
         self.rows.sort_by_key(|r| r.global);
         let plan = Plan::new(&self.rows);
-        let mut written: HashSet<String> = HashSet::new();
-        self.write_threads(&plan, &mut written)?;
-        self.write_months(&plan, &mut written)?;
-        self.write_front(&plan)?;
+        let before = self.before.take();
+        let mut output = Output::new(&self.dir, before.as_ref().map(|b| &b.pages));
+        self.write_threads(&plan, &mut output)?;
+        self.write_months(&plan, &mut output)?;
+        self.write_front(&plan, &mut output)?;
         let citing: Vec<links::Citing> = self
             .rows
             .iter()
@@ -542,14 +649,402 @@ impl Archive {
                 urls: &r.cited.urls,
             })
             .collect();
-        written.extend(links::write(&self.dir, &citing, &self.linkifier)?);
-        self.link_pages(&plan)?;
-        written.extend(self.rows.iter().map(|r| page_name(r.global)));
-        let removed = files::remove_stale(&self.dir, &written)?;
+        links::write(&mut output, &citing, &self.linkifier)?;
+        let (pages, written) = (output.pages, output.written);
+        let messages_written = self.link_pages(&plan, before.as_ref().map_or(0, |b| b.messages))?;
+        let mut names: HashSet<String> = pages.keys().cloned().collect();
+        names.extend(self.rows.iter().map(|r| page_name(r.global)));
+        let removed = files::remove_stale(&self.dir, &names)?;
+        let input = match self.updated.take() {
+            Some(input) => Some(input),
+            None => self.read_source()?,
+        };
+        let state = State {
+            options: self.options_key(),
+            input,
+            inputs: self.inputs.clone(),
+            pages,
+            rows: std::mem::take(&mut self.rows),
+        };
+        let text = state.to_text();
+        self.rows = state.rows;
+        write_replacing(&self.dir.join(STATE_FILE), text.as_bytes())?;
         Ok(Finished {
-            pages: written.len() + 1,
+            pages: names.len(),
+            written: written + messages_written,
             removed,
         })
+    }
+
+    /// What the pages depend on beyond the messages: the scanner's options
+    /// ([`Archive::source`]) and the archive's own.
+    fn options_key(&self) -> String {
+        let scanner = self.source.as_ref().map_or("", |(_, key)| key.as_str());
+        format!(
+            "scanner {scanner}; pages {}; checks {} addresses {:?} max-message-size {}",
+            self.linkifier.options_key(),
+            self.checks,
+            self.addresses,
+            self.max_message_size
+        )
+    }
+
+    /// The state of the input of a full build ([`Archive::source`]), when it is one plain
+    /// mbox file read whole: its length and hash, and where its last message starts. None
+    /// otherwise, or when the file no longer holds the messages the archive has (it
+    /// changed while being read).
+    fn read_source(&self) -> io::Result<Option<Input>> {
+        let Some((path, _)) = &self.source else {
+            return Ok(None);
+        };
+        let name = file_name(&path.to_string_lossy());
+        if self.inputs.len() != 1 || self.inputs[0].0 != name {
+            return Ok(None);
+        }
+        let Ok(mut file) = File::open(path) else {
+            return Ok(None);
+        };
+        if !is_plain_mbox(&mut file)? {
+            return Ok(None);
+        }
+        let len = file.metadata()?.len();
+        let mut hasher = Hash64::new();
+        let mut last = None;
+        split_file(
+            &mut file,
+            0,
+            len,
+            self.max_message_size,
+            &mut hasher,
+            0,
+            |split, _| {
+                if let Split::Message(m) = &split {
+                    last = Some((m.offset, m.index, m.warnings.len()));
+                } else if let Split::Chunk(c) = &split {
+                    match &mut last {
+                        Some((offset, index, warnings)) if *offset == c.offset => {
+                            *warnings += c.warnings.len();
+                            let _ = index;
+                        }
+                        _ => last = Some((c.offset, c.index, c.warnings.len())),
+                    }
+                }
+                Ok(())
+            },
+        )?;
+        let Some((last_offset, last_index, last_split_warnings)) = last else {
+            return Ok(None);
+        };
+        let messages = self.inputs[0].1.messages;
+        if last_index != messages || self.rows.last().map(|r| r.index) != Some(last_index) {
+            return Ok(None);
+        }
+        Ok(Some(Input {
+            name,
+            len,
+            hash: hasher.finish(),
+            last_offset,
+            last_index,
+            last_split_warnings,
+        }))
+    }
+
+    /// Adds to the archive in `dir` the messages appended to `mbox` since the run that
+    /// wrote it, and writes the pages they change: theirs, those of the messages whose
+    /// links change (the previous message, the parents of replies, …), their threads and
+    /// months, the front page and the links pages. The folder is then as a full build of
+    /// the whole `mbox` makes it, byte for byte.
+    ///
+    /// The state file of `dir` ([`STATE_FILE`], written by every [`Archive::finish`])
+    /// says what the pages were built from. When there is none, when it is damaged, when
+    /// it was built from other options or from other inputs than this one plain mbox
+    /// file (gzip, Maildir, several inputs: those are rebuilt), when `mbox` no longer
+    /// starts with the bytes it was built from (rewritten, not appended to), or when a
+    /// message to read is over the size limit (its pieces are cut where the reads of a
+    /// build fall, which an update cannot reproduce), nothing is
+    /// written and the answer is [`Updated::Rebuild`] with the reason: build the archive
+    /// whole (the same `Archive`, which is still empty, can). The new messages are read
+    /// on this thread, the last message of the last run again (bytes appended to a file
+    /// may still be part of it).
+    ///
+    /// ```
+    /// use linkscan::mail::archive::{Archive, Updated};
+    /// use linkscan::mail::MailScanner;
+    /// let dir = std::env::temp_dir().join(format!("linkscan-doc-update-{}", std::process::id()));
+    /// let mbox = dir.with_extension("mbox");
+    /// let one = "From a@example.com Mon Jan  1 00:00:00 2024\n\
+    ///            Message-ID: <1@example.com>\nSubject: plans\n\nsee example.com\n\n";
+    /// let two = "From b@example.com Mon Jan  1 00:00:00 2024\n\
+    ///            Message-ID: <2@example.com>\nIn-Reply-To: <1@example.com>\n\
+    ///            Subject: re: plans\n\nyes\n\n";
+    /// std::fs::write(&mbox, one)?;
+    /// let scanner = MailScanner::new();
+    /// // The first run finds no state, and the archive is built whole.
+    /// let mut archive = Archive::create(&dir)?;
+    /// assert!(matches!(archive.update(&mbox, &scanner)?, Updated::Rebuild(_)));
+    /// let mut archive = Archive::create(&dir)?.source(&mbox, &scanner);
+    /// let file = std::io::BufReader::new(std::fs::File::open(&mbox)?);
+    /// for m in linkscan::mail::MboxReader::new(file) {
+    ///     archive.push(&mbox.to_string_lossy(), &scanner.scan(m?.bytes()))?;
+    /// }
+    /// archive.finish()?;
+    /// // A message is appended: the update reads it (and the last one again).
+    /// std::fs::write(&mbox, format!("{one}{two}"))?;
+    /// let mut archive = Archive::create(&dir)?;
+    /// let Updated::Done { added, .. } = archive.update(&mbox, &scanner)? else {
+    ///     panic!("not updated")
+    /// };
+    /// assert_eq!(added, 2);
+    /// assert!(std::fs::read_to_string(dir.join("00001.html"))?.contains("00002.html"));
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # std::fs::remove_file(&mbox)?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn update(&mut self, mbox: impl AsRef<Path>, scanner: &MailScanner) -> io::Result<Updated> {
+        let mbox = mbox.as_ref();
+        self.source = Some((mbox.to_path_buf(), scanner.options_key()));
+        let rebuild = |why: String| Ok(Updated::Rebuild(why));
+        let state = match State::load(&self.dir) {
+            Ok(Some(state)) => state,
+            Ok(None) => return rebuild(format!("no {STATE_FILE} from an earlier run")),
+            Err(e) => return rebuild(format!("{STATE_FILE} cannot be used: {e}")),
+        };
+        if state.options != self.options_key() {
+            return rebuild("it was built with other options".into());
+        }
+        let name = file_name(&mbox.to_string_lossy());
+        let Some(input) = state.input else {
+            return rebuild(
+                "it was not built from one plain mbox file (an update reads one, appended to)"
+                    .into(),
+            );
+        };
+        if input.name != name {
+            return rebuild(format!("it was built from {:?}, not {name:?}", input.name));
+        }
+        let mut file = File::open(mbox)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", mbox.display())))?;
+        if !is_plain_mbox(&mut file)? {
+            return rebuild(format!(
+                "{name} is not a plain mbox file (gzip, or CR line ends)"
+            ));
+        }
+        let len = file.metadata()?.len();
+        if len < input.len {
+            return rebuild(format!(
+                "{name} is shorter than when it was built: it was rewritten"
+            ));
+        }
+        let mut hasher = Hash64::new();
+        let mut reader = (&mut file).take(input.len);
+        let mut buf = vec![0; 1 << 20];
+        loop {
+            let n = match reader.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            hasher.update(&buf[..n]);
+        }
+        drop(buf);
+        if hasher.finish() != input.hash {
+            return rebuild(format!(
+                "{name} no longer starts with what was built: it was rewritten, not appended to"
+            ));
+        }
+        let (Some((_, totals)), 1) = (state.inputs.first(), state.inputs.len()) else {
+            return rebuild("its totals are not those of one input".into());
+        };
+        let mut totals = *totals;
+        if len == input.len {
+            return Ok(Updated::Done {
+                added: 0,
+                finished: Finished {
+                    pages: state.pages.len() + state.rows.len(),
+                    written: 0,
+                    removed: 0,
+                },
+                warnings: Vec::new(),
+            });
+        }
+        // A message over the size limit is read in pieces cut where the reads of the
+        // build fell, which an update, reading from elsewhere, cannot cut the same way.
+        let mut pieces = false;
+        split_file(
+            &mut file,
+            input.last_offset,
+            len,
+            self.max_message_size,
+            &mut Hash64::new(),
+            len,
+            |split, _| {
+                pieces |= matches!(split, Split::Chunk(_));
+                Ok(())
+            },
+        )?;
+        if pieces {
+            return rebuild(format!(
+                "a message to read is over the size limit of {} bytes, read in pieces that \
+                 only a whole build cuts as it does",
+                self.max_message_size
+            ));
+        }
+        // From here on the folder changes: without a state until it is whole again.
+        fs::remove_file(self.dir.join(STATE_FILE))?;
+        self.stale_state.call_once(|| {});
+        let mut rows = state.rows;
+        let keep = rows.partition_point(|r| r.index < input.last_index);
+        let dropped = rows.split_off(keep);
+        totals.messages -= usize::from(!dropped.is_empty()).min(totals.messages);
+        totals.links -= dropped
+            .iter()
+            .map(|r| r.links_all)
+            .sum::<usize>()
+            .min(totals.links);
+        let warned = input.last_split_warnings + dropped.iter().map(|r| r.warnings).sum::<usize>();
+        totals.warnings -= warned.min(totals.warnings);
+        self.rows = rows;
+        self.before = Some(Before {
+            pages: state.pages,
+            messages: keep,
+        });
+        let display = mbox.to_string_lossy().into_owned();
+        let mut warnings = Vec::new();
+        let mut added = 0;
+        let mut last = (input.last_offset, input.last_index, 0);
+        let base_index = input.last_index - 1;
+        split_file(
+            &mut file,
+            input.last_offset,
+            len,
+            self.max_message_size,
+            &mut hasher,
+            input.len,
+            |split, buf| {
+                let (scanned, index, offset, first, split_warnings) = match &split {
+                    Split::Message(m) => {
+                        let bytes = &buf[m.range.clone()];
+                        let scanned = if m.escaped {
+                            scanner.scan(&unescape(bytes))
+                        } else {
+                            scanner.scan(bytes)
+                        };
+                        (scanned, m.index, m.offset, true, &m.warnings)
+                    }
+                    Split::Chunk(c) => {
+                        let at = usize::try_from(c.start_in_message).unwrap_or(usize::MAX);
+                        let scanned = scanner.scan_raw(&buf[c.range.clone()], at);
+                        (scanned, c.index, c.offset, c.first, &c.warnings)
+                    }
+                };
+                let index = base_index + index;
+                let offset = input.last_offset + offset;
+                let global = self.rows.len() + 1;
+                let message = self.write_message(&display, index, global, &scanned)?;
+                added += usize::from(first);
+                totals.messages += usize::from(first);
+                totals.links += scanned.link_count();
+                totals.warnings += split_warnings.len() + scanned.warnings().len();
+                let id = scanned
+                    .message_id()
+                    .map(|id| format!(" <{id}>"))
+                    .unwrap_or_default();
+                for w in split_warnings
+                    .iter()
+                    .map(ToString::to_string)
+                    .chain(scanned.warnings().iter().map(ToString::to_string))
+                {
+                    warnings.push(format!("message {index}{id}: {w}"));
+                }
+                if last.0 == offset && !first {
+                    last.2 += split_warnings.len();
+                } else {
+                    last = (offset, index, split_warnings.len());
+                }
+                self.add(message);
+                Ok(())
+            },
+        )?;
+        self.inputs = vec![(name.clone(), totals)];
+        self.updated = Some(Input {
+            name,
+            len,
+            hash: hasher.finish(),
+            last_offset: last.0,
+            last_index: last.1,
+            last_split_warnings: last.2,
+        });
+        let finished = self.finish()?;
+        Ok(Updated::Done {
+            added,
+            finished,
+            warnings,
+        })
+    }
+}
+
+/// Whether `file` is read as it is by the mbox reader: not gzip, lines not ended by CR
+/// alone (those are read through a decoder, which an update cannot resume).
+fn is_plain_mbox(file: &mut File) -> io::Result<bool> {
+    let mut head = Vec::new();
+    file.seek(io::SeekFrom::Start(0))?;
+    (&mut *file).take(64 << 10).read_to_end(&mut head)?;
+    file.seek(io::SeekFrom::Start(0))?;
+    Ok(!crate::mail::is_gzip(&head) && !crate::mail::has_cr_line_ends(&head))
+}
+
+/// Splits `file[from..end]` into messages as the mbox reader does ([`MboxSplitter`], with
+/// size limit `limit`), handing each to `each` with the buffer its ranges are in; the
+/// bytes from `hash_from` on are added to `hasher`.
+fn split_file(
+    file: &mut File,
+    from: u64,
+    end: u64,
+    limit: u64,
+    hasher: &mut Hash64,
+    hash_from: u64,
+    mut each: impl FnMut(Split, &[u8]) -> io::Result<()>,
+) -> io::Result<()> {
+    const READ: usize = 1 << 20;
+    file.seek(io::SeekFrom::Start(from))?;
+    let mut reader = (&mut *file).take(end - from);
+    let mut splitter = MboxSplitter::new(limit);
+    let mut buf: Vec<u8> = Vec::new();
+    let mut at = from;
+    let mut out = Vec::new();
+    loop {
+        let have = buf.len();
+        buf.resize(have + READ, 0);
+        let n = loop {
+            match reader.read(&mut buf[have..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        };
+        buf.truncate(have + n);
+        let read = &buf[have..];
+        let skip = usize::try_from(hash_from.saturating_sub(at)).unwrap_or(usize::MAX);
+        if skip < read.len() {
+            hasher.update(&read[skip..]);
+        }
+        at += n as u64;
+        let at_end = n == 0;
+        let consumed = splitter.split(&buf, at_end, &mut out);
+        for split in out.drain(..) {
+            each(split, &buf)?;
+        }
+        buf.drain(..consumed);
+        if at_end {
+            if at != end {
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "the file shrank while it was read",
+                ));
+            }
+            return Ok(());
+        }
     }
 }
 
@@ -590,8 +1085,8 @@ impl Plan {
         let keys: Vec<Keys> = rows
             .iter()
             .map(|r| Keys {
-                thread: &r.thread,
-                own: r.own.as_deref(),
+                thread: r.thread,
+                own: r.own,
                 parents: &r.parents,
             })
             .collect();
@@ -655,14 +1150,6 @@ impl Plan {
 }
 
 impl Archive {
-    /// The From of a row as the lists show it.
-    fn shown_from(&self, row: &Row) -> String {
-        match self.addresses {
-            Addresses::Show => row.from.clone(),
-            Addresses::Obfuscate => obfuscated_text(&row.from),
-        }
-    }
-
     /// Writes one message's entry of a list: its subject (a link to its page), sender and
     /// date, and `extra` after them.
     fn write_entry(&self, row: &Row, extra: &str, out: &mut impl Write) -> io::Result<()> {
@@ -673,7 +1160,7 @@ impl Archive {
         )?;
         write_escaped(&row.subject, out)?;
         out.write_all(b"</bdi></a> <bdi class=\"from\" dir=\"auto\">")?;
-        write_escaped(&self.shown_from(row), out)?;
+        write_escaped(&row.from, out)?;
         out.write_all(b"</bdi> <span class=\"date\">")?;
         write_escaped(&date::shown(&row.date), out)?;
         out.write_all(b"</span>")?;
@@ -765,14 +1252,14 @@ impl Archive {
         out.write_all(b"</nav>\n")
     }
 
-    fn write_threads(&self, plan: &Plan, written: &mut HashSet<String>) -> io::Result<()> {
+    fn write_threads(&self, plan: &Plan, output: &mut Output<'_>) -> io::Result<()> {
         for thread in &plan.tree.threads {
             let first = &self.rows[thread[0]];
             let base = format!("t{:05}", first.global);
             let pages = thread.len().div_ceil(PAGE_ENTRIES);
             for (k, chunk) in thread.chunks(PAGE_ENTRIES).enumerate() {
                 let name = paged_name(&base, k);
-                let mut out = BufWriter::new(create_replacing(&self.dir.join(&name))?);
+                let mut out = Vec::new();
                 write_head(&mut out, &first.subject)?;
                 write!(
                     out,
@@ -805,21 +1292,19 @@ impl Archive {
                 )?;
                 Self::write_pager(&base, k, pages, &mut out)?;
                 out.write_all(b"</body></html>\n")?;
-                out.flush()?;
-                out.into_inner().map_err(|e| e.into_error())?.finish()?;
-                written.insert(name);
+                output.put(name, &out)?;
             }
         }
         Ok(())
     }
 
-    fn write_months(&self, plan: &Plan, written: &mut HashSet<String>) -> io::Result<()> {
+    fn write_months(&self, plan: &Plan, output: &mut Output<'_>) -> io::Result<()> {
         for (k, (month, list)) in plan.months.iter().enumerate() {
             let pages = list.len().div_ceil(PAGE_ENTRIES);
             let label = if month == "undated" { "Undated" } else { month };
             for (p, chunk) in list.chunks(PAGE_ENTRIES).enumerate() {
                 let name = paged_name(month, p);
-                let mut out = BufWriter::new(create_replacing(&self.dir.join(&name))?);
+                let mut out = Vec::new();
                 write_head(&mut out, label)?;
                 out.write_all(b"<nav><a href=\"index.html\">Index</a>")?;
                 match k.checked_sub(1).map(|j| &plan.months[j].0) {
@@ -875,16 +1360,14 @@ impl Archive {
                 )?;
                 Self::write_pager(month, p, pages, &mut out)?;
                 out.write_all(b"</body></html>\n")?;
-                out.flush()?;
-                out.into_inner().map_err(|e| e.into_error())?.finish()?;
-                written.insert(name);
+                output.put(name, &out)?;
             }
         }
         Ok(())
     }
 
-    fn write_front(&self, plan: &Plan) -> io::Result<()> {
-        let mut out = BufWriter::new(create_replacing(&self.dir.join("index.html"))?);
+    fn write_front(&self, plan: &Plan, output: &mut Output<'_>) -> io::Result<()> {
+        let mut out = Vec::new();
         write_head(&mut out, "Mail archive")?;
         out.write_all(b"<h1>Mail archive</h1>\n<ul class=\"archives\">\n")?;
         for (name, totals) in &self.inputs {
@@ -927,8 +1410,7 @@ impl Archive {
             )?;
         }
         out.write_all(b"</tbody></table>\n</body></html>\n")?;
-        out.flush()?;
-        out.into_inner().map_err(|e| e.into_error())?.finish()
+        output.put("index.html".to_string(), &out)
     }
 
     /// The navigation of message `m`'s page: the archive's previous and next message, its
@@ -1017,41 +1499,87 @@ impl Archive {
     /// Ends each message page with its links to the others ([`Archive::nav`],
     /// [`Archive::thread_links`]), appended: the style sheet draws them at the top. A page
     /// that cites Message-IDs the archive has is rewritten whole, its citations made links
-    /// to their pages ([`text`]).
-    fn link_pages(&self, plan: &Plan) -> io::Result<()> {
-        let mut pages: HashMap<&str, usize> = HashMap::new();
+    /// to their pages ([`text`]). Records in each row the length of its page before those
+    /// links and their hash.
+    ///
+    /// The first `kept` rows are an update's, whose pages are whole already: such a page
+    /// is rewritten only when its links change or it cites a message the update added
+    /// (its text up to the recorded length, with those citations made links, and the new
+    /// links). Returns how many pages were written.
+    fn link_pages(&mut self, plan: &Plan, kept: usize) -> io::Result<usize> {
+        let mut pages: HashMap<u64, usize> = HashMap::new();
         for row in &self.rows {
-            if let Some(id) = &row.references.own {
+            if let Some(id) = row.references.own {
                 pages.entry(id).or_insert(row.global);
             }
         }
-        let one = |m: usize| -> io::Result<()> {
+        let added = |id: &u64| pages.get(id).is_some_and(|&g| g > kept);
+        let obfuscated = self.addresses == Addresses::Obfuscate;
+        let page_of = |id: u64| pages.get(&id).map(|&g| page_name(g));
+        let one = |m: usize| -> io::Result<Option<(u64, u64)>> {
             let row = &self.rows[m];
             let path = self.dir.join(page_name(row.global));
+            let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
             let end = format!(
                 "{}\n{}{PAGE_END}",
                 self.nav(plan, m),
                 self.thread_links(plan, m)?
             );
+            let end_hash = state::hash(end.as_bytes());
             let r = &row.references;
-            if r.more || r.cited.iter().any(|id| pages.contains_key(id.as_str())) {
-                let html = fs::read_to_string(&path)
-                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-                let html = text::resolve(&html, |id| pages.get(id).map(|&g| page_name(g)));
-                write_replacing(&path, format!("{html}{end}").as_bytes())
+            if m < kept {
+                let cites_added = r.more || r.cited.iter().any(added);
+                if end_hash == row.end_hash && !cites_added {
+                    return Ok(None);
+                }
+                let html = fs::read_to_string(&path).map_err(named)?;
+                let body = usize::try_from(row.body_len)
+                    .ok()
+                    .and_then(|n| html.get(..n))
+                    .ok_or_else(|| {
+                        named(io::Error::new(
+                            io::ErrorKind::InvalidData,
+                            "the page is not as the last run wrote it",
+                        ))
+                    })?;
+                let body = if cites_added {
+                    text::resolve(body, obfuscated, page_of)
+                } else {
+                    body.to_string()
+                };
+                write_replacing(&path, format!("{body}{end}").as_bytes())?;
+                return Ok(Some((body.len() as u64, end_hash)));
+            }
+            if r.more || r.cited.iter().any(|id| pages.contains_key(id)) {
+                let html = fs::read_to_string(&path).map_err(named)?;
+                let html = text::resolve(&html, obfuscated, page_of);
+                write_replacing(&path, format!("{html}{end}").as_bytes())?;
+                Ok(Some((html.len() as u64, end_hash)))
             } else {
-                files::append(&path, end.as_bytes())
+                files::append(&path, end.as_bytes())?;
+                Ok(Some((row.body_len, end_hash)))
             }
         };
         #[cfg(feature = "parallel")]
-        {
+        let done: Vec<Option<(u64, u64)>> = {
             use rayon::prelude::*;
-            (0..self.rows.len()).into_par_iter().try_for_each(one)
-        }
+            (0..self.rows.len())
+                .into_par_iter()
+                .map(one)
+                .collect::<io::Result<_>>()?
+        };
         #[cfg(not(feature = "parallel"))]
-        {
-            (0..self.rows.len()).try_for_each(one)
+        let done: Vec<Option<(u64, u64)>> =
+            (0..self.rows.len()).map(one).collect::<io::Result<_>>()?;
+        let mut written = 0;
+        for (row, done) in self.rows.iter_mut().zip(done) {
+            if let Some((body_len, end_hash)) = done {
+                row.body_len = body_len;
+                row.end_hash = end_hash;
+                written += 1;
+            }
         }
+        Ok(written)
     }
 }
 
@@ -1074,15 +1602,18 @@ mod tests {
         let scanner = MailScanner::new().index_fields(true);
         let m = scanner.scan(raw.as_bytes());
         assert_eq!(m.references()[0].len(), id.len() + "@example.com".len());
-        let row = Row::new(&m, 1, 0, References::default());
+        let new = |m: &ScannedMessage, global| {
+            Row::new(m, global, 1, 0, References::default(), Addresses::Show)
+        };
+        let row = new(&m, 1);
         let held = ArchivedMessage { row }.held();
         assert!(held <= 8 * MAX_ROW_FIELD, "{held} bytes");
-        let row = Row::new(&m, 1, 0, References::default());
+        let row = new(&m, 1);
         // Two roots that differ only past the kept start are still two threads.
         let other = raw.replace(&format!("{id}@"), &format!("{id}y@"));
-        let row2 = Row::new(&scanner.scan(other.as_bytes()), 2, 0, References::default());
+        let row2 = new(&scanner.scan(other.as_bytes()), 2);
         assert_ne!(row.thread, row2.thread);
-        let same = Row::new(&m, 3, 0, References::default());
+        let same = new(&m, 3);
         assert_eq!(row.thread, same.thread);
     }
 
@@ -1098,15 +1629,23 @@ mod tests {
         for i in 0..n {
             archive.rows.push(Row {
                 global: i + 1,
-                thread: format!("t{}", thread(i)),
-                own: Some(format!("m{i}")),
-                parents: parent(i).map(|p| format!("m{p}")).into_iter().collect(),
+                index: i + 1,
+                thread: id_hash(&format!("t{}", thread(i))),
+                own: Some(id_hash(&format!("m{i}"))),
+                parents: parent(i)
+                    .map(|p| id_hash(&format!("m{p}")))
+                    .into_iter()
+                    .collect(),
                 date: format!("2024-01-{:02}T10:00:00Z", 1 + i % 28),
                 from: "A <a@example.com>".into(),
                 subject: format!("s{i}"),
                 links: 0,
+                links_all: 0,
+                warnings: 0,
                 references: References::default(),
                 cited: links::Cited::default(),
+                body_len: 0,
+                end_hash: 0,
             });
         }
         archive
@@ -1135,8 +1674,9 @@ mod tests {
         let plan = Plan::new(&archive.rows);
         assert_eq!(plan.tree.threads.len(), 1);
         assert_eq!(plan.tree.depth[n - 1], 17);
-        let mut written = HashSet::new();
-        archive.write_threads(&plan, &mut written).unwrap();
+        let mut output = Output::new(&dir, None);
+        archive.write_threads(&plan, &mut output).unwrap();
+        let written = output.pages;
         assert_eq!(written.len(), n.div_ceil(PAGE_ENTRIES));
         let sizes = sizes(&dir, "t");
         assert_eq!(sizes.len(), written.len());
@@ -1146,7 +1686,7 @@ mod tests {
             sizes.iter().max()
         );
         let listed: usize = written
-            .iter()
+            .keys()
             .map(|name| {
                 fs::read_to_string(dir.join(name))
                     .unwrap()
@@ -1173,10 +1713,11 @@ mod tests {
         let archive = synthetic(&dir, n, |i| i / 100, |i| (i % 100 > 0).then(|| i - 1));
         let plan = Plan::new(&archive.rows);
         assert_eq!(plan.months.len(), 1);
-        let mut written = HashSet::new();
-        archive.write_months(&plan, &mut written).unwrap();
+        let mut output = Output::new(&dir, None);
+        archive.write_months(&plan, &mut output).unwrap();
+        let written = output.pages;
         assert_eq!(written.len(), n.div_ceil(PAGE_ENTRIES));
-        assert!(written.contains("2024-01-400.html"));
+        assert!(written.contains_key("2024-01-400.html"));
         let sizes = sizes(&dir, "2024-01");
         assert!(
             sizes.iter().all(|&s| s < 256 << 10),
@@ -1185,7 +1726,9 @@ mod tests {
         );
         let second = fs::read_to_string(dir.join("2024-01-2.html")).unwrap();
         assert!(second.contains("<span>Page 2 of 400</span>"), "{second}");
-        archive.write_front(&plan).unwrap();
+        archive
+            .write_front(&plan, &mut Output::new(&dir, None))
+            .unwrap();
         let front = fs::read_to_string(dir.join("index.html")).unwrap();
         assert!(front.contains("<td class=\"n\">200000</td><td class=\"n\">2000</td>"));
         fs::remove_dir_all(&dir).unwrap();

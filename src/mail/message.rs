@@ -494,6 +494,20 @@ impl Default for MailScanner {
 }
 
 impl MailScanner {
+    /// What decides the results of this scanner, as text: its finder, its linkifier's
+    /// default scheme, the parts it reads and the header fields it keeps.
+    pub(crate) fn options_key(&self) -> String {
+        format!(
+            "{}; linkifier {}; fields {:?} general {} other-text {} count-only {}",
+            self.finder.options_key(),
+            self.linkifier.options_key(),
+            self.fields,
+            self.general_path_only,
+            self.other_text,
+            self.count_only
+        )
+    }
+
     /// A scanner with the default [`LinkFinder`] and `https://` for scheme-less URLs.
     pub fn new() -> MailScanner {
         MailScanner {

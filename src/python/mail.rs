@@ -26,7 +26,7 @@ use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyDict, PyList};
 
 use super::finder::PyLinkFinder;
-use crate::mail::archive::{Addresses, Archive, ArchivedMessage, InputTotals};
+use crate::mail::archive::{Addresses, Archive, ArchivedMessage, InputTotals, Updated};
 use crate::mail::pipeline::{Event, Events, Input, MessageInfo, Pipeline};
 use crate::mail::{open_mbox, MailScanner, MboxReader, ScannedMessage};
 
@@ -350,7 +350,7 @@ fn build_on_pipeline(
     Ok(totals.messages)
 }
 
-/// build_archive(source, out, *, finder=None, addresses="show", checks=False) -> dict
+/// build_archive(source, out, *, finder=None, addresses="show", checks=False, update=False) -> dict
 ///
 /// Writes the HTML archive of an mbox (plain or gzip) into the folder `out`, as
 /// `linkscan linkify --mbox SOURCE --out OUT` does: a page per message, thread and month,
@@ -358,10 +358,14 @@ fn build_on_pipeline(
 /// or `"obfuscate"` (no `mailto:` anywhere); `checks` writes the links that fail a
 /// security check of UTS #58 section 8 as text. Runs with the GIL released: a path is
 /// scanned and its pages written in parallel on all cores, as the command does; bytes one
-/// message at a time. Returns `{"messages": …, "pages": …, "removed": …}` (`removed`:
-/// pages of an earlier archive in `out` that this one does not have).
+/// message at a time. Returns `{"messages": …, "pages": …, "written": …, "removed": …,
+/// "updated": …}` (`removed`: pages of an earlier archive in `out` that this one does not
+/// have). With `update=True` and a path, as `--update`: the messages appended to the file
+/// since the last build into `out` are added and only the pages they change are written
+/// (`"updated": True`, `"messages"`: those read); when `out` cannot be updated from it,
+/// the archive is built whole and `"rebuilt"` says why.
 #[pyfunction]
-#[pyo3(signature = (source, out, *, finder = None, addresses = "show", checks = false))]
+#[pyo3(signature = (source, out, *, finder = None, addresses = "show", checks = false, update = false))]
 pub fn build_archive(
     py: Python<'_>,
     source: Source,
@@ -369,6 +373,7 @@ pub fn build_archive(
     finder: Option<&Bound<'_, PyLinkFinder>>,
     addresses: &str,
     checks: bool,
+    update: bool,
 ) -> PyResult<Py<PyDict>> {
     let addresses = match addresses {
         "show" => Addresses::Show,
@@ -388,19 +393,39 @@ pub fn build_archive(
     };
     let scanner = MailScanner::new().finder(finder.clone());
     let linkifier = crate::html::Linkifier::new().finder(finder).checks(checks);
-    let create = |out: &std::path::Path| -> std::io::Result<Archive> {
-        Ok(Archive::create(out)?
+    let create = || -> std::io::Result<Archive> {
+        Ok(Archive::create(&out)?
             .linkifier(linkifier.clone())
             .checks(checks)
             .addresses(addresses))
     };
+    let mut rebuilt = None;
+    if let (true, Source::Path(path)) = (update, &source) {
+        let updated = py.detach(|| create()?.update(path, &scanner))?;
+        match updated {
+            Updated::Done {
+                added, finished, ..
+            } => {
+                let d = PyDict::new(py);
+                d.set_item("messages", added)?;
+                d.set_item("pages", finished.pages)?;
+                d.set_item("written", finished.written)?;
+                d.set_item("removed", finished.removed)?;
+                d.set_item("updated", true)?;
+                return Ok(d.unbind());
+            }
+            Updated::Rebuild(why) => rebuilt = Some(why),
+        }
+    } else if update {
+        rebuilt = Some("an update reads an mbox file, not bytes".to_string());
+    }
     let (messages, finished) = match source {
         Source::Path(path) => {
             // Errors at the call, as before the scan: FileNotFoundError, …
             File::open(&path)?;
             let file = path.to_string_lossy().into_owned();
             py.detach(|| -> std::io::Result<_> {
-                let mut archive = create(&out)?;
+                let mut archive = create()?.source(&path, &scanner);
                 let messages = build_on_pipeline(&mut archive, scanner, path, &file)?;
                 Ok((messages, archive.finish()?))
             })?
@@ -408,7 +433,7 @@ pub fn build_archive(
         Source::Bytes(bytes) => {
             let reader = open_mbox(Cursor::new(bytes))?;
             py.detach(|| -> std::io::Result<_> {
-                let mut archive = create(&out)?;
+                let mut archive = create()?;
                 let mut messages = 0;
                 for raw in MboxReader::new(reader) {
                     let raw = raw?;
@@ -424,6 +449,11 @@ pub fn build_archive(
     let d = PyDict::new(py);
     d.set_item("messages", messages)?;
     d.set_item("pages", finished.pages)?;
+    d.set_item("written", finished.written)?;
     d.set_item("removed", finished.removed)?;
+    d.set_item("updated", false)?;
+    if let Some(why) = rebuilt {
+        d.set_item("rebuilt", why)?;
+    }
     Ok(d.unbind())
 }

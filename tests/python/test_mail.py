@@ -160,6 +160,35 @@ def test_build_archive_equals_the_command_line(archive, linkscan_bin, tmp_path):
         assert (web_cli / name).read_bytes() == (web_py / name).read_bytes(), name
 
 
+def test_build_archive_update_equals_a_full_build(archive, tmp_path):
+    """update=True adds the messages appended since the last build; the folder is then
+    the one a full build makes, byte for byte. A rewritten file is rebuilt, and says so."""
+    from linkscan.mail import build_archive
+
+    data = archive.read_bytes()
+    half = data.index(b"\nFrom ", len(data) // 2) + 1
+    mbox = tmp_path / "up" / "list.mbox"
+    mbox.parent.mkdir()
+    mbox.write_bytes(data[:half])
+    first = build_archive(mbox, tmp_path / "web", update=True)
+    assert first["updated"] is False and "no .linkscan-archive" in first["rebuilt"]
+    mbox.write_bytes(data)
+    done = build_archive(mbox, tmp_path / "web", update=True)
+    assert done["updated"] is True, done
+    assert done["written"] < done["pages"]
+    full = tmp_path / "full" / "list.mbox"
+    full.parent.mkdir()
+    full.write_bytes(data)
+    build_archive(full, tmp_path / "web-full")
+    names = sorted(p.name for p in (tmp_path / "web").iterdir())
+    assert names == sorted(p.name for p in (tmp_path / "web-full").iterdir())
+    for name in names:
+        assert (tmp_path / "web" / name).read_bytes() == (tmp_path / "web-full" / name).read_bytes(), name
+    mbox.write_bytes(data.replace(b"Subject:", b"Subject: x", 1))
+    again = build_archive(mbox, tmp_path / "web", update=True)
+    assert again["updated"] is False and "rewritten" in again["rebuilt"]
+
+
 def test_build_archive_obfuscates_addresses(tmp_path):
     from linkscan.mail import build_archive
 

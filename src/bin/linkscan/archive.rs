@@ -11,7 +11,7 @@
 use std::io;
 
 use linkscan::html::Linkifier;
-use linkscan::mail::archive::{Addresses, Archive, ArchivedMessage, InputTotals};
+use linkscan::mail::archive::{self, Addresses, Archive, ArchivedMessage, InputTotals, Updated};
 use linkscan::mail::{MailScanner, ScannedMessage};
 
 use crate::mail::{self, Emit, Render, Run, Totals};
@@ -79,7 +79,52 @@ pub(crate) fn run(
             Addresses::Obfuscate
         } else {
             Addresses::Show
-        });
+        })
+        .max_message_size(
+            args.mail
+                .max_message_size
+                .unwrap_or(archive::DEFAULT_MAX_MESSAGE_SIZE),
+        );
+    if let ([input], false) = (&args.files[..], args.mail.maildir) {
+        archive = archive.source(input, &scanner);
+    }
+    if args.update {
+        match (&args.files[..], args.mail.maildir) {
+            ([input], false) if input.as_os_str() != "-" => {
+                match archive.update(input, &scanner)? {
+                    Updated::Done {
+                        added,
+                        finished,
+                        warnings,
+                    } => {
+                        let name = input.display();
+                        for w in &warnings {
+                            crate::warn!("linkscan: {name}: {w}");
+                        }
+                        if !args.mail.no_progress {
+                            crate::warn!(
+                                "linkscan: {}: updated: {} read, {} of {} written",
+                                dir.display(),
+                                words::count(added, "message"),
+                                finished.written,
+                                words::count(finished.pages, "page")
+                            );
+                        }
+                        return Ok(Outcome::Ok);
+                    }
+                    Updated::Rebuild(why) => crate::warn!(
+                        "linkscan: {}: cannot update ({why}): building it whole",
+                        dir.display()
+                    ),
+                }
+            }
+            _ => crate::warn!(
+                "linkscan: {}: cannot update (an update reads one mbox file, appended to): \
+                 building it whole",
+                dir.display()
+            ),
+        }
+    }
     let mut rows = Rows::default();
     let outcome = mail::run(
         Run {

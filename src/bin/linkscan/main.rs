@@ -458,6 +458,14 @@ struct LinkifyArgs {
     #[cfg(feature = "mail")]
     #[arg(long, value_enum, value_name = "HOW", requires = "out")]
     addresses: Option<AddressesArg>,
+    /// With --out: add the messages appended to the one mbox since the last run into the
+    /// folder, writing only the pages they change; the folder is then as a full build
+    /// makes it. When the folder cannot be updated from the input (no state of a last
+    /// run, other options, the input rewritten, several inputs, gzip, Maildir), says why
+    /// and builds it whole.
+    #[cfg(feature = "mail")]
+    #[arg(long, requires = "out")]
+    update: bool,
     #[cfg(feature = "mail")]
     #[command(flatten)]
     mail: mail::MailArgs,

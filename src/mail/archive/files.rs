@@ -10,8 +10,10 @@
 //! * A file dropped unfinished (a write failed) removes its temporary file.
 //! * [`remove_stale`] removes only names this archiver writes ([`is_page_name`]) that the
 //!   run did not write; any other file of the folder is left alone.
+//! * [`Output::put`] writes a page unless an update knows it as it is (the hash the last
+//!   run recorded for it is the new page's, and a plain file of its length is there).
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -80,6 +82,44 @@ pub(crate) fn append(path: &Path, bytes: &[u8]) -> io::Result<()> {
     }
     let mut file = File::options().append(true).open(path).map_err(named)?;
     file.write_all(bytes).map_err(named)
+}
+
+/// The pages of a run other than the messages': each is put whole, and its hash kept for
+/// the state file.
+pub(crate) struct Output<'a> {
+    dir: &'a Path,
+    /// The hashes the last run recorded, when updating it.
+    before: Option<&'a BTreeMap<String, u64>>,
+    /// The pages of this run and their hashes.
+    pub(crate) pages: BTreeMap<String, u64>,
+    /// How many were written (the others were as they are already).
+    pub(crate) written: usize,
+}
+
+impl<'a> Output<'a> {
+    pub(crate) fn new(dir: &'a Path, before: Option<&'a BTreeMap<String, u64>>) -> Output<'a> {
+        Output {
+            dir,
+            before,
+            pages: BTreeMap::new(),
+            written: 0,
+        }
+    }
+
+    /// Writes page `name` ([`write_replacing`]), unless the last run wrote it as it is.
+    pub(crate) fn put(&mut self, name: String, bytes: &[u8]) -> io::Result<()> {
+        let hash = super::state::hash(bytes);
+        let path = self.dir.join(&name);
+        let same = self.before.and_then(|b| b.get(&name)) == Some(&hash)
+            && fs::symlink_metadata(&path)
+                .is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64);
+        if !same {
+            write_replacing(&path, bytes)?;
+            self.written += 1;
+        }
+        self.pages.insert(name, hash);
+        Ok(())
+    }
 }
 
 impl Replacing {

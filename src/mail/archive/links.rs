@@ -6,8 +6,9 @@
 //! * `links.html` (`links-2.html`, … past [`PAGE_ENTRIES`] hosts): the hosts in order of
 //!   their number of citations (then by name), each with its numbers of links and
 //!   citations, linked to its own page.
-//! * `hNNNNN.html` (`hNNNNN-2.html`, …), one per host, numbered in the order of
-//!   `links.html`: its links in order of their first citation, each with that date and
+//! * `hNNNNN.html` (`hNNNNN-2.html`, …), one per host, numbered in the order of the
+//!   hosts' first citations in the archive (so that an update, which appends messages,
+//!   leaves the number of each host as it was): its links in order of their first citation, each with that date and
 //!   the messages that cite it (the first [`MAX_CITING_SHOWN`], then how many more).
 //! * `links.json`: all of it as data, `{"hosts":[{"host":…,"links":[{"url":…,
 //!   "first_cited":…,"messages":[page numbers]}]}]}`.
@@ -23,14 +24,13 @@
 //!   to right, pointing to its ASCII form, and only when the linkifier allows its scheme.
 
 use std::collections::HashMap;
-use std::io::{self, BufWriter, Write};
-use std::path::Path;
+use std::io::{self, Write};
 
 use crate::display::{display_link, DisplayOptions};
 use crate::html::{write_escaped, write_link, write_unlinked, Linkifier};
 use crate::LinkKind;
 
-use super::files::create_replacing;
+use super::files::Output;
 use super::{count, date, page_name, paged_name, write_head, PAGE_ENTRIES};
 
 /// The most distinct URLs a message's row keeps for the links pages.
@@ -43,7 +43,7 @@ pub const MAX_KEPT_BYTES: usize = 4096;
 pub const MAX_CITING_SHOWN: usize = 20;
 
 /// The URLs a message cites, bounded ([`MAX_KEPT_LINKS`], [`MAX_KEPT_BYTES`]).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Cited {
     pub(crate) urls: Vec<String>,
 }
@@ -74,6 +74,9 @@ struct Link<'a> {
 
 /// The links of a host.
 struct Host<'a> {
+    /// Its number (from 0), in the order of the hosts' first citations: a host keeps its
+    /// number, and its page its name, as messages are appended to the archive.
+    number: usize,
     name: String,
     links: Vec<Link<'a>>,
     citations: usize,
@@ -119,6 +122,7 @@ fn hosts<'a>(messages: &[Citing<'a>]) -> Vec<Host<'a>> {
         let name = super::page::host_of(link.url).unwrap_or_default();
         let k = *by_host.entry(name.clone()).or_insert_with(|| {
             hosts.push(Host {
+                number: hosts.len(),
                 name,
                 links: Vec::new(),
                 citations: 0,
@@ -146,7 +150,7 @@ fn hosts<'a>(messages: &[Citing<'a>]) -> Vec<Host<'a>> {
     hosts
 }
 
-/// The page of host `k` (from 0).
+/// Page `page` (from 0) of the host numbered `k` (from 0).
 fn host_page(k: usize, page: usize) -> String {
     paged_name(&format!("h{:05}", k + 1), page)
 }
@@ -172,24 +176,19 @@ fn json_str(out: &mut impl Write, s: &str) -> io::Result<()> {
     out.write_all(b"\"")
 }
 
-/// Writes `links.html`, the host pages and `links.json` into `dir`; returns the names
-/// written.
+/// Puts `links.html`, the host pages and `links.json`.
 pub(crate) fn write(
-    dir: &Path,
+    output: &mut Output<'_>,
     messages: &[Citing<'_>],
     linkifier: &Linkifier,
-) -> io::Result<Vec<String>> {
+) -> io::Result<()> {
     let hosts = hosts(messages);
-    let mut written = Vec::new();
-    let finish = |out: BufWriter<super::files::Replacing>| -> io::Result<()> {
-        out.into_inner().map_err(|e| e.into_error())?.finish()
-    };
 
     // links.html
     let pages = hosts.len().div_ceil(PAGE_ENTRIES).max(1);
     for p in 0..pages {
         let name = paged_name("links", p);
-        let mut out = BufWriter::new(create_replacing(&dir.join(&name))?);
+        let mut out = Vec::new();
         write_head(&mut out, "Links")?;
         out.write_all(
             b"<nav><a href=\"index.html\">Index</a><a href=\"links.json\">JSON</a></nav>\n\
@@ -208,13 +207,12 @@ pub(crate) fn write(
             b"<table class=\"months\">\n<thead><tr><th>Host</th><th>Links</th>\
               <th>Citations</th></tr></thead>\n<tbody>\n",
         )?;
-        for (k, host) in hosts
-            .iter()
-            .enumerate()
-            .skip(p * PAGE_ENTRIES)
-            .take(PAGE_ENTRIES)
-        {
-            write!(out, "<tr><td><a href=\"{}\"><bdi>", host_page(k, 0))?;
+        for host in hosts.iter().skip(p * PAGE_ENTRIES).take(PAGE_ENTRIES) {
+            write!(
+                out,
+                "<tr><td><a href=\"{}\"><bdi>",
+                host_page(host.number, 0)
+            )?;
             write_escaped(&host.name, &mut out)?;
             writeln!(
                 out,
@@ -224,17 +222,16 @@ pub(crate) fn write(
             )?;
         }
         out.write_all(b"</tbody></table>\n</body></html>\n")?;
-        finish(out)?;
-        written.push(name);
+        output.put(name, &out)?;
     }
 
     // A page per host.
-    for (k, host) in hosts.iter().enumerate() {
-        let base = format!("h{:05}", k + 1);
+    for host in &hosts {
+        let base = format!("h{:05}", host.number + 1);
         let pages = host.links.len().div_ceil(PAGE_ENTRIES);
         for (p, chunk) in host.links.chunks(PAGE_ENTRIES).enumerate() {
             let name = paged_name(&base, p);
-            let mut out = BufWriter::new(create_replacing(&dir.join(&name))?);
+            let mut out = Vec::new();
             write_head(&mut out, &host.name)?;
             out.write_all(
                 b"<nav><a href=\"index.html\">Index</a><a href=\"links.html\">Links</a></nav>\n\
@@ -272,13 +269,12 @@ pub(crate) fn write(
                 out.write_all(b"</span></li>\n")?;
             }
             out.write_all(b"</ul>\n</body></html>\n")?;
-            finish(out)?;
-            written.push(name);
+            output.put(name, &out)?;
         }
     }
 
     // links.json
-    let mut out = BufWriter::new(create_replacing(&dir.join("links.json"))?);
+    let mut out = Vec::new();
     out.write_all(b"{\"hosts\":[")?;
     for (k, host) in hosts.iter().enumerate() {
         if k > 0 {
@@ -310,9 +306,7 @@ pub(crate) fn write(
         out.write_all(b"]}")?;
     }
     out.write_all(b"\n]}\n")?;
-    finish(out)?;
-    written.push("links.json".to_string());
-    Ok(written)
+    output.put("links.json".to_string(), &out)
 }
 
 #[cfg(test)]

@@ -15,7 +15,10 @@
 //! * Links are written as [`crate::html`] writes them: their display form, isolated left
 //!   to right with their fields in order, with no Bidi_Control character left raw.
 //! * With [`Addresses::Obfuscate`] no `mailto:` is written: an email address is text, as
-//!   `name at example dot com` ([`obfuscated`]).
+//!   `name at example dot com` ([`obfuscated`]); and no text has an address-shaped string
+//!   left ([`scrub`]: `local@host.tld` of ASCII characters, whether the finder saw an
+//!   address there or not: `a@localhost.lan`, a Message-ID, one inside a URL). A URL that
+//!   holds one is written as that text, not as a link, since its `href` would publish it.
 //! * Choosing the links of a part is O(n log n) in its links ([`choose_links`]).
 
 use std::io::{self, Write};
@@ -62,22 +65,97 @@ pub(crate) fn obfuscated(address: &str) -> String {
     }
 }
 
-/// Writes `text` escaped, each email address in it ([`crate::LinkFinder`]) obfuscated.
-pub(crate) fn write_obfuscated_text(text: &str, out: &mut impl Write) -> io::Result<()> {
-    let finder = crate::LinkFinder::new();
-    let mut at = 0;
-    for link in finder.links(text) {
-        if link.kind() != LinkKind::Email {
-            continue;
-        }
-        write_escaped(&text[at..link.start()], out)?;
-        write_escaped(&obfuscated(link.as_str()), out)?;
-        at = link.end();
-    }
-    write_escaped(&text[at..], out)
+/// Whether `b` may be in the local part of an address-shaped string ([`scrub`]).
+fn is_local(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+/=?^_`{|}~.-".contains(&b)
 }
 
-/// `text` with each email address in it obfuscated ([`obfuscated`]), not escaped.
+/// Whether `b` may be in the host of an address-shaped string.
+fn is_host(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'.' || b == b'-'
+}
+
+/// `text` with every address-shaped string in it written as `local at host dot tld`:
+/// ASCII local-part characters, `@`, and a host of two labels or more. What no finder
+/// calls an address is caught too (`a@localhost.lan`, Message-IDs, one inside a URL), so
+/// that an obfuscated page holds none; and `mailto:` (in any case) dropped. Linear: each
+/// `@` looks at the runs around it.
+pub(crate) fn scrub(text: &str) -> std::borrow::Cow<'_, str> {
+    let text = drop_mailto(text);
+    let b = text.as_bytes();
+    let mut out = String::new();
+    let mut written = 0;
+    for at in memchr::memchr_iter(b'@', b) {
+        if at < written {
+            continue;
+        }
+        let start = b[written..at]
+            .iter()
+            .rposition(|&c| !is_local(c))
+            .map_or(written, |i| written + i + 1);
+        let end = b[at + 1..]
+            .iter()
+            .position(|&c| !is_host(c))
+            .map_or(b.len(), |i| at + 1 + i);
+        let host = text[at + 1..end].trim_end_matches(['.', '-']);
+        let labels = host.split('.').filter(|l| !l.is_empty()).count();
+        if start == at || labels < 2 {
+            continue;
+        }
+        let end = at + 1 + host.len();
+        out.push_str(&text[written..start]);
+        out.push_str(&text[start..at]);
+        out.push_str(" at ");
+        out.push_str(&host.replace('.', " dot "));
+        written = end;
+    }
+    if written == 0 {
+        return text;
+    }
+    out.push_str(&text[written..]);
+    std::borrow::Cow::Owned(out)
+}
+
+/// `text` without `mailto:` in any case.
+fn drop_mailto(text: &str) -> std::borrow::Cow<'_, str> {
+    let found = |s: &str| {
+        s.as_bytes()
+            .windows(7)
+            .position(|w| w.eq_ignore_ascii_case(b"mailto:"))
+    };
+    if found(text).is_none() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = found(rest) {
+        out.push_str(&rest[..i]);
+        rest = &rest[i + 7..];
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
+/// Whether the URL `url` holds an address-shaped string ([`scrub`]), as written or as
+/// shown (its display form decodes `%40` to `@`).
+pub(crate) fn holds_address(url: &str) -> bool {
+    let found = |s: &str| matches!(scrub(s), std::borrow::Cow::Owned(_));
+    found(url)
+        || found(&display_link(
+            url,
+            LinkKind::Url,
+            &DisplayOptions::default(),
+        ))
+}
+
+/// Writes `text` escaped, each email address in it ([`crate::LinkFinder`]) obfuscated,
+/// and no address-shaped string left ([`scrub`]).
+pub(crate) fn write_obfuscated_text(text: &str, out: &mut impl Write) -> io::Result<()> {
+    write_escaped(&obfuscated_text(text), out)
+}
+
+/// `text` with each email address in it obfuscated ([`obfuscated`]), and no
+/// address-shaped string left ([`scrub`]); not escaped.
 pub(crate) fn obfuscated_text(text: &str) -> String {
     let finder = crate::LinkFinder::new();
     let mut out = String::with_capacity(text.len());
@@ -91,7 +169,7 @@ pub(crate) fn obfuscated_text(text: &str) -> String {
         at = link.end();
     }
     out.push_str(&text[at..]);
-    out
+    scrub(&out).into_owned()
 }
 
 /// Writes a header field that holds addresses (From, To, Cc): with its links, or with
@@ -153,6 +231,15 @@ pub(crate) fn write_linkified(
                 .last()
                 .is_some_and(|&(_, end)| end > link.start())
     };
+    let hide = style.addresses == Addresses::Obfuscate;
+    // Text as it is written: escaped, and with no address left when they are hidden.
+    let plain = |s: &str, out: &mut dyn Write| -> io::Result<()> {
+        if hide {
+            write_escaped(&scrub(s), out)
+        } else {
+            write_escaped(s, out)
+        }
+    };
     let mut at = 0;
     for link in choose_links(links, &inside_claim, &mut 0) {
         let (Some(mut start), Some(mut end)) =
@@ -173,17 +260,29 @@ pub(crate) fn write_linkified(
         if start < at || !text.is_char_boundary(start) || !text.is_char_boundary(end) {
             continue;
         }
-        write_escaped(&text[at..start], out)?;
+        plain(&text[at..start], out)?;
         let link_text = &text[start..end];
         if checks && !passes_checks(text, base, link) {
-            write_escaped(&escape_bidi_controls(link_text), out)?;
+            plain(&escape_bidi_controls(link_text), out)?;
+            at = end;
+            continue;
+        }
+        // A link whose text or target holds an address is that text when addresses are
+        // hidden: its `href` would publish the address.
+        if hide
+            && link.kind() != LinkKind::Email
+            && (holds_address(link_text) || holds_address(link.href()))
+        {
+            out.write_all(b"<bdi>")?;
+            plain(&escape_bidi_controls(link_text), out)?;
+            out.write_all(b"</bdi>")?;
             at = end;
             continue;
         }
         match link.source() {
             // `--addresses obfuscate`: an address is text, never a `mailto:` link.
             LinkSource::Text if style.hides(link.kind()) => {
-                write_escaped(&obfuscated(&escape_bidi_controls(link_text)), out)?;
+                plain(&obfuscated(&escape_bidi_controls(link_text)), out)?;
             }
             _ if style.hides_href(link.href()) => {
                 out.write_all(b"<bdi>")?;
@@ -230,7 +329,7 @@ pub(crate) fn write_linkified(
         }
         at = end;
     }
-    write_escaped(&text[at..], out)
+    plain(&text[at..], out)
 }
 
 /// Whether the anchor text `shown` reads as a URL, host or email address whose host is

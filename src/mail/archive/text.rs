@@ -26,14 +26,18 @@
 //! stays as it was written: no link leaves the archive for it. Text from a message
 //! never contains a raw `<`, so a message cannot forge a marker.
 //!
+//! With [`Addresses::Obfuscate`](super::Addresses::Obfuscate) a Message-ID, which has the
+//! shape of an address, is never written: the marker's `data-mid` is its [`id_hash`] in
+//! 16 hex digits, its text the ID as `&lt;left at right dot com&gt;` (no link inside),
+//! and a link to its page keeps that text.
+//!
 //! # Invariants
 //!
 //! * The links written are those of the part, each once, in the order of the text; a
 //!   Message-ID marker is placed only where no link crosses its bounds.
-//! * Memory: a page keeps at most [`MAX_KEPT_REFERENCES`] cited IDs, and at most
-//!   [`MAX_KEPT_BYTES`] of them, in the index's row;
-//!   past that it is only marked as citing more, and its markers are all looked at when
-//!   the run ends.
+//! * Memory: a page keeps at most [`MAX_KEPT_REFERENCES`] cited IDs in the index's row,
+//!   as 64-bit hashes ([`id_hash`]); past that it is only marked as citing more, and its
+//!   markers are all looked at when the run ends.
 
 use std::io::{self, Write};
 use std::ops::Range;
@@ -53,15 +57,17 @@ pub(crate) const MAX_ID: usize = 998;
 /// How many cited Message-IDs an index row keeps for its page.
 pub(crate) const MAX_KEPT_REFERENCES: usize = 64;
 
-/// How many bytes of cited IDs an index row keeps for its page (with
-/// [`MAX_KEPT_REFERENCES`], what bounds a row whatever its message cites).
-pub(crate) const MAX_KEPT_BYTES: usize = 4096;
+/// A Message-ID as the archive keeps it: its XXH64, so that a row holds 8 bytes for it
+/// whatever its length, and the state file names no address.
+pub(crate) fn id_hash(id: &str) -> u64 {
+    super::state::hash(id.as_bytes())
+}
 
-/// A page's own Message-ID and the Message-IDs its text parts cite.
-#[derive(Debug, Default)]
+/// A page's own Message-ID and the Message-IDs its text parts cite ([`id_hash`]es).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub(crate) struct References {
-    pub(crate) own: Option<String>,
-    pub(crate) cited: Vec<String>,
+    pub(crate) own: Option<u64>,
+    pub(crate) cited: Vec<u64>,
     /// The page cites more than [`MAX_KEPT_REFERENCES`] IDs.
     pub(crate) more: bool,
 }
@@ -73,18 +79,18 @@ impl References {
             own: m
                 .message_id()
                 .filter(|id| message_id_len(&format!("<{id}>")) == Some(id.len() + 2))
-                .map(str::to_string),
+                .map(id_hash),
             ..References::default()
         }
     }
 
     fn cite(&mut self, id: &str) {
-        if self.cited.iter().any(|c| c == id) {
+        let h = id_hash(id);
+        if self.cited.contains(&h) {
             return;
         }
-        let held: usize = self.cited.iter().map(String::len).sum();
-        if self.cited.len() < MAX_KEPT_REFERENCES && held + id.len() <= MAX_KEPT_BYTES {
-            self.cited.push(id.to_string());
+        if self.cited.len() < MAX_KEPT_REFERENCES {
+            self.cited.push(h);
         } else {
             self.more = true;
         }
@@ -227,9 +233,15 @@ pub(crate) fn write_citing(
         write_range(text, links, written..start, style, out)?;
         let id = &text[start + 1..end - 1];
         out.write_all(b"<span class=\"mid\" data-mid=\"")?;
-        write_escaped(id, out)?;
-        out.write_all(b"\">")?;
-        write_range(text, links, start..end, style, out)?;
+        if style.addresses == super::Addresses::Obfuscate {
+            write!(out, "{:016x}\">&lt;", id_hash(id))?;
+            write_escaped(&super::page::scrub(id), out)?;
+            out.write_all(b"&gt;")?;
+        } else {
+            write_escaped(id, out)?;
+            out.write_all(b"\">")?;
+            write_range(text, links, start..end, style, out)?;
+        }
         out.write_all(b"</span><!--/mid-->")?;
         references.cite(id);
         written = end;
@@ -319,8 +331,14 @@ pub(crate) fn write_part(
     out.write_all(b"</pre></section>\n")
 }
 
-/// `html` with each marker of a Message-ID that `page_of` knows made a link to its page.
-pub(crate) fn resolve(html: &str, page_of: impl Fn(&str) -> Option<String>) -> String {
+/// `html` with each marker of a Message-ID that `page_of` knows (by its [`id_hash`]) made
+/// a link to its page: `&lt;ID&gt;`, or with `obfuscated`, the marker's own text (the
+/// marker names the hash, not the ID).
+pub(crate) fn resolve(
+    html: &str,
+    obfuscated: bool,
+    page_of: impl Fn(u64) -> Option<String>,
+) -> String {
     const OPEN: &str = "<span class=\"mid\" data-mid=\"";
     const CLOSE: &str = "<!--/mid-->";
     let mut out = String::with_capacity(html.len());
@@ -332,7 +350,19 @@ pub(crate) fn resolve(html: &str, page_of: impl Fn(&str) -> Option<String>) -> S
         };
         let id = &after[..q];
         out.push_str(&rest[..i]);
-        match page_of(id) {
+        let key = if obfuscated {
+            u64::from_str_radix(id, 16).ok()
+        } else {
+            Some(id_hash(id))
+        };
+        match key.and_then(&page_of) {
+            Some(page) if obfuscated => {
+                // The marker's text, between `">` and `</span>`.
+                let inner = after[q + 2..c]
+                    .strip_suffix("</span>")
+                    .unwrap_or(&after[q + 2..c]);
+                out.push_str(&format!("<a class=\"mid\" href=\"{page}\">{inner}</a>"));
+            }
             Some(page) => {
                 out.push_str(&format!(
                     "<a class=\"mid\" href=\"{page}\">&lt;{id}&gt;</a>"
@@ -383,9 +413,12 @@ mod tests {
         )
         .unwrap();
         let html = String::from_utf8(html).unwrap();
-        assert_eq!(references.cited, ["one@example.org", "two@example.org"]);
-        let linked = resolve(&html, |id| {
-            (id == "one@example.org").then(|| "00007.html".into())
+        assert_eq!(
+            references.cited,
+            [id_hash("one@example.org"), id_hash("two@example.org")]
+        );
+        let linked = resolve(&html, false, |id| {
+            (id == id_hash("one@example.org")).then(|| "00007.html".into())
         });
         assert_eq!(
             linked,

@@ -22,14 +22,14 @@
 
 use std::collections::HashMap;
 
-/// What the tree needs of a message.
+/// What the tree needs of a message (Message-IDs as the archive keeps them: hashes).
 pub(crate) struct Keys<'a> {
     /// The thread root's key.
-    pub(crate) thread: &'a str,
+    pub(crate) thread: u64,
     /// Its own Message-ID, when it has one.
-    pub(crate) own: Option<&'a str>,
+    pub(crate) own: Option<u64>,
     /// The Message-IDs it may answer, nearest first.
-    pub(crate) parents: &'a [String],
+    pub(crate) parents: &'a [u64],
 }
 
 /// The threads of the messages `0..n` (in archive order).
@@ -51,8 +51,8 @@ pub(crate) struct Tree {
 impl Tree {
     pub(crate) fn new(keys: &[Keys<'_>]) -> Tree {
         let n = keys.len();
-        let mut by_id: HashMap<&str, usize> = HashMap::with_capacity(n);
-        let mut thread_at: HashMap<&str, usize> = HashMap::new();
+        let mut by_id: HashMap<u64, usize> = HashMap::with_capacity(n);
+        let mut thread_at: HashMap<u64, usize> = HashMap::new();
         let mut thread = Vec::with_capacity(n);
         let mut members: Vec<Vec<usize>> = Vec::new();
         let mut parent = vec![None; n];
@@ -60,10 +60,7 @@ impl Tree {
         let mut replies: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (i, k) in keys.iter().enumerate() {
             // Only earlier messages are known here: a parent comes first.
-            let p = k
-                .parents
-                .iter()
-                .find_map(|id| by_id.get(id.as_str()).copied());
+            let p = k.parents.iter().find_map(|id| by_id.get(id).copied());
             let t = match p {
                 Some(p) => {
                     let t = thread[p];
@@ -116,17 +113,21 @@ impl Tree {
 mod tests {
     use super::*;
 
+    fn key(s: &str) -> u64 {
+        super::super::id_hash(s)
+    }
+
     fn tree(messages: &[(&str, Option<&str>, &[&str])]) -> Tree {
-        let parents: Vec<Vec<String>> = messages
+        let parents: Vec<Vec<u64>> = messages
             .iter()
-            .map(|m| m.2.iter().map(|s| s.to_string()).collect())
+            .map(|m| m.2.iter().map(|s| key(s)).collect())
             .collect();
         let keys: Vec<Keys> = messages
             .iter()
             .zip(&parents)
             .map(|(m, p)| Keys {
-                thread: m.0,
-                own: m.1,
+                thread: key(m.0),
+                own: m.1.map(key),
                 parents: p,
             })
             .collect();
@@ -181,20 +182,14 @@ mod tests {
     #[test]
     fn a_deep_chain() {
         let n = 100_000;
-        let ids: Vec<String> = (0..n).map(|i| format!("m{i}")).collect();
-        let parents: Vec<Vec<String>> = (0..n)
-            .map(|i| {
-                if i == 0 {
-                    vec![]
-                } else {
-                    vec![ids[i - 1].clone()]
-                }
-            })
+        let ids: Vec<u64> = (0..n).map(|i| key(&format!("m{i}"))).collect();
+        let parents: Vec<Vec<u64>> = (0..n)
+            .map(|i| if i == 0 { vec![] } else { vec![ids[i - 1]] })
             .collect();
         let keys: Vec<Keys> = (0..n)
             .map(|i| Keys {
-                thread: "m0",
-                own: Some(&ids[i]),
+                thread: ids[0],
+                own: Some(ids[i]),
                 parents: &parents[i],
             })
             .collect();

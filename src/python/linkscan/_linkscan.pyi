@@ -140,7 +140,12 @@ def build_archive(
     finder: LinkFinder | None = None,
     addresses: Literal["show", "obfuscate"] = "show",
     checks: bool = False,
-) -> dict[str, int]:
+    update: bool = False,
+) -> dict[str, int | bool | str]:
     """Writes the HTML archive of an mbox into the folder ``out``, as
-    ``linkscan linkify --mbox SOURCE --out OUT`` does; returns ``messages``, ``pages`` and
-    ``removed`` (pages of an earlier archive there that this one does not have)."""
+    ``linkscan linkify --mbox SOURCE --out OUT`` does; returns ``messages``, ``pages``,
+    ``written``, ``removed`` (pages of an earlier archive there that this one does not
+    have) and ``updated``. With ``update=True`` and a path, as ``--update``: only the
+    messages appended since the last build are read and only the pages they change
+    written; when that cannot be done the archive is built whole, and ``rebuilt`` says
+    why."""

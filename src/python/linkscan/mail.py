@@ -19,11 +19,13 @@ parallel on all cores as ``linkscan find --mbox`` does and given in archive orde
 bounded number of them ahead; ``offset`` is then ``None``, and ``path`` is a Maildir
 message's file.
 
-``build_archive(source, out, *, finder=None, addresses="show", checks=False)`` writes the
-HTML archive of the same archive into the folder ``out``, as ``linkscan linkify --mbox
-SOURCE --out OUT`` does (a page per message, thread and month, and ``index.html``);
-``addresses="obfuscate"`` writes addresses as ``name at example dot com``, with no
-``mailto:`` anywhere.
+``build_archive(source, out, *, finder=None, addresses="show", checks=False,
+update=False)`` writes the HTML archive of the same archive into the folder ``out``, as
+``linkscan linkify --mbox SOURCE --out OUT`` does (a page per message, thread and month,
+and ``index.html``); ``addresses="obfuscate"`` writes addresses as ``name at example dot
+com``, with no ``mailto:`` anywhere. ``update=True`` (a path only), as ``--update``, adds
+the messages appended to the file since the last build and writes only the pages they
+change, or builds the archive whole and says why in ``rebuilt``.
 """
 
 from ._linkscan import ArchiveScan, MboxScan, Message, build_archive, scan_archive, scan_mbox
