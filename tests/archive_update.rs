@@ -313,7 +313,7 @@ fn a_damaged_state_is_rebuilt() {
             Box::new(|s: Vec<u8>| {
                 String::from_utf8(s)
                     .unwrap()
-                    .replacen("state 1", "state 9", 1)
+                    .replacen("state 2", "state 9", 1)
                     .into_bytes()
             }),
         ),

@@ -92,7 +92,9 @@ use crate::mail::{MailScanner, ScannedMessage};
 
 use date::Instant;
 use files::{write_replacing, Output};
-use page::{obfuscated_text, passes_checks, write_address_field, write_linkified, Style};
+use page::{
+    human_size, obfuscated_text, passes_checks, write_address_field, write_linkified, Style,
+};
 pub use state::STATE_FILE;
 use state::{Hash64, Input, State};
 use text::{id_hash, References};
@@ -617,6 +619,12 @@ impl Archive {
                 write_escaped(&said(part.name.as_deref().unwrap_or("(no name)")), &mut out)?;
                 out.write_all(b"</bdi>, ")?;
                 write_escaped(&part.content_type, &mut out)?;
+                write!(
+                    out,
+                    ", <span title=\"{} bytes as sent\">{} encoded</span>",
+                    part.size,
+                    human_size(part.size)
+                )?;
                 out.write_all(b"</li>\n")?;
             }
             out.write_all(b"</ul></section>\n")?;

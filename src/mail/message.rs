@@ -368,6 +368,12 @@ pub struct SkippedPart {
     pub text_like: bool,
     /// Its file name (Content-Disposition's `filename`, else Content-Type's `name`).
     pub name: Option<String>,
+    /// The size of its body as written in the message, still encoded (base64 or
+    /// quoted-printable as sent) and with its line ends as written: the bytes from the end
+    /// of its header block to the line break before the next boundary delimiter, or to
+    /// the end of the message when no delimiter follows (a truncated message). Inside a
+    /// nested message that was itself sent encoded, the bytes of its decoded text.
+    pub size: u64,
 }
 
 impl ScannedMessage {
@@ -1013,6 +1019,7 @@ impl MailScanner {
                         content_type: format!("{ctype}/{subtype}"),
                         text_like: is_text_like(&ctype, &subtype),
                         name: part.attachment_name().map(str::to_string),
+                        size: body_size(part),
                     });
                     return;
                 }
@@ -1108,6 +1115,7 @@ impl MailScanner {
                         content_type: format!("{ctype}/{subtype}"),
                         text_like: is_text_like(&ctype, &subtype),
                         name: part.attachment_name().map(str::to_string),
+                        size: body_size(part),
                     });
                 } else {
                     // A text part the parser read as bytes (it went by another
@@ -1405,6 +1413,12 @@ fn undeclared_8bit(
         return None;
     }
     charset_decoder(b"windows-1252").map(|decode| decode(bytes))
+}
+
+/// The bytes of a part's body as written ([`SkippedPart::size`]): both parse paths end a
+/// leaf part where the parser ends it, before the line break ahead of the delimiter.
+fn body_size(part: &MessagePart<'_>) -> u64 {
+    u64::from(part.offset_end.saturating_sub(part.offset_body))
 }
 
 /// The length of the start of `bytes` that decodes (as UTF-8, U+FFFD for each invalid

@@ -55,6 +55,31 @@ impl Style<'_> {
     }
 }
 
+/// A size in bytes for people: `512 bytes`, `9.5 KiB`, `12 KiB`, `3.2 MiB` (units of 1024,
+/// rounded down; one decimal below 10).
+pub(crate) fn human_size(bytes: u64) -> String {
+    if bytes < 1024 {
+        return if bytes == 1 {
+            "1 byte".into()
+        } else {
+            format!("{bytes} bytes")
+        };
+    }
+    let units = ["KiB", "MiB", "GiB", "TiB"];
+    let mut unit = 1024u64;
+    let mut i = 0;
+    while i + 1 < units.len() && bytes / unit >= 1024 {
+        unit *= 1024;
+        i += 1;
+    }
+    let tenths = u128::from(bytes) * 10 / u128::from(unit);
+    if tenths < 100 {
+        format!("{}.{} {}", tenths / 10, tenths % 10, units[i])
+    } else {
+        format!("{} {}", tenths / 10, units[i])
+    }
+}
+
 /// An address as a public archive shows it to people and not to harvesters:
 /// `ann.lee at example dot com` for `ann.lee@example.com` (a `mailto:` prefix dropped).
 pub(crate) fn obfuscated(address: &str) -> String {
@@ -604,5 +629,23 @@ mod obfuscation {
             String::from_utf8(out).unwrap(),
             "Ann &lt;ann at example dot com&gt;"
         );
+    }
+}
+
+#[cfg(test)]
+mod sizes {
+    use super::human_size;
+
+    #[test]
+    fn sizes_read_in_units_of_1024_rounded_down() {
+        assert_eq!(human_size(0), "0 bytes");
+        assert_eq!(human_size(1), "1 byte");
+        assert_eq!(human_size(1023), "1023 bytes");
+        assert_eq!(human_size(1024), "1.0 KiB");
+        assert_eq!(human_size(9 * 1024 + 1023), "9.9 KiB");
+        assert_eq!(human_size(10 * 1024), "10 KiB");
+        assert_eq!(human_size(1024 * 1024 - 1), "1023 KiB");
+        assert_eq!(human_size(3 * 1024 * 1024 + 300 * 1024), "3.2 MiB");
+        assert_eq!(human_size(u64::MAX), "16777215 TiB");
     }
 }

@@ -8,7 +8,7 @@
 //! (`\\`, `\t`, `\n`, `\r`), lists written as their length and then their items:
 //!
 //! ```text
-//! linkscan-archive-state 1
+//! linkscan-archive-state 2
 //! options ⇥ KEY
 //! input ⇥ NAME ⇥ LENGTH ⇥ HASH ⇥ LAST-OFFSET ⇥ LAST-INDEX ⇥ LAST-SPLIT-WARNINGS   (or: input ⇥ -)
 //! inputs ⇥ N, then N lines: NAME ⇥ MESSAGES ⇥ LINKS ⇥ WARNINGS
@@ -46,8 +46,11 @@ use super::{InputTotals, Row};
 /// The state file's name in the archive folder.
 pub const STATE_FILE: &str = ".linkscan-archive";
 
-/// The first line: the format and its version.
-const MAGIC: &str = "linkscan-archive-state 1";
+/// The first line: the format and its version. The version changes with the pages too,
+/// not only with this file's rows: an update writes only the pages new messages change,
+/// so pages written by an earlier build (version 1: attachments without their size) must
+/// make the next run rebuild them all.
+const MAGIC: &str = "linkscan-archive-state 2";
 
 /// XXH64 (seed 0), fed in pieces of any size.
 #[derive(Clone, Debug)]
@@ -570,6 +573,22 @@ mod tests {
         assert!(!out.contains(['\t', '\n', '\r']));
         assert_eq!(unescape(&out).unwrap(), "a\tb\\n\nc\r");
         assert!(unescape("x\\q").is_err());
+    }
+
+    /// The state of a build before attachments had their size (version 1), intact
+    /// otherwise, is refused: its message pages lack the sizes, so the archive is rebuilt.
+    #[test]
+    fn a_state_of_version_1_is_refused() {
+        let text = State::default().to_text();
+        let (body, _) = text.rsplit_once("end\t").unwrap();
+        let old = body.replacen("linkscan-archive-state 2", "linkscan-archive-state 1", 1);
+        assert_ne!(old, body);
+        let old = format!("{old}end\t{:016x}\n", hash(old.as_bytes()));
+        assert!(State::parse(&text).is_ok());
+        assert_eq!(
+            State::parse(&old).err().as_deref(),
+            Some("it is not of this version")
+        );
     }
 
     /// A state reads back as written; every cut and every changed byte of it is an error,

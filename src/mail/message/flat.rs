@@ -43,8 +43,10 @@
 //!
 //! When [`parse`] returns a message, it is the message `MessageParser::parse` returns for
 //! the same bytes, as far as the walk reads it (headers, bodies, encoding problem flags,
-//! the multipart's children, the offsets of the root). The one place the two paths part
-//! is a flat message that the nesting bound refuses: its bound counts what could nest
+//! the multipart's children, the offsets of the root, and where each leaf part's body
+//! ends, before the line break ahead of its delimiter, which gives the size of a part not
+//! shown). The one place the two paths part is a flat message that the nesting bound
+//! refuses: its bound counts what could nest
 //! (the word `rfc822` after a `/` in a body, a thousand times; twenty thousand dashes), so
 //! it refuses some messages that nest nothing and would scan them as raw text; such a
 //! message is parsed here, as it needs no bound. `tests/pipeline.rs` checks the scan
@@ -210,7 +212,11 @@ fn read_parts<'x>(
         };
         part.encoding = encoding;
         part.body = body;
-        part.offset_end = stream.offset() as u32;
+        // The parser ends a leaf part where its body ends, before the delimiter and the
+        // line break ahead of it.
+        let raw = stream.bytes(0..stream.len());
+        let at = stream.offset() - 2 - boundary.bytes.len();
+        part.offset_end = body_end(raw, part.offset_body as usize, at) as u32;
         parts.push(part);
         if stream.is_multipart_end() {
             break;
@@ -286,16 +292,23 @@ fn plain(raw: &[u8], start: usize, boundary: &Boundary) -> Option<(usize, usize)
         return Some((raw.len(), raw.len()));
     }
     let at = start + boundary.find(&raw[start..])?;
+    Some((body_end(raw, start, at), at + 2 + boundary.bytes.len()))
+}
+
+/// Where the parser ends a body that starts at `start` and whose delimiter (`--` and the
+/// boundary) starts at `at`: before the line break ahead of the delimiter when the
+/// delimiter starts a line, else at the delimiter. Its decoders (`mime_part`, base64,
+/// quoted-printable) all end a body so.
+fn body_end(raw: &[u8], start: usize, at: usize) -> usize {
     // The parser starts as if after a line break.
     let before = if at > start { raw[at - 1] } else { b'\n' };
-    let end = if before != b'\n' {
+    if before != b'\n' {
         at
     } else if at > start + 1 && raw[at - 2] == b'\r' {
         at - 2
     } else {
         at.saturating_sub(1).max(start)
-    };
-    Some((end, at + 2 + boundary.bytes.len()))
+    }
 }
 
 /// A multipart's boundary (empty for a body that runs to the end of the message), with
