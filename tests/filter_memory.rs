@@ -12,71 +12,14 @@
 //! The peak is the child's `VmHWM` (Linux), read every few milliseconds while the test
 //! feeds its input and reads its output, as in `tests/find_memory.rs`.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{BufRead, Write};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::thread;
-use std::time::Duration;
+
+use common::memory::run_measured;
 
 const MIB: usize = 1 << 20;
-
-/// The peak resident memory of process `pid`, in bytes (`None` once it has exited).
-fn peak_rss_of(pid: u32) -> Option<usize> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
-/// Runs `linkscan ARGS` with `stdin` on a pipe, hands its output to `check` as it comes,
-/// and returns the peak memory seen, the exit code and the stderr.
-fn run_measured(
-    args: &[&str],
-    stdin: Vec<u8>,
-    check: impl FnOnce(&mut dyn BufRead),
-) -> (usize, Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_linkscan"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("linkscan runs");
-    let pid = child.id();
-    let mut pipe = child.stdin.take().expect("stdin");
-    let feeder = thread::spawn(move || {
-        let _ = pipe.write_all(&stdin);
-    });
-    let peak = Arc::new(AtomicUsize::new(0));
-    let done = Arc::new(AtomicBool::new(false));
-    let poller = {
-        let (peak, done) = (Arc::clone(&peak), Arc::clone(&done));
-        thread::spawn(move || {
-            while !done.load(Ordering::Relaxed) {
-                if let Some(now) = peak_rss_of(pid) {
-                    peak.fetch_max(now, Ordering::Relaxed);
-                }
-                thread::sleep(Duration::from_millis(2));
-            }
-        })
-    };
-    let mut stdout = BufReader::with_capacity(1 << 16, child.stdout.take().expect("stdout"));
-    check(&mut stdout);
-    std::io::copy(&mut stdout, &mut std::io::sink()).expect("read the output");
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .expect("stderr")
-        .read_to_string(&mut stderr)
-        .expect("read stderr");
-    let status = child.wait().expect("linkscan finishes");
-    done.store(true, Ordering::Relaxed);
-    poller.join().expect("the poller ends");
-    feeder.join().expect("the feeder ends");
-    (peak.load(Ordering::Relaxed), status.code(), stderr)
-}
 
 fn assert_under(what: &str, peak: usize, bound: usize) {
     eprintln!(
@@ -119,8 +62,9 @@ fn escape_and_display_do_not_hold_a_100_mb_line() {
         ("display", "example.com/β%2E"),
     ] {
         let mut lines = Vec::new();
-        let (peak, code, stderr) =
-            run_measured(&[command], input.clone(), |out| lines = read_lines(out));
+        let (peak, code, stderr) = run_measured(&[command], Some(input.clone()), |out| {
+            lines = read_lines(out)
+        });
         assert_under(command, peak, 32 * MIB);
         assert_eq!(lines, ["example.com/α", "", second], "{command}");
         assert_eq!(code, Some(2), "{command}: {stderr}");
@@ -140,8 +84,9 @@ fn escape_and_display_do_not_hold_a_long_line_of_invalid_utf8() {
     // The same without a line end: the last line is dropped too.
     for command in ["escape", "display"] {
         let mut lines = Vec::new();
-        let (peak, code, stderr) =
-            run_measured(&[command], input.clone(), |out| lines = read_lines(out));
+        let (peak, code, stderr) = run_measured(&[command], Some(input.clone()), |out| {
+            lines = read_lines(out)
+        });
         assert_under(command, peak, 32 * MIB);
         assert_eq!(lines, [""], "{command}");
         assert_eq!(code, Some(2), "{command}: {stderr}");
@@ -149,7 +94,7 @@ fn escape_and_display_do_not_hold_a_long_line_of_invalid_utf8() {
     // A line just under the limit is formatted whole, as before.
     let mut input = b"example.com/".to_vec();
     input.extend(std::iter::repeat_n(0xFF, (2 << 20) - 12));
-    let (_, code, _) = run_measured(&["escape"], input, |out| {
+    let (_, code, _) = run_measured(&["escape"], Some(input), |out| {
         let want = format!("<{} bytes ending \"%FF%FF\">", 12 + 3 * ((2 << 20) - 12));
         assert_eq!(read_lines(out), [want]);
     });
@@ -179,7 +124,7 @@ fn linkify_does_not_hold_a_windows_links() {
     for threads in ["1", "2"] {
         let (peak, code, stderr) = run_measured(
             &["linkify", "-j", threads, "-"],
-            b"a.co,".repeat(UNITS),
+            Some(b"a.co,".repeat(UNITS)),
             |out| {
                 let mut got = vec![0; unit.len()];
                 for k in 0..UNITS {

@@ -14,13 +14,12 @@
 //! is checked line by line (every record in order, each a link of the input, as many as
 //! `--count` finds), so streaming changes neither the bytes nor their order.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
 use std::thread;
-use std::time::Duration;
 
 const MIB: usize = 1 << 20;
 
@@ -51,72 +50,18 @@ fn dense(dir: &Path) -> (PathBuf, Vec<u8>) {
     (path, text)
 }
 
-/// The peak resident memory of process `pid`, in bytes (`None` once it has exited).
-fn peak_rss_of(pid: u32) -> Option<usize> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
-/// Runs `linkscan ARGS` (with `stdin` as standard input when given, else none), hands
-/// its output to `check` as it comes, and returns the peak memory seen and the stderr.
+/// Runs `linkscan ARGS` (with the file `stdin` as standard input when given, through a
+/// pipe, else none), hands its output to `check` as it comes, checks that it succeeded and
+/// returns the peak memory seen and the stderr.
 fn run_measured(
     args: &[&str],
     stdin: Option<&Path>,
     check: impl FnOnce(&mut dyn BufRead),
 ) -> (usize, String) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_linkscan"));
-    command
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    match stdin {
-        Some(_) => command.stdin(Stdio::piped()),
-        None => command.stdin(Stdio::null()),
-    };
-    let mut child = command.spawn().expect("linkscan runs");
-    let pid = child.id();
-    // A pipe, so the input is a stream (not a regular file) for the reader thread.
-    let feeder = stdin.map(|path| {
-        let mut pipe = child.stdin.take().expect("stdin");
-        let text = std::fs::read(path).expect("read the input");
-        thread::spawn(move || {
-            let _ = pipe.write_all(&text);
-        })
-    });
-    let peak = Arc::new(AtomicUsize::new(0));
-    let done = Arc::new(AtomicBool::new(false));
-    let poller = {
-        let (peak, done) = (Arc::clone(&peak), Arc::clone(&done));
-        thread::spawn(move || {
-            while !done.load(Ordering::Relaxed) {
-                if let Some(now) = peak_rss_of(pid) {
-                    peak.fetch_max(now, Ordering::Relaxed);
-                }
-                thread::sleep(Duration::from_millis(2));
-            }
-        })
-    };
-    let mut stdout = BufReader::with_capacity(1 << 16, child.stdout.take().expect("stdout"));
-    check(&mut stdout);
-    // Whatever `check` left unread, so the child can finish.
-    std::io::copy(&mut stdout, &mut std::io::sink()).expect("read the output");
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .expect("stderr")
-        .read_to_string(&mut stderr)
-        .expect("read stderr");
-    let status = child.wait().expect("linkscan finishes");
-    done.store(true, Ordering::Relaxed);
-    poller.join().expect("the poller ends");
-    if let Some(feeder) = feeder {
-        feeder.join().expect("the feeder ends");
-    }
-    assert!(status.success(), "{args:?}: {status:?}\n{stderr}");
-    (peak.load(Ordering::Relaxed), stderr)
+    let text = stdin.map(|path| std::fs::read(path).expect("read the input"));
+    let (peak, code, stderr) = common::memory::run_measured(args, text, check);
+    assert_eq!(code, Some(0), "{args:?}\n{stderr}");
+    (peak, stderr)
 }
 
 /// The number of links `find --count` finds in `path`.

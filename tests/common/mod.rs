@@ -2,6 +2,7 @@
 //! the command line.
 #![allow(dead_code)]
 
+pub mod memory;
 pub mod rng;
 
 use std::io::Write;
