@@ -61,6 +61,9 @@ pub mod oracle;
 mod parts;
 mod policy;
 mod props;
+#[rustfmt::skip]
+#[allow(dead_code)] // the samples and the version serve the tests
+mod psl_filter;
 mod registrable;
 // The Python classes are shown to Python through their `__repr__`, and are not part of
 // the Rust API (the module is private).

@@ -28,6 +28,8 @@ pub const BLOCK_LEN: usize = 128;
 pub const CODE_POINTS: usize = 0x11_0000;
 
 /// The meaning of each bit of a property byte.
+pub mod psl;
+
 pub mod bits {
     /// Mask of the Link_Term value (the low three bits).
     pub const LINK_TERM_MASK: u8 = 0b0000_0111;

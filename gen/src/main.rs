@@ -1,4 +1,5 @@
-//! `linkscan-gen`: writes (or checks) `src/tables.rs` from the Unicode and IANA data.
+//! `linkscan-gen`: writes (or checks) `src/tables.rs` from the Unicode and IANA data, and
+//! `src/psl_filter.rs` from the `psl` package's rules.
 //!
 //! ```text
 //! cargo run -p linkscan-gen                       # regenerate src/tables.rs
@@ -14,18 +15,20 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use linkscan_gen::{load, render, Inputs};
+use linkscan_gen::{load, psl, render, Inputs};
 
 const USAGE: &str = "\
 usage: linkscan-gen [--check] [--out FILE] [--unicode DIR] [--tlds FILE]
                     [--idna FILE] [--proplist FILE] [--identifier-status FILE]
-                    [--unicode-version VERSION]
+                    [--unicode-version VERSION] [--psl-out FILE] [--psl-rules FILE]
 
 Writes src/tables.rs from the UTS #58 property files of one Unicode version (DIR, default
 <shared>/unicode/17.0.0), the UTS #46 IdnaMappingTable.txt, PropList.txt and the UTS #39
 security/IdentifierStatus.txt (default: inside DIR) and the IANA TLD list (default
 <shared>/iana/tlds-alpha-by-domain.txt). <shared> is $LINKSCAN_SHARED, or ../shared beside
-the workspace. --check compares instead of writing and exits 1 when the file differs.";
+the workspace. Also writes src/psl_filter.rs (--psl-out) from the rules of the `psl` package
+that Cargo.lock resolves (its data/rules.txt, found with `cargo metadata`; --psl-rules FILE
+instead). --check compares instead of writing and exits 1 when a file differs.";
 
 fn main() -> ExitCode {
     match run() {
@@ -48,6 +51,8 @@ fn run() -> Result<ExitCode, String> {
 
     let mut check = false;
     let mut out = workspace.join("src").join("tables.rs");
+    let mut psl_out = workspace.join("src").join("psl_filter.rs");
+    let mut psl_rules = None;
     let mut unicode = shared.join("unicode").join("17.0.0");
     let mut tlds = shared.join("iana").join("tlds-alpha-by-domain.txt");
     let (mut idna, mut proplist, mut idstatus, mut version) = (None, None, None, None);
@@ -58,6 +63,8 @@ fn run() -> Result<ExitCode, String> {
         match arg.as_str() {
             "--check" => check = true,
             "--out" => out = value("--out")?.into(),
+            "--psl-out" => psl_out = value("--psl-out")?.into(),
+            "--psl-rules" => psl_rules = Some(PathBuf::from(value("--psl-rules")?)),
             "--unicode" => unicode = value("--unicode")?.into(),
             "--tlds" => tlds = value("--tlds")?.into(),
             "--idna" => idna = Some(PathBuf::from(value("--idna")?)),
@@ -88,21 +95,31 @@ fn run() -> Result<ExitCode, String> {
 
     let data = load(&inputs).map_err(|e| e.to_string())?;
     let source = render(&data);
-    if check {
-        let current = std::fs::read_to_string(&out).unwrap_or_default();
-        if current == source {
-            println!("{} is up to date", out.display());
-            Ok(ExitCode::SUCCESS)
+    let (rules_path, psl_version) = match psl_rules {
+        Some(path) => (path, "psl (rules given)".to_string()),
+        None => psl::locate_rules(&workspace).map_err(|e| e.to_string())?,
+    };
+    let rules = std::fs::read_to_string(&rules_path)
+        .map_err(|e| format!("cannot read {}: {e}", rules_path.display()))?;
+    let filter = psl::render_filter(&rules, &psl_version).map_err(|e| e.to_string())?;
+    let mut code = ExitCode::SUCCESS;
+    for (out, source) in [(out, source), (psl_out, filter)] {
+        if check {
+            let current = std::fs::read_to_string(&out).unwrap_or_default();
+            if current == source {
+                println!("{} is up to date", out.display());
+            } else {
+                eprintln!(
+                    "{} is out of date with the data: run `cargo run -p linkscan-gen`",
+                    out.display()
+                );
+                code = ExitCode::FAILURE;
+            }
         } else {
-            eprintln!(
-                "{} is out of date with the data: run `cargo run -p linkscan-gen`",
-                out.display()
-            );
-            Ok(ExitCode::FAILURE)
+            std::fs::write(&out, source)
+                .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+            println!("wrote {}", out.display());
         }
-    } else {
-        std::fs::write(&out, source).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-        println!("wrote {}", out.display());
-        Ok(ExitCode::SUCCESS)
     }
+    Ok(code)
 }
