@@ -66,23 +66,25 @@ pub(crate) enum Suffix {
 /// Which section `host` is an entry of, on bytes that need not be UTF-8 (a host the
 /// scanner found always is; anything else is no suffix). A host of at most
 /// [`CACHED_HOST`] bytes is looked up in the thread's cache of recent verdicts first (a
-/// hash and five compares).
+/// hash and three compares).
 #[inline]
 pub(crate) fn suffix(host: &[u8]) -> Suffix {
     if host.len() > CACHED_HOST {
         return look_up(host);
     }
-    cached(host, &Key::of(host))
+    cached(host, Key::of(host))
 }
 
 /// [`suffix`] of a host of at most [`CACHED_HOST`] bytes, whose key is `key`. Out of line:
 /// the scanner's loop keeps only the call.
 #[inline(never)]
-fn cached(host: &[u8], key: &Key) -> Suffix {
+fn cached(host: &[u8], key: Key) -> Suffix {
     let hit = CACHE.try_with(|cache| {
         let cache = cache.borrow();
         let entry = &cache[key.slot()];
-        entry.key.same(key).then_some(entry.verdict)
+        (entry.key == key
+            && (key.len <= 16 || entry.middle[..key.len - 16] == host[8..key.len - 8]))
+            .then_some(entry.verdict)
     });
     match hit {
         Ok(Some(verdict)) => verdict,
@@ -108,20 +110,17 @@ impl LastHost {
         }
     }
 
-    /// [`suffix`] of the host `text[start..end]`, remembered for the next call. The key
-    /// is read from `text` around the host ([`Key::around`]): no branch on its length.
+    /// [`suffix`] of `host`, remembered for the next call.
     #[inline(always)]
-    pub(crate) fn suffix(&mut self, text: &[u8], start: usize, end: usize) -> Suffix {
-        let host = &text[start..end];
+    pub(crate) fn suffix(&mut self, host: &[u8]) -> Suffix {
         if host.len() > CACHED_HOST {
             return look_up(host);
         }
-        let key = Key::around(text, start, end);
-        if !key.same(&self.key) {
-            // Stored from registers, then passed by reference: a key passed by value went
-            // through the stack, and its copy here read it back wider than it was written.
+        let key = Key::of(host);
+        // The key is the whole host up to 16 bytes; a longer one goes to the cache.
+        if key != self.key || key.len > 16 {
             self.key = key;
-            self.verdict = cached(host, &self.key);
+            self.verdict = cached(host, key);
         }
         self.verdict
     }
@@ -130,12 +129,15 @@ impl LastHost {
 /// A verdict the cache did not hold: the list's, put in the host's slot (no cache while
 /// the thread's locals are being torn down).
 #[inline(never)]
-fn remember(host: &[u8], key: &Key) -> Suffix {
+fn remember(host: &[u8], key: Key) -> Suffix {
     let verdict = look_up(host);
     let _ = CACHE.try_with(|cache| {
         let mut cache = cache.borrow_mut();
         let entry = &mut cache[key.slot()];
-        entry.key = *key;
+        entry.key = key;
+        if key.len > 16 {
+            entry.middle[..key.len - 16].copy_from_slice(&host[8..key.len - 8]);
+        }
         entry.verdict = verdict;
     });
     verdict
@@ -223,105 +225,67 @@ const CACHED_HOST: usize = 32;
 /// Entries of the cache: a power of two.
 const CACHE_SLOTS: usize = 256;
 
-/// A host of at most [`CACHED_HOST`] bytes, as the cache compares it: its length and four
-/// words, which hold all its bytes: bytes `0..8` and `8..16`, and the 16 bytes before its
-/// end (`len - 16..len - 8`, `len - 8..len`), each cut to the bytes the host has (a host
-/// of 5 bytes is its 5 bytes in the first and the last word, zero in the others). Read
-/// with four loads and masks from the text around the host, without a branch on its
-/// length: the first version branched on the host's length to choose 8-, 4- or 1-byte
-/// reads and on whether it had a middle to compare, and the CPU mispredicted those
-/// branches on one host in three.
-#[derive(Clone, Copy)]
+/// A host of at most [`CACHED_HOST`] bytes, as the cache compares it: two words and its
+/// length, which are the whole host up to 16 bytes (its first and last 8 bytes,
+/// overlapping on a host of 8 to 15; its first and last 4 on a host of 4 to 7; its first,
+/// middle and last byte on a shorter one); a longer one's bytes between its first and
+/// last 8 are compared apart. A few loads and no loop or copy.
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Key {
-    words: [u64; 4],
+    first: u64,
+    last: u64,
     len: usize,
 }
 
 impl Key {
     /// The key of the empty host.
     const EMPTY: Key = Key {
-        words: [0; 4],
+        first: 0,
+        last: 0,
         len: 0,
     };
 
-    /// The key of `text[start..end]` (at most [`CACHED_HOST`] bytes), read from `text`
-    /// around it when 16 bytes lie on either side of its ends, or from a copy otherwise.
     #[inline(always)]
-    fn around(text: &[u8], start: usize, end: usize) -> Key {
-        let len = end - start;
-        match (
-            text.get(start..start + 16),
-            end.checked_sub(16).and_then(|from| text.get(from..end)),
-        ) {
-            (Some(head), Some(tail)) => Key::from_windows(head, tail, len),
-            _ => Key::of(&text[start..end]),
-        }
-    }
-
-    /// The key of `host` (at most [`CACHED_HOST`] bytes), from a copy padded to 16 bytes
-    /// on either side.
     fn of(host: &[u8]) -> Key {
         let len = host.len();
-        let mut padded = [0u8; 16 + CACHED_HOST + 16];
-        padded[16..16 + len].copy_from_slice(host);
-        Key::from_windows(&padded[16..32], &padded[len..len + 16], len)
-    }
-
-    /// The key from the 16 bytes from the host's start (`head`) and the 16 bytes up to its
-    /// end (`tail`), bytes outside the host masked off.
-    #[inline(always)]
-    fn from_windows(head: &[u8], tail: &[u8], len: usize) -> Key {
-        let word =
-            |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or([0; 8]));
-        // Bytes of each word inside the host: 0 to 8.
-        let k0 = len.min(8) as u32;
-        let k1 = len.saturating_sub(8).min(8) as u32;
-        // A word's low `k` bytes; its high `k` bytes, moved down (selects, not branches).
-        let low_bytes = |w: u64, k: u32| {
-            if k == 0 {
-                0
-            } else {
-                w & (u64::MAX >> (64 - 8 * k))
-            }
+        let (first, last) = if let (Some(first), Some(last)) =
+            (host.first_chunk::<8>(), host.last_chunk::<8>())
+        {
+            (u64::from_le_bytes(*first), u64::from_le_bytes(*last))
+        } else if let (Some(first), Some(last)) = (host.first_chunk::<4>(), host.last_chunk::<4>())
+        {
+            (
+                u64::from(u32::from_le_bytes(*first)),
+                u64::from(u32::from_le_bytes(*last)),
+            )
+        } else if len > 0 {
+            let bytes = [host[0], host[len / 2], host[len - 1]];
+            (
+                u64::from(bytes[0]) | u64::from(bytes[1]) << 8 | u64::from(bytes[2]) << 16,
+                0,
+            )
+        } else {
+            (0, 0)
         };
-        let high_bytes = |w: u64, k: u32| if k == 0 { 0 } else { w >> (64 - 8 * k) };
-        Key {
-            words: [
-                low_bytes(word(head, 0), k0),
-                low_bytes(word(head, 8), k1),
-                high_bytes(word(tail, 0), k1),
-                high_bytes(word(tail, 8), k0),
-            ],
-            len,
-        }
-    }
-
-    /// Whether two keys are equal: the words compared in registers. (The derived
-    /// comparison of the array loaded the key just built through 16-byte reads of the
-    /// 8-byte writes that made it, a stall the CPU cannot forward: a tenth of the scan
-    /// loop's time on `email-intl.txt`.)
-    #[inline(always)]
-    fn same(&self, other: &Key) -> bool {
-        let [a0, a1, a2, a3] = self.words;
-        let [b0, b1, b2, b3] = other.words;
-        (a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2) | (a3 ^ b3) | (self.len ^ other.len) as u64 == 0
+        Key { first, last, len }
     }
 
     /// The slot: a multiplicative hash of the key's words.
     #[inline(always)]
     fn slot(&self) -> usize {
-        let [a, b, c, d] = self.words;
-        let h = (a ^ b.rotate_left(17) ^ c.rotate_left(31) ^ d.rotate_left(47) ^ self.len as u64)
+        let h = (self.first ^ self.last.rotate_left(29) ^ self.len as u64)
             .wrapping_mul(0x9E37_79B9_7F4A_7C15);
         (h >> (64 - CACHE_SLOTS.trailing_zeros())) as usize
     }
 }
 
-/// One remembered verdict: the host's key and the list's verdict. An empty slot holds the
-/// empty host, whose verdict is [`Suffix::No`], the slot's initial one.
+/// One remembered verdict: the host's key, its bytes between the key's words (of a host
+/// over 16 bytes), and the list's verdict. An empty slot holds the empty host, whose
+/// verdict is [`Suffix::No`], the slot's initial one.
 #[derive(Clone, Copy)]
 struct Remembered {
     key: Key,
+    middle: [u8; CACHED_HOST - 16],
     verdict: Suffix,
 }
 
@@ -331,12 +295,13 @@ thread_local! {
     /// archive's list and relay hosts, a page's own site: on the two corpora of the
     /// benchmarks, 2,792 distinct hosts among 115,456 URLs and 6,091 among 45,726), and the
     /// list lookup costs about 370 instructions a host (a match per label, from the
-    /// right), a hit a hash and five compares. An entry is the list's answer for exactly
+    /// right), a hit a hash and three compares. An entry is the list's answer for exactly
     /// those bytes, so the cache changes no verdict; it holds 256 × 48 bytes per thread.
     static CACHE: std::cell::RefCell<[Remembered; CACHE_SLOTS]> = const {
         std::cell::RefCell::new(
             [Remembered {
                 key: Key::EMPTY,
+                middle: [0; CACHED_HOST - 16],
                 verdict: Suffix::No,
             }; CACHE_SLOTS],
         )

@@ -799,7 +799,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
         // 9. Spec section 1.4 (`crate::registrable`), out of line: the host is
         //    `text[start..resume]`, the walk's start to the TLD's end.
         if self.suffixes != SuffixRule::Off {
-            let verdict = self.last_host.suffix(text, start, resume);
+            let verdict = self.last_host.suffix(&text[start..resume]);
             self.found_suffix = verdict;
             if verdict == Suffix::Icann && self.suffixes == SuffixRule::DropIcann {
                 return Err(link_end);
