@@ -64,6 +64,8 @@ mod props;
 #[rustfmt::skip]
 #[allow(dead_code)] // the samples and the version serve the tests
 mod psl_filter;
+#[cfg(any(all(feature = "mail", feature = "parallel"), feature = "__internals"))]
+mod read;
 mod registrable;
 // The Python classes are shown to Python through their `__repr__`, and are not part of
 // the Rust API (the module is private).
@@ -106,6 +108,7 @@ pub use tld::{is_syntactic_tld, TldListError, TldPolicy, TldSet};
 #[doc(hidden)]
 pub mod internals {
     pub use crate::props::raw;
+    pub use crate::read::{describe, fill, read_full};
     pub use crate::tables::{TLDS, TLD_LIST_VERSION, UNICODE_VERSION};
     pub use crate::vector::Kernel;
 }

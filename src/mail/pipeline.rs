@@ -84,6 +84,8 @@ use std::thread;
 
 use rayon::prelude::*;
 
+use crate::read::{describe, fill, read_full};
+
 use super::splitter::{find_from, unescape, MboxSplitter, Split, CHUNK};
 use super::{open_mbox, MailScanner, MboxWarning, ScannedMessage};
 
@@ -1298,44 +1300,6 @@ impl<T> Drop for Events<T> {
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
-    }
-}
-
-/// Reads into `buf` until it is full or the reader ends: the bytes read and the error
-/// that stopped it.
-fn fill(reader: &mut impl Read, buf: &mut [u8]) -> (usize, Option<io::Error>) {
-    let mut got = 0;
-    while got < buf.len() {
-        match reader.read(&mut buf[got..]) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return (got, Some(e)),
-        }
-    }
-    (got, None)
-}
-
-/// [`fill`] with positioned reads of `file` from `offset`.
-fn read_full(file: &File, offset: u64, buf: &mut [u8]) -> (usize, Option<io::Error>) {
-    let mut got = 0;
-    while got < buf.len() {
-        match file.read_at(&mut buf[got..], offset + got as u64) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return (got, Some(e)),
-        }
-    }
-    (got, None)
-}
-
-/// An I/O error in words, without the `(os error N)` suffix.
-fn describe(e: &io::Error) -> String {
-    let text = e.to_string();
-    match text.find(" (os error") {
-        Some(i) => text[..i].to_string(),
-        None => text,
     }
 }
 

@@ -37,10 +37,11 @@ use std::collections::VecDeque;
 use std::fs::{self, File};
 use std::io;
 use std::os::fd::AsFd;
-use std::os::unix::fs::FileExt;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
+
+use linkscan::internals::read_full;
 
 use crate::input::{self, describe, MAX_RUN, STDIN_NAME};
 use crate::render::Name;
@@ -365,21 +366,6 @@ fn shrank(at: u64, size: u64) -> io::Error {
         "the file shrank while it was read: it ended after {at} of its {size} bytes; the \
          links of the bytes read were printed"
     ))
-}
-
-/// Reads `buf.len()` bytes at `offset`, or up to the end of the file. Returns the bytes
-/// read and the error that stopped it.
-pub(crate) fn read_full(file: &File, offset: u64, buf: &mut [u8]) -> (usize, Option<io::Error>) {
-    let mut got = 0;
-    while got < buf.len() {
-        match file.read_at(&mut buf[got..], offset + got as u64) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return (got, Some(e)),
-        }
-    }
-    (got, None)
 }
 
 /// Plans the windows of one file.

@@ -44,6 +44,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread;
 
+pub(crate) use linkscan::internals::{describe, fill};
 use linkscan::{Link, LinkFinder};
 
 use crate::render::Name;
@@ -507,21 +508,6 @@ pub(crate) fn char_boundary_before(bytes: &[u8]) -> usize {
     }
 }
 
-/// Reads into all of `buf`, or up to the end of the input. Returns the bytes read and the
-/// error that stopped it (fewer bytes than `buf` holds: the end, or that error).
-pub(crate) fn fill(reader: &mut impl Read, buf: &mut [u8]) -> (usize, Option<io::Error>) {
-    let mut got = 0;
-    while got < buf.len() {
-        match reader.read(&mut buf[got..]) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return (got, Some(e)),
-        }
-    }
-    (got, None)
-}
-
 /// One read into `buf` (non-empty): the bytes read (0 at the end of the input) and the
 /// error that stopped it.
 fn read_some(reader: &mut impl Read, buf: &mut [u8]) -> (usize, Option<io::Error>) {
@@ -531,15 +517,6 @@ fn read_some(reader: &mut impl Read, buf: &mut [u8]) -> (usize, Option<io::Error
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return (0, Some(e)),
         }
-    }
-}
-
-/// An I/O error in words, without the `(os error N)` suffix.
-pub(crate) fn describe(e: &io::Error) -> String {
-    let text = e.to_string();
-    match text.find(" (os error") {
-        Some(i) => text[..i].to_string(),
-        None => text,
     }
 }
 
