@@ -64,6 +64,7 @@ mod props;
 #[rustfmt::skip]
 #[allow(dead_code)] // the samples and the version serve the tests
 mod psl_filter;
+mod psl_key;
 #[cfg(any(all(feature = "mail", feature = "parallel"), feature = "__internals"))]
 mod read;
 mod registrable;

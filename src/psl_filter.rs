@@ -8,11 +8,6 @@
 /// The `psl` package whose rules the filter holds.
 pub const PSL_VERSION: &str = "psl 2.1.247";
 
-/// The seeds of the keys: a rule's, and a wildcard rule's rest after `*.`.
-pub const PSL_SEED: u64 = 0x243f6a8885a308d3;
-/// See [`PSL_SEED`].
-pub const PSL_SEED_WILDCARD: u64 = 0x13198a2e03707344;
-
 /// Keys and their hashes, for a test that the library hashes as the generator does.
 pub const PSL_KEY_SAMPLES: [(u64, &str, u64); 3] = [
     (0x243f6a8885a308d3, "co.uk", 0xc7a83661751a47b2),

@@ -51,7 +51,11 @@
 //! ([`may_be_listed`]): the filter only ever sends a host to the lookup, never decides
 //! that one is listed.
 
-use crate::psl_filter::{PSL_FILTER, PSL_SEED, PSL_SEED_WILDCARD};
+use crate::psl_filter::PSL_FILTER;
+use crate::psl_key::{key_bits, key_hash, FILTER_BITS, SEED, SEED_WILDCARD};
+
+// The generated filter has the bits the keys' definition addresses.
+const _: () = assert!(PSL_FILTER.len() * 64 == FILTER_BITS);
 
 /// The longest domain name, in bytes, without its trailing dot (RFC 1035).
 const MAX_HOST: usize = 253;
@@ -147,50 +151,10 @@ fn remember(host: &[u8], key: Key) -> Suffix {
     verdict
 }
 
-/// The key of `bytes` from `seed`, 8 bytes at a time, each byte OR `0x20` (the ASCII
-/// lower case of host characters), the last bytes in the word that ends with them, a
-/// host under 8 bytes in one word padded with zero bytes; `None` when a byte is not
-/// ASCII. The generator (`gen/src/psl.rs`, `key_hash`) keys the rules the same way; a
-/// test below recomputes the keys it wrote. (A byte at a time, a chain of
-/// multiplications, cost as much as the lookups it saved.)
-#[inline(always)]
-fn key_hash(seed: u64, bytes: &[u8]) -> Option<u64> {
-    const LOWER: u64 = 0x2020_2020_2020_2020;
-    let len = bytes.len();
-    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]));
-    let mut h = seed ^ (len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let mut seen = 0;
-    let mut mix = |w: u64| {
-        seen |= w;
-        h = (h ^ (w | LOWER))
-            .wrapping_mul(0xFF51_AFD7_ED55_8CCD)
-            .rotate_left(29);
-    };
-    if len < 8 {
-        mix(bytes.iter().rev().fold(0, |w, &b| w << 8 | u64::from(b)));
-    } else {
-        let mut at = 0;
-        while at + 8 <= len {
-            mix(word(at));
-            at += 8;
-        }
-        if at < len {
-            // The last bytes, in the word that ends with them (overlapping the one before).
-            mix(word(len - 8));
-        }
-    }
-    if seen & 0x8080_8080_8080_8080 != 0 {
-        return None;
-    }
-    h ^= h >> 31;
-    Some(h.wrapping_mul(0xC4CE_B9FE_1A85_EC53))
-}
-
 /// Whether a key's two bits are set in the generated filter.
 #[inline(always)]
 fn in_filter(hash: u64) -> bool {
-    let m = hash.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let (a, b) = ((m >> 47) as usize, ((m >> 30) & 0x1_FFFF) as usize);
+    let (a, b) = key_bits(hash);
     let bit = |i: usize| {
         PSL_FILTER
             .get(i / 64)
@@ -211,14 +175,14 @@ fn in_filter(hash: u64) -> bool {
 #[inline]
 fn may_be_listed(host: &[u8]) -> bool {
     let host = host.strip_suffix(b".").unwrap_or(host);
-    let Some(own) = key_hash(PSL_SEED, host) else {
+    let Some(own) = key_hash(SEED, host) else {
         return true;
     };
     if in_filter(own) {
         return true;
     }
     match host.iter().position(|&b| b == b'.') {
-        Some(dot) => key_hash(PSL_SEED_WILDCARD, &host[dot + 1..]).is_none_or(in_filter),
+        Some(dot) => key_hash(SEED_WILDCARD, &host[dot + 1..]).is_none_or(in_filter),
         None => false,
     }
 }
@@ -446,7 +410,7 @@ mod tests {
             assert_eq!(mine, Some(hash), "{key}");
             assert!(in_filter(hash), "{key}");
         }
-        assert_eq!(key_hash(PSL_SEED, "公司.cn".as_bytes()), None);
+        assert_eq!(key_hash(SEED, "公司.cn".as_bytes()), None);
         for host in ["co.uk", "CO.UK.", "s3.amazonaws.com", "x.ck", "com"] {
             assert!(may_be_listed(host.as_bytes()), "{host}");
         }
