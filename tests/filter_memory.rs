@@ -17,24 +17,7 @@ mod common;
 use std::io::{BufRead, Write};
 use std::process::{Command, Stdio};
 
-use common::memory::run_measured;
-
-const MIB: usize = 1 << 20;
-
-fn assert_under(what: &str, peak: usize, bound: usize) {
-    eprintln!(
-        "{what}: peak {} MiB (bound {} MiB)",
-        peak / MIB,
-        bound / MIB
-    );
-    assert!(peak > 0, "{what}: no peak read");
-    assert!(
-        peak <= bound,
-        "{what}: peak {} MiB over the bound of {} MiB",
-        peak / MIB,
-        bound / MIB
-    );
-}
+use common::memory::{assert_under, run_measured, MIB};
 
 /// The output lines, each over 100 bytes given as its length only (so that a failure
 /// does not print megabytes).

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::thread;
 
-const MIB: usize = 1 << 20;
+use common::memory::MIB;
 
 /// The unit repeated: the shortest link and a comma, which ends it and is no white space.
 const UNIT: &[u8] = b"a.co,";
@@ -118,19 +118,7 @@ fn check_records(
 }
 
 fn assert_bounded(what: &str, peak: usize, threads: usize) {
-    let bound = bound(threads);
-    eprintln!(
-        "{what}: peak {} MiB (bound {} MiB)",
-        peak / MIB,
-        bound / MIB
-    );
-    assert!(peak > 0, "{what}: no peak read");
-    assert!(
-        peak <= bound,
-        "{what}: peak {} MiB over the bound of {} MiB",
-        peak / MIB,
-        bound / MIB
-    );
+    common::memory::assert_under(what, peak, bound(threads));
 }
 
 #[cfg(target_os = "linux")]
@@ -355,19 +343,7 @@ fn mail_bound(threads: usize, message: usize) -> usize {
 }
 
 fn assert_mail_bounded(what: &str, peak: usize, threads: usize) {
-    let bound = mail_bound(threads, MAIL_UNITS * 6 + 100);
-    eprintln!(
-        "{what}: peak {} MiB (bound {} MiB)",
-        peak / MIB,
-        bound / MIB
-    );
-    assert!(peak > 0, "{what}: no peak read");
-    assert!(
-        peak <= bound,
-        "{what}: peak {} MiB over the bound of {} MiB",
-        peak / MIB,
-        bound / MIB
-    );
+    common::memory::assert_under(what, peak, mail_bound(threads, MAIL_UNITS * 6 + 100));
 }
 
 /// Reads the records of the two messages of [`dense_mbox`], each line `prefix(message)

@@ -10,6 +10,26 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
+/// A mebibyte.
+pub const MIB: usize = 1 << 20;
+
+/// Asserts that a run's `peak` memory was read and is at most `bound` bytes, and says both
+/// (in MiB) on stderr.
+pub fn assert_under(what: &str, peak: usize, bound: usize) {
+    eprintln!(
+        "{what}: peak {} MiB (bound {} MiB)",
+        peak / MIB,
+        bound / MIB
+    );
+    assert!(peak > 0, "{what}: no peak read");
+    assert!(
+        peak <= bound,
+        "{what}: peak {} MiB over the bound of {} MiB",
+        peak / MIB,
+        bound / MIB
+    );
+}
+
 /// The peak resident memory of process `pid`, in bytes (`None` once it has exited).
 pub fn peak_rss_of(pid: u32) -> Option<usize> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
