@@ -35,6 +35,16 @@ def shared_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
+def archive(shared_dir, tmp_path_factory):
+    """The first ~4 MB of email-en.mbox, cut before a From_ line (the mail tests' archive)."""
+    data = (shared_dir / "corpus" / "email-en.mbox").read_bytes()
+    cut = data.index(b"\nFrom ", 4_000_000) + 1
+    path = tmp_path_factory.mktemp("mbox") / "part.mbox"
+    path.write_bytes(data[:cut])
+    return path
+
+
+@pytest.fixture(scope="session")
 def linkscan_bin() -> Path:
     candidates = [REPO / "target" / "release" / "linkscan", REPO / "target" / "debug" / "linkscan"]
     if "LINKSCAN_BIN" in os.environ:

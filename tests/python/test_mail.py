@@ -12,16 +12,6 @@ from linkscan import LinkFinder
 from linkscan.mail import Message, scan_mbox
 
 
-@pytest.fixture(scope="module")
-def archive(shared_dir, tmp_path_factory):
-    """The first ~4 MB of email-en.mbox, cut before a From_ line."""
-    data = (shared_dir / "corpus" / "email-en.mbox").read_bytes()
-    cut = data.index(b"\nFrom ", 4_000_000) + 1
-    path = tmp_path_factory.mktemp("mbox") / "part.mbox"
-    path.write_bytes(data[:cut])
-    return path
-
-
 def cli(linkscan_bin, *args):
     out = subprocess.run(
         [str(linkscan_bin), "find", "--format", "jsonl", "--no-progress", *args], check=True, capture_output=True

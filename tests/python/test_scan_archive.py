@@ -12,16 +12,6 @@ from linkscan import LinkFinder
 from linkscan.mail import ArchiveScan, Message, build_archive, scan_archive, scan_mbox
 
 
-@pytest.fixture(scope="module")
-def archive(shared_dir, tmp_path_factory):
-    """The first ~4 MB of email-en.mbox, cut before a From_ line."""
-    data = (shared_dir / "corpus" / "email-en.mbox").read_bytes()
-    cut = data.index(b"\nFrom ", 4_000_000) + 1
-    path = tmp_path_factory.mktemp("mbox") / "part.mbox"
-    path.write_bytes(data[:cut])
-    return path
-
-
 def test_parallel_scan_equals_the_serial_scan_and_the_command(archive, linkscan_bin):
     scan = scan_archive(archive)
     assert isinstance(scan, ArchiveScan)
