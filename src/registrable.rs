@@ -44,18 +44,24 @@
 //!
 //! Invariants: the rule only ever drops a whole URL, never moves its bounds; it reads only
 //! the link's own bytes (so piece-by-piece scans agree with whole ones); it does not
-//! allocate for an ASCII host. A small per-thread cache of recent verdicts ([`suffix`])
-//! keeps the lookup off the profile of text that names the same hosts again and again,
-//! and a filter generated from the list's own rules (`src/psl_filter.rs`) answers for most
-//! hosts the cache has not seen, which no rule can match, without the lookup
-//! ([`may_be_listed`]): the filter only ever sends a host to the lookup, never decides
-//! that one is listed.
+//! allocate for an ASCII host. Filters generated from the list's own rules
+//! (`src/psl_filter.rs`) answer for most hosts, which no rule can match, with a few
+//! hashes of the host's first and last words and no loop ([`may_be_listed`]): they only
+//! ever send a host on, never decide that one is listed. The few they send on (the
+//! list's entries, the hosts under a wildcard rule's tail, and about one in 40 besides)
+//! are looked up in a small per-thread cache of recent verdicts, then the list; and the
+//! scanner keeps the verdict on the host it saw last ([`LastHost`]), for text that names
+//! one host link after link.
 
-use crate::psl_filter::PSL_FILTER;
-use crate::psl_key::{key_bits, key_hash, FILTER_BITS, SEED, SEED_WILDCARD};
+use crate::psl_filter::{PSL_FILTER, PSL_TAIL_FILTER, PSL_TAIL_LENGTHS};
+use crate::psl_key::{
+    host_words, key_bits, name_hash, tail_hash, OWN_WORDS_LOG2, SEED_OWN, SEED_REST,
+    TAIL_WORDS_LOG2,
+};
 
-// The generated filter has the bits the keys' definition addresses.
-const _: () = assert!(PSL_FILTER.len() * 64 == FILTER_BITS);
+// The generated filters have the words the keys' definition addresses.
+const _: () = assert!(PSL_FILTER.len() == 1 << OWN_WORDS_LOG2);
+const _: () = assert!(PSL_TAIL_FILTER.len() == 1 << TAIL_WORDS_LOG2);
 
 /// The longest domain name, in bytes, without its trailing dot (RFC 1035).
 const MAX_HOST: usize = 253;
@@ -72,20 +78,31 @@ pub(crate) enum Suffix {
 }
 
 /// Which section `host` is an entry of, on bytes that need not be UTF-8 (a host the
-/// scanner found always is; anything else is no suffix). A host of at most
-/// [`CACHED_HOST`] bytes is looked up in the thread's cache of recent verdicts first (a
-/// hash and three compares).
+/// scanner found always is; anything else is no suffix). The filters of
+/// [`may_be_listed`] answer for most hosts; the few they let through are looked up (a host
+/// of at most [`CACHED_HOST`] bytes in the thread's cache of recent verdicts first).
 #[inline]
 pub(crate) fn suffix(host: &[u8]) -> Suffix {
+    let host = host.strip_suffix(b".").unwrap_or(host);
+    let key = Key::of(host);
+    if key.is_ascii(host) && !may_be_listed(host, key) {
+        return Suffix::No;
+    }
+    looked_up(host, key)
+}
+
+/// [`suffix`] of a host the filters let through (`key` is its key): from the cache, or
+/// the list. Out of line: the scanner's loop keeps only the call.
+#[inline(never)]
+fn looked_up(host: &[u8], key: Key) -> Suffix {
     if host.len() > CACHED_HOST {
         return look_up(host);
     }
-    cached(host, Key::of(host))
+    cached(host, key)
 }
 
-/// [`suffix`] of a host of at most [`CACHED_HOST`] bytes, whose key is `key`. Out of line:
-/// the scanner's loop keeps only the call.
-#[inline(never)]
+/// [`suffix`] of a host of at most [`CACHED_HOST`] bytes, whose key is `key`.
+#[inline]
 fn cached(host: &[u8], key: Key) -> Suffix {
     let hit = CACHE.try_with(|cache| {
         let cache = cache.borrow();
@@ -100,9 +117,10 @@ fn cached(host: &[u8], key: Key) -> Suffix {
     }
 }
 
-/// The verdict on the host looked up last by one scan, before [`suffix`]: link-dense text
-/// names the same host link after link (`x.com:1x.com:1…`, a list's own site), and the
-/// compare of a key costs a third of a hit in the thread's cache.
+/// The verdict on the host looked up last by one scan, before the filters of
+/// [`suffix`]: link-dense text names the same host link after link (`x.com:1x.com:1…`, a
+/// list's own site), and the compare of the key that the filters need anyway costs less
+/// than their probes.
 #[derive(Clone, Copy)]
 pub(crate) struct LastHost {
     key: Key,
@@ -121,16 +139,21 @@ impl LastHost {
     /// [`suffix`] of `host`, remembered for the next call.
     #[inline(always)]
     pub(crate) fn suffix(&mut self, host: &[u8]) -> Suffix {
-        if host.len() > CACHED_HOST {
-            return look_up(host);
-        }
+        // (A host the scanner found never ends with a dot.)
+        debug_assert!(!host.ends_with(b"."));
         let key = Key::of(host);
-        // The key is the whole host up to 16 bytes; a longer one goes to the cache.
-        if key != self.key || key.len > 16 {
-            self.key = key;
-            self.verdict = cached(host, key);
+        // The key is the whole host up to 16 bytes; a longer one is looked at again.
+        if key == self.key && key.len <= 16 {
+            return self.verdict;
         }
-        self.verdict
+        let verdict = if key.is_ascii(host) && !may_be_listed(host, key) {
+            Suffix::No
+        } else {
+            looked_up(host, key)
+        };
+        self.key = key;
+        self.verdict = verdict;
+        verdict
     }
 }
 
@@ -151,40 +174,55 @@ fn remember(host: &[u8], key: Key) -> Suffix {
     verdict
 }
 
-/// Whether a key's two bits are set in the generated filter.
+/// Whether the two bits of a hash are set in its word of `filter` (of `2^words_log2`
+/// words).
 #[inline(always)]
-fn in_filter(hash: u64) -> bool {
-    let (a, b) = key_bits(hash);
-    let bit = |i: usize| {
-        PSL_FILTER
-            .get(i / 64)
-            .is_some_and(|w| w >> (i % 64) & 1 == 1)
-    };
-    bit(a) & bit(b)
+fn in_filter(filter: &[u64], hash: u64, words_log2: u32) -> bool {
+    let (word, a, b) = key_bits(hash, words_log2);
+    filter
+        .get(word)
+        .is_some_and(|w| (w >> a) & (w >> b) & 1 == 1)
 }
 
-/// False when `host` is certainly no entry of the list: an ASCII host that is no rule of
-/// the list, and that no wildcard rule (`*.ck`) matches, by the generated filter of
-/// `src/psl_filter.rs`, built from the rules of the `psl` package (`gen/src/psl.rs`). Two
-/// hashes of the host 8 bytes at a time and four bit tests, in front of the list's lookup
-/// of a host the cache has not seen (300 ns; `email-intl.txt` names 6,117 distinct hosts
-/// among 45,789): a miss of the cache costs 160 ns instead. True (look it up) for
-/// anything else: a host with a non-ASCII byte (the lookup maps it first), and one whose
-/// keys the filter holds (the list's entries, and one host in 50 besides). In front of
-/// the cache instead, it cost more than the hits it replaced.
-#[inline]
-fn may_be_listed(host: &[u8]) -> bool {
-    let host = host.strip_suffix(b".").unwrap_or(host);
-    let Some(own) = key_hash(SEED, host) else {
-        return true;
+/// False when the ASCII `host`, whose [`Key`] is `key`, is certainly no entry of the
+/// list: its own key is not in the generated filter of the list's rules, and none of its
+/// tails is in the filter of its wildcard rules' tails, or its rest is not in the first
+/// (`src/psl_filter.rs`, built from the rules of the `psl` package by `gen/src/psl.rs`;
+/// the keys are defined in `src/psl_key.rs`). Three hashes of the key's words and three
+/// loads, with no loop over the host and no branch on the probes' answers: on the corpora
+/// it answers for all but one host in 14 (the list's entries, and about one host in 40
+/// besides), which need neither the cache nor the list's lookup (about 300 ns for a host
+/// not seen before). True (look it up) for one whose keys the filters hold.
+#[inline(always)]
+fn may_be_listed(host: &[u8], key: Key) -> bool {
+    let own = in_filter(
+        &PSL_FILTER,
+        name_hash(SEED_OWN, key.first, key.last, key.len),
+        OWN_WORDS_LOG2,
+    );
+    let mut tail = false;
+    for m in PSL_TAIL_LENGTHS {
+        tail |= in_filter(&PSL_TAIL_FILTER, tail_hash(key.last, m), TAIL_WORDS_LOG2);
+    }
+    own || tail && rest_may_be_listed(host)
+}
+
+/// Whether the ASCII `host`, one of whose tails is a wildcard rule's, may match such a
+/// rule: whether the key of its rest after the first label is in the filter. Out of line:
+/// few hosts come here (on `email-en.mbox`, one in 13: the relays of large mail hosts,
+/// under wildcard rules' tails such as `*.bc.googleusercontent.com`'s).
+#[inline(never)]
+fn rest_may_be_listed(host: &[u8]) -> bool {
+    let Some(dot) = memchr::memchr(b'.', host) else {
+        return false;
     };
-    if in_filter(own) {
-        return true;
-    }
-    match host.iter().position(|&b| b == b'.') {
-        Some(dot) => key_hash(SEED_WILDCARD, &host[dot + 1..]).is_none_or(in_filter),
-        None => false,
-    }
+    let rest = &host[dot + 1..];
+    let (first, last) = host_words(rest);
+    in_filter(
+        &PSL_FILTER,
+        name_hash(SEED_REST, first, last, rest.len()),
+        OWN_WORDS_LOG2,
+    )
 }
 
 /// Hosts this long or shorter (most hosts) are remembered by [`suffix`]'s cache.
@@ -193,11 +231,10 @@ const CACHED_HOST: usize = 32;
 /// Entries of the cache: a power of two.
 const CACHE_SLOTS: usize = 256;
 
-/// A host of at most [`CACHED_HOST`] bytes, as the cache compares it: two words and its
-/// length, which are the whole host up to 16 bytes (its first and last 8 bytes,
-/// overlapping on a host of 8 to 15; its first and last 4 on a host of 4 to 7; its first,
-/// middle and last byte on a shorter one); a longer one's bytes between its first and
-/// last 8 are compared apart. A few loads and no loop or copy.
+/// A host as the filters hash it and the cache compares it: its first and last 8 bytes
+/// ([`host_words`]: overlapping on a host of 8 to 15; a shorter one whole in each) and
+/// its length, which are the whole host up to 16 bytes; a longer one's bytes between its
+/// first and last 8 are compared apart. A few loads and no loop or copy.
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Key {
     first: u64,
@@ -215,27 +252,34 @@ impl Key {
 
     #[inline(always)]
     fn of(host: &[u8]) -> Key {
-        let len = host.len();
-        let (first, last) = if let (Some(first), Some(last)) =
-            (host.first_chunk::<8>(), host.last_chunk::<8>())
-        {
-            (u64::from_le_bytes(*first), u64::from_le_bytes(*last))
-        } else if let (Some(first), Some(last)) = (host.first_chunk::<4>(), host.last_chunk::<4>())
-        {
-            (
-                u64::from(u32::from_le_bytes(*first)),
-                u64::from(u32::from_le_bytes(*last)),
-            )
-        } else if len > 0 {
-            let bytes = [host[0], host[len / 2], host[len - 1]];
-            (
-                u64::from(bytes[0]) | u64::from(bytes[1]) << 8 | u64::from(bytes[2]) << 16,
-                0,
-            )
-        } else {
-            (0, 0)
+        let (first, last) = host_words(host);
+        Key {
+            first,
+            last,
+            len: host.len(),
+        }
+    }
+
+    /// Whether `host`, whose key this is, is all ASCII (the filters know ASCII names
+    /// only). The key's words hold a host of up to 16 bytes; of one up to 32 bytes long,
+    /// two more words (overlapping) are read, with no loop.
+    #[inline(always)]
+    fn is_ascii(&self, host: &[u8]) -> bool {
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let len = self.len;
+        let middle = match len {
+            0..=16 => 0,
+            17..=32 => {
+                let word = |at: usize| {
+                    host.get(at..at + 8).map_or(HIGH, |w| {
+                        u64::from_le_bytes(w.try_into().unwrap_or([0x80; 8]))
+                    })
+                };
+                word(8) | word(len - 16)
+            }
+            _ => u64::from(!host.is_ascii()) << 7,
         };
-        Key { first, last, len }
+        (self.first | self.last | middle) & HIGH == 0
     }
 
     /// The slot: a multiplicative hash of the key's words.
@@ -280,7 +324,7 @@ thread_local! {
 #[inline(never)]
 fn look_up(host: &[u8]) -> Suffix {
     let host = host.strip_suffix(b".").unwrap_or(host);
-    if host.is_empty() || !may_be_listed(host) {
+    if host.is_empty() {
         return Suffix::No;
     }
     if host.is_ascii() {
@@ -401,24 +445,65 @@ mod tests {
         }
     }
 
-    /// The library hashes keys as the generator did when it wrote the filter, and the
-    /// filter holds the keys of the list's entries.
+    /// The library hashes keys as the generator did when it wrote the filters, and the
+    /// filters hold the keys of the list's entries.
     #[test]
-    fn the_filter_is_the_generators() {
-        for (seed, key, hash) in crate::psl_filter::PSL_KEY_SAMPLES {
-            let mine = key_hash(seed, key.as_bytes());
-            assert_eq!(mine, Some(hash), "{key}");
-            assert!(in_filter(hash), "{key}");
+    fn the_filters_are_the_generators() {
+        use crate::psl_filter::{PSL_NAME_SAMPLES, PSL_TAIL_SAMPLE};
+        for (seed, name, hash) in PSL_NAME_SAMPLES {
+            let key = Key::of(name.as_bytes());
+            assert_eq!(
+                name_hash(seed, key.first, key.last, key.len),
+                hash,
+                "{name}"
+            );
+            assert!(in_filter(&PSL_FILTER, hash, OWN_WORDS_LOG2), "{name}");
         }
-        assert_eq!(key_hash(SEED, "公司.cn".as_bytes()), None);
-        for host in ["co.uk", "CO.UK.", "s3.amazonaws.com", "x.ck", "com"] {
-            assert!(may_be_listed(host.as_bytes()), "{host}");
+        let (rest, hash) = PSL_TAIL_SAMPLE;
+        let dotted = format!(".{rest}");
+        let key = Key::of(dotted.as_bytes());
+        assert_eq!(tail_hash(key.last, dotted.len()), hash, "{rest}");
+        assert!(PSL_TAIL_LENGTHS.contains(&dotted.len()));
+        assert!(in_filter(&PSL_TAIL_FILTER, hash, TAIL_WORDS_LOG2), "{rest}");
+        for host in ["co.uk", "CO.UK", "s3.amazonaws.com", "x.ck", "com"] {
+            let key = Key::of(host.as_bytes());
+            assert!(key.is_ascii(host.as_bytes()), "{host}");
+            assert!(may_be_listed(host.as_bytes(), key), "{host}");
         }
-        // Most hosts are filtered out: the filter is no "always look it up".
+        // A non-ASCII byte anywhere, past the words the key holds too, is seen.
+        for host in [
+            "公司.cn",
+            "a-long-host-name-\u{AD}-here.co.uk",
+            "a-longer-host-name-than-the-rest-\u{AD}-here.co.uk",
+            "a\u{AD}.uk",
+        ] {
+            assert!(
+                !Key::of(host.as_bytes()).is_ascii(host.as_bytes()),
+                "{host}"
+            );
+        }
+        // Most hosts are filtered out: the filters are no "always look it up".
         let out = (0..1000)
-            .filter(|i| !may_be_listed(format!("host{i}.example{i}.com").as_bytes()))
+            .map(|i| format!("host{i}.example{i}.com"))
+            .filter(|h| !may_be_listed(h.as_bytes(), Key::of(h.as_bytes())))
             .count();
         assert!(out > 900, "only {out} of 1000 hosts filtered out");
+    }
+
+    /// The words of a key are the whole host up to 16 bytes, at every length: hosts that
+    /// differ in one byte have different keys.
+    #[test]
+    fn keys_hold_short_hosts_whole() {
+        let host = b"abcdefghijklmnopq";
+        for len in 0..=16 {
+            let key = Key::of(&host[..len]);
+            for i in 0..len {
+                let mut other = host[..len].to_vec();
+                other[i] = b'z';
+                assert!(Key::of(&other) != key, "{len} {i}");
+            }
+            assert!(len == 0 || Key::of(&host[1..=len]) != key, "{len}");
+        }
     }
 
     /// The filter never hides an entry: the list's verdict with and without it agree on

@@ -1,5 +1,5 @@
-//! The public-suffix filter: which last two labels of a host can make it an entry of the
-//! Public Suffix List, as a Bloom filter of `src/psl_filter.rs`.
+//! The public-suffix filters: which hosts can be entries of the Public Suffix List, as
+//! the two Bloom filters of `src/psl_filter.rs`.
 //!
 //! The list itself is the `psl` crate's (compiled into linkscan as code); its lookup costs
 //! about 300 ns for a host it has not seen, most of `linkscan`'s time on text with many
@@ -7,16 +7,17 @@
 //! is the host itself, or a wildcard rule is `*.` and the host without its first label
 //! (the list has wildcards only as a rule's first label). So this module takes the rules
 //! the `psl` crate was generated from (`data/rules.txt` in its package, found with `cargo
-//! metadata`, the version of `Cargo.lock`), keys each rule by the hash of its ASCII form
-//! (Unicode labels by UTS #46, as the library looks a host up), and sets two bits per key
-//! in a Bloom filter of [`FILTER_BITS`] bits (a wildcard rule by its rest after `*.`, with
-//! another seed). A host both of whose keys (itself, and its rest after the first label
-//! with the wildcard seed) have a bit clear is no entry, and the lookup is skipped;
-//! anything else is looked up. Exceptions (`!www.ck`) only take entries away, and are not keyed.
+//! metadata`, the version of `Cargo.lock`), in their ASCII form (Unicode labels by UTS
+//! #46, as the library looks a host up), and keys each rule by its own key in one filter,
+//! and each wildcard rule `*.rest` by the key of its rest in the same filter and by the
+//! last (up to 8) bytes of its `.rest` in another ([`psl_key`] defines the keys, and the
+//! lengths of those tails are written out, for the library to probe each). A host whose
+//! keys are not in the filters is no entry, and the lookup is skipped; anything else is
+//! looked up. Exceptions (`!www.ck`) only take entries away, and are not keyed.
 //!
-//! The keys ([`key_hash`], [`key_bits`]) are defined once, in `src/psl_key.rs`, which
-//! the library and this generator both compile; the generated file carries the hashes of
-//! a few keys, which a unit test of the library recomputes.
+//! The keys are defined once, in `src/psl_key.rs`, which the library and this generator
+//! both compile; the generated file carries the hashes of a few keys, which a unit test of
+//! the library recomputes.
 
 use crate::{GenError, Result};
 use std::fmt::Write as _;
@@ -25,7 +26,10 @@ use std::path::{Path, PathBuf};
 // The key's definition, shared with the library, which reads the filter with it.
 #[path = "../../src/psl_key.rs"]
 mod psl_key;
-pub use psl_key::{key_bits, key_hash, FILTER_BITS, SEED, SEED_WILDCARD};
+pub use psl_key::{
+    host_words, key_bits, name_hash, tail_hash, OWN_WORDS_LOG2, SEED_OWN, SEED_REST, TAIL_MAX,
+    TAIL_SHORT, TAIL_WORDS_LOG2,
+};
 
 /// The rules file of the `psl` package that `Cargo.lock` resolves, and its version:
 /// `cargo metadata` run in `workspace`.
@@ -71,68 +75,84 @@ fn ascii_label(label: &str) -> Result<String> {
 }
 
 /// The keys of the rules in `rules` (one rule a line; `//` comments and blank lines
-/// skipped): the hash of each rule but an exception, in ASCII; a wildcard rule's rest
-/// after `*.`, with [`SEED_WILDCARD`].
-pub fn rule_keys(rules: &str) -> Result<Vec<u64>> {
-    let mut keys = Vec::new();
+/// skipped), in ASCII: each rule's own key but an exception's and a wildcard rule's, and
+/// each wildcard rule's rest's key ([`name_hash`] from [`SEED_OWN`] and [`SEED_REST`]), all
+/// for the first filter; and each wildcard rule's tail key ([`tail_hash`]), for the second,
+/// with the tails' lengths.
+#[derive(Debug, Default)]
+pub struct RuleKeys {
+    pub names: Vec<u64>,
+    pub tails: Vec<u64>,
+    pub tail_lengths: Vec<usize>,
+}
+
+/// The key of an ASCII name from `seed`.
+pub fn name_key(seed: u64, name: &[u8]) -> u64 {
+    let (first, last) = host_words(name);
+    name_hash(seed, first, last, name.len())
+}
+
+/// The tail key of a wildcard rule's rest (`ck` of `*.ck`), and the tail's length: the
+/// last [`TAIL_MAX`] bytes of `.rest`, or its last [`TAIL_SHORT`] when it is shorter
+/// (`.ck`, `.nom.br`: a few rules, so that a host is probed at two lengths only; a host
+/// under `.br` that a tail lets through is probed again by its rest).
+pub fn tail_key(rest: &[u8]) -> (u64, usize) {
+    let mut dotted = b".".to_vec();
+    dotted.extend_from_slice(rest);
+    let m = if dotted.len() >= TAIL_MAX {
+        TAIL_MAX
+    } else {
+        TAIL_SHORT
+    };
+    let (_, last) = host_words(&dotted);
+    (tail_hash(last, m), m)
+}
+
+/// See [`RuleKeys`].
+pub fn rule_keys(rules: &str) -> Result<RuleKeys> {
+    let mut keys = RuleKeys::default();
     for line in rules.lines() {
         let rule = line.split_whitespace().next().unwrap_or("");
         if rule.is_empty() || rule.starts_with("//") || rule.starts_with('!') {
             continue;
         }
         let labels: Vec<String> = rule.split('.').map(ascii_label).collect::<Result<_>>()?;
-        let key = match labels.split_first() {
-            Some((first, rest)) if first == "*" => {
-                key_hash(SEED_WILDCARD, rest.join(".").as_bytes())
-            }
-            _ => key_hash(SEED, labels.join(".").as_bytes()),
+        let name = match labels.split_first() {
+            Some((first, rest)) if first == "*" => rest.join("."),
+            _ => labels.join("."),
         };
-        keys.push(key.ok_or_else(|| GenError(format!("rule {rule:?} is not ASCII")))?);
+        if !name.is_ascii() || name.contains('*') {
+            return Err(GenError(format!("rule {rule:?} has no ASCII form")));
+        }
+        if labels.first().is_some_and(|l| l == "*") {
+            let (key, m) = tail_key(name.as_bytes());
+            keys.tails.push(key);
+            keys.tail_lengths.push(m);
+            keys.names.push(name_key(SEED_REST, name.as_bytes()));
+        } else {
+            keys.names.push(name_key(SEED_OWN, name.as_bytes()));
+        }
     }
-    keys.sort_unstable();
-    keys.dedup();
+    for v in [&mut keys.names, &mut keys.tails] {
+        v.sort_unstable();
+        v.dedup();
+    }
+    keys.tail_lengths.sort_unstable();
+    keys.tail_lengths.dedup();
     Ok(keys)
 }
 
-/// The filter's words with the bits of `keys` set.
-pub fn filter(keys: &[u64]) -> Vec<u64> {
-    let mut words = vec![0u64; FILTER_BITS / 64];
+/// A filter of `2^words_log2` words with the bits of `keys` set.
+pub fn filter(keys: &[u64], words_log2: u32) -> Vec<u64> {
+    let mut words = vec![0u64; 1 << words_log2];
     for &k in keys {
-        let (a, b) = key_bits(k);
-        words[a / 64] |= 1 << (a % 64);
-        words[b / 64] |= 1 << (b % 64);
+        let (word, a, b) = key_bits(k, words_log2);
+        words[word] |= 1 << a | 1 << b;
     }
     words
 }
 
-/// `src/psl_filter.rs` for the rules `rules` of `version`.
-pub fn render_filter(rules: &str, version: &str) -> Result<String> {
-    let keys = rule_keys(rules)?;
-    let words = filter(&keys);
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "// @generated by `cargo run -p linkscan-gen` — do not edit by hand.\n\
-         // Regenerate with `cargo run -p linkscan-gen`; `--check` fails when this file is\n\
-         // out of date with the rules of the `psl` package in Cargo.lock. Source:\n\
-         //   data/rules.txt of {version}: {} keys\n\
-         \n\
-         //! Generated public-suffix filter (see `gen/src/psl.rs`).\n\
-         \n\
-         /// The `psl` package whose rules the filter holds.\n\
-         pub const PSL_VERSION: &str = {version:?};\n\
-         \n\
-         /// Keys and their hashes, for a test that the library hashes as the generator does.\n\
-         pub const PSL_KEY_SAMPLES: [(u64, &str, u64); 3] = [\n    ({SEED:#018x}, \"co.uk\", {:#018x}),\n    ({SEED:#018x}, \"S3.amazonaws.COM\", {:#018x}),\n    ({SEED_WILDCARD:#018x}, \"ck\", {:#018x}),\n];\n\
-         \n\
-         /// The filter: bit `i` is bit `i % 64` of word `i / 64`.\n\
-         pub static PSL_FILTER: [u64; {}] = [",
-        keys.len(),
-        key_hash(SEED, b"co.uk").unwrap_or(0),
-        key_hash(SEED, b"s3.amazonaws.com").unwrap_or(0),
-        key_hash(SEED_WILDCARD, b"ck").unwrap_or(0),
-        words.len(),
-    );
+fn render_words(s: &mut String, words: &[u64]) {
     for chunk in words.chunks(4) {
         s.push_str("   ");
         for w in chunk {
@@ -141,5 +161,52 @@ pub fn render_filter(rules: &str, version: &str) -> Result<String> {
         s.push('\n');
     }
     s.push_str("];\n");
+}
+
+/// `src/psl_filter.rs` for the rules `rules` of `version`.
+pub fn render_filter(rules: &str, version: &str) -> Result<String> {
+    let keys = rule_keys(rules)?;
+    let own = filter(&keys.names, OWN_WORDS_LOG2);
+    let tails = filter(&keys.tails, TAIL_WORDS_LOG2);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "// @generated by `cargo run -p linkscan-gen` — do not edit by hand.\n\
+         // Regenerate with `cargo run -p linkscan-gen`; `--check` fails when this file is\n\
+         // out of date with the rules of the `psl` package in Cargo.lock. Source:\n\
+         //   data/rules.txt of {version}: {} keys, {} wildcard tails\n\
+         \n\
+         //! Generated public-suffix filters (see `gen/src/psl.rs` and `src/psl_key.rs`).\n\
+         \n\
+         /// The `psl` package whose rules the filters hold.\n\
+         pub const PSL_VERSION: &str = {version:?};\n\
+         \n\
+         /// Seeds, names and their keys in the first filter, and a wildcard rule's rest and its\n\
+         /// tail key, for a test that the library hashes as the generator does.\n\
+         pub const PSL_NAME_SAMPLES: [(u64, &str, u64); 3] = [\n    ({SEED_OWN:#018x}, \"co.uk\", {:#018x}),\n    ({SEED_OWN:#018x}, \"S3.amazonaws.COM\", {:#018x}),\n    ({SEED_REST:#018x}, \"ck\", {:#018x}),\n];\n\
+         pub const PSL_TAIL_SAMPLE: (&str, u64) = (\"ck\", {:#018x});\n\
+         \n\
+         /// The lengths of the wildcard rules' tails: the last (up to 8) bytes of `.rest`.\n\
+         pub const PSL_TAIL_LENGTHS: [usize; {}] = {:?};\n\
+         \n\
+         /// The filter of the rules' own keys and the wildcard rules' rests' keys.\n\
+         pub static PSL_FILTER: [u64; {}] = [",
+        keys.names.len(),
+        keys.tails.len(),
+        name_key(SEED_OWN, b"co.uk"),
+        name_key(SEED_OWN, b"s3.amazonaws.com"),
+        name_key(SEED_REST, b"ck"),
+        tail_key(b"ck").0,
+        keys.tail_lengths.len(),
+        keys.tail_lengths,
+        own.len(),
+    );
+    render_words(&mut s, &own);
+    let _ = writeln!(
+        s,
+        "\n/// The filter of the wildcard rules' tails.\npub static PSL_TAIL_FILTER: [u64; {}] = [",
+        tails.len()
+    );
+    render_words(&mut s, &tails);
     Ok(s)
 }
