@@ -99,10 +99,12 @@ pub fn name_key(seed: u64, name: &[u8]) -> u64 {
 pub fn tail_key(rest: &[u8]) -> (u64, usize) {
     let mut dotted = b".".to_vec();
     dotted.extend_from_slice(rest);
+    // (No `.rest` is shorter than 3 bytes; one would be keyed whole, a length the
+    // library then probes too.)
     let m = if dotted.len() >= TAIL_MAX {
         TAIL_MAX
     } else {
-        TAIL_SHORT
+        TAIL_SHORT.min(dotted.len())
     };
     let (_, last) = host_words(&dotted);
     (tail_hash(last, m), m)
@@ -209,4 +211,63 @@ pub fn render_filter(rules: &str, version: &str) -> Result<String> {
     );
     render_words(&mut s, &tails);
     Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether a filter of `2^words_log2` words holds a hash's two bits.
+    fn holds(words: &[u64], hash: u64, words_log2: u32) -> bool {
+        let (word, a, b) = key_bits(hash, words_log2);
+        words[word] >> a & words[word] >> b & 1 == 1
+    }
+
+    /// The keys of a small list: every rule but an exception keyed by its ASCII form in
+    /// the first filter, every wildcard by its rest there too and by its tail in the
+    /// second, at the lengths a host is probed with; a host matched by a rule is found by
+    /// its keys in any case.
+    #[test]
+    fn rules_are_keyed_as_hosts_are_probed() {
+        let rules = "// a comment\n\nco.uk\n*.ck\n!www.ck\n*.x\n*.compute.amazonaws.com\n\
+                     *.nom.br\n公司.cn\n";
+        let keys = rule_keys(rules).unwrap();
+        assert_eq!(
+            keys.names.len(),
+            6,
+            "co.uk, 公司.cn and the four wildcards' rests"
+        );
+        assert_eq!(keys.tails.len(), 4);
+        // `.x` is keyed whole; `.ck` and `.nom.br` by their last 3 bytes.
+        assert_eq!(keys.tail_lengths, [2, 3, 8]);
+        let names = filter(&keys.names, OWN_WORDS_LOG2);
+        let tails = filter(&keys.tails, TAIL_WORDS_LOG2);
+        for host in ["co.uk", "CO.UK", "xn--55qx5d.cn"] {
+            assert!(
+                holds(&names, name_key(SEED_OWN, host.as_bytes()), OWN_WORDS_LOG2),
+                "{host}"
+            );
+        }
+        for (host, rest) in [
+            ("a.ck", "ck"),
+            ("a.x", "x"),
+            ("ec2-1-2-3-4.compute.amazonaws.com", "compute.amazonaws.com"),
+            ("x.NOM.br", "nom.br"),
+        ] {
+            let (_, last) = host_words(host.as_bytes());
+            assert!(
+                keys.tail_lengths.iter().any(|&m| holds(
+                    &tails,
+                    tail_hash(last, m),
+                    TAIL_WORDS_LOG2
+                )),
+                "{host}"
+            );
+            assert!(
+                holds(&names, name_key(SEED_REST, rest.as_bytes()), OWN_WORDS_LOG2),
+                "{rest}"
+            );
+        }
+        assert!(rule_keys("a.*.b\n").is_err(), "a wildcard inside a rule");
+    }
 }
