@@ -189,10 +189,12 @@ fn in_filter(filter: &[u64], hash: u64, words_log2: u32) -> bool {
 /// tails is in the filter of its wildcard rules' tails, or its rest is not in the first
 /// (`src/psl_filter.rs`, built from the rules of the `psl` package by `gen/src/psl.rs`;
 /// the keys are defined in `src/psl_key.rs`). Three hashes of the key's words and three
-/// loads, with no loop over the host and no branch on the probes' answers: on the corpora
-/// it answers for all but one host in 14 (the list's entries, and about one host in 40
-/// besides), which need neither the cache nor the list's lookup (about 300 ns for a host
-/// not seen before). True (look it up) for one whose keys the filters hold.
+/// loads, with no loop over the host and no branch on the probes' answers. It answers for
+/// all but one URL host in 100 of `email-intl.txt` and one in 14 of `email-en.mbox` (the
+/// list's entries, hosts under a wildcard rule's tail, and about one host in 40 besides:
+/// there the commonest host, `linux-man.vger.kernel.org`, is one), which need neither the
+/// cache nor the list's lookup (about 300 ns for a host not seen before). True (look it
+/// up) for one whose keys the filters hold.
 #[inline(always)]
 fn may_be_listed(host: &[u8], key: Key) -> bool {
     let own = in_filter(
