@@ -492,6 +492,28 @@ mod tests {
         assert!(out > 900, "only {out} of 1000 hosts filtered out");
     }
 
+    /// An entry with an invisible code point anywhere in it (which UTS #46 drops) is the
+    /// entry: the filters see the non-ASCII byte in the middle of a long host too, where
+    /// the key's words do not reach, and send it to the lookup.
+    #[test]
+    fn entries_with_an_ignored_code_point_anywhere_are_entries() {
+        for (entry, section) in [
+            ("higashimatsuyama.saitama.jp", Suffix::Icann),
+            ("accident-investigation.aero", Suffix::Icann),
+            ("cloud.interhostsolutions.be", Suffix::Private),
+            ("s3.amazonaws.com", Suffix::Private),
+            ("co.uk", Suffix::Icann),
+        ] {
+            assert_eq!(suffix(entry.as_bytes()), section, "{entry}");
+            for at in 1..entry.len() {
+                let host = format!("{}\u{AD}{}", &entry[..at], &entry[at..]);
+                let mut last = LastHost::new();
+                assert_eq!(suffix(host.as_bytes()), section, "{host:?}");
+                assert_eq!(last.suffix(host.as_bytes()), section, "{host:?}");
+            }
+        }
+    }
+
     /// The words of a key are the whole host up to 16 bytes, at every length: hosts that
     /// differ in one byte have different keys.
     #[test]
