@@ -135,6 +135,30 @@ fn files_and_pipes_give_the_same_links_whatever_the_layout_at_window_ends() {
     }
     run.extend_from_slice(b" then x.com and y.org\n");
     layouts.push(("long_run", run.repeat(2)));
+    // The last line break of a window far before its end (found in the later, larger
+    // blocks the planner reads backwards), then runs without white space of decreasing
+    // lengths, each over a window (read into the same reused buffer, which holds more of
+    // the run before it than each window reads).
+    for (name, back) in [
+        ("cut_back_5k", 5_000usize),
+        ("cut_back_70k", 70_000),
+        ("cut_back_300k", 300_000),
+    ] {
+        let mut text = b"see x.com and ".repeat((WINDOW - back) / 14);
+        text.push(b'\n');
+        for (i, len) in [3 * WINDOW + 1, 2 * WINDOW + 3, WINDOW + 5]
+            .into_iter()
+            .enumerate()
+        {
+            let unit = ["y.org/(a)", "\u{e7}.x.com:8/", "a@b.co."][i].as_bytes();
+            let end = text.len() + len;
+            while text.len() < end {
+                text.extend_from_slice(unit);
+            }
+            text.push(if i == 1 { b' ' } else { b'\n' });
+        }
+        layouts.push((name, text));
+    }
     // Multi-byte characters everywhere, and a few ideographic spaces (not cut bytes).
     let intl = "日本語のテキスト。例えば example.jp／パス　と мир.рф, العربية.com ";
     layouts.push(("intl", intl.repeat(3 * WINDOW / intl.len()).into_bytes()));
