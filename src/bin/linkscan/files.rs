@@ -373,8 +373,8 @@ fn read_and_work<T>(
 /// to transparent huge pages, kept for the worker's next long window: a heap buffer of
 /// that size was zeroed and then faulted in a 4 KiB page at a time, which took a tenth
 /// of the CPU time of `find --count` on 64 MB without white space. A map needs no zeroing
-/// (its pages are the kernel's zero pages until written) and faults 2 MiB at a time where
-/// the kernel allows; where it cannot be made, the heap buffer is used.
+/// (its pages are the kernel's zero pages until written) and, on Linux, faults 2 MiB at a
+/// time where the kernel allows; where it cannot be made, the heap buffer is used.
 #[derive(Default)]
 struct Buffer {
     heap: Vec<u8>,
@@ -388,8 +388,9 @@ impl Buffer {
             if self.large.as_ref().is_none_or(|m| m.len() < len) {
                 // Sized for the longest window, so that it is made once per worker.
                 self.large = memmap2::MmapMut::map_anon(MAX_RUN.max(len)).ok();
+                // Only advice (Linux's): without huge pages the map still works.
+                #[cfg(target_os = "linux")]
                 if let Some(map) = &self.large {
-                    // Only advice: without huge pages the map still works.
                     let _ = map.advise(memmap2::Advice::HugePage);
                 }
             }
