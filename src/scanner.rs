@@ -109,6 +109,10 @@ static HOST_CLASS: [u8; 256] = {
     table
 };
 
+// The host walk of link-dense text tells host bytes by an odd class.
+const _: () = assert!(C_HOST & 1 == 1 && C_HYPHEN & 1 == 1);
+const _: () = assert!(C_STOP & 1 == 0 && C_DOT & 1 == 0 && C_NON_ASCII & 1 == 0);
+
 /// `BAD_PAIR[class << 2 | next_class]`: the adjacent characters show a bad label — an
 /// empty one (Dot Dot), or one that starts (Dot `-`) or ends (`-` Dot) with a hyphen.
 static BAD_PAIR: [bool; 16] = {
@@ -955,13 +959,37 @@ impl<'t, 'p> Scanner<'t, 'p> {
         let mut bad = text.get(dot + dot_len) == Some(&b'-');
         // The class of the character after the one being looked at: the dot at first.
         let mut next = C_DOT;
+        let mut i = dot;
+        if dot - floor <= SCALAR_HOST_WALK {
+            // Link-dense text, where the last link ended just before: first the ASCII
+            // HostCharNoDot bytes before the dot (odd classes), with no pair to test but
+            // the last with the dot (`-.`): they hold no dot, so no rejected host's dot
+            // either. When the floor or a byte that ends a host comes next, that is the
+            // whole walk (the label is bad when empty or when it starts or ends with `-`;
+            // an ASCII start needs no Ignored skipped); else the walk goes on from there.
+            let mut class = C_DOT;
+            while i > floor {
+                class = HOST_CLASS[text[i - 1] as usize];
+                if class & 1 == 0 {
+                    break;
+                }
+                i -= 1;
+            }
+            if i == floor || class == C_STOP {
+                bad |= i == dot || text[i] == b'-' || text[dot - 1] == b'-';
+                return (i, bad, false);
+            }
+            if i < dot {
+                bad |= text[dot - 1] == b'-';
+                next = HOST_CLASS[text[i] as usize];
+            }
+        }
         // The rejected host's dot, when this walk may reach it (`usize::MAX`: none).
         let known = self
             .run
             .filter(|r| r.dot < dot && r.start >= floor)
             .map_or(usize::MAX, |r| r.dot);
         let stop = if known == usize::MAX { floor } else { known };
-        let mut i = dot;
         // Whether runs of ASCII host bytes go through the vector kernel (if there is one):
         // not when the walk cannot be long, as in link-dense text, where the previous link
         // ended just before this host and a byte loop costs less than the kernel's call.

@@ -71,6 +71,18 @@ const UNITS: &[&str] = &[
     "é.com",
     "x.comé",
     "x.c",
+    // Labels around the 16 bytes up to which a host is walked a byte at a time, and
+    // labels that a hyphen, an Ignored code point or a non-ASCII letter interrupts.
+    "abcdefghijklmno.com",
+    "abcdefghijklmnop.com",
+    "abcdefghijklmnopq.com",
+    "a-b.x-y.com",
+    "ab-.com",
+    "ab\u{AD}cd.com",
+    "\u{AD}x.com",
+    "x\u{200B}.com",
+    "ab\u{E9}cd.com",
+    "b.\u{E9}x.com",
 ];
 
 /// What goes between units: link ends, host characters, brackets, non-ASCII, invalid UTF-8.
