@@ -33,8 +33,9 @@
 //!    linear. After two such rejections in a row the scanner skips the rest of the
 //!    HostChar run in one forward pass instead of rejecting its candidates one by one.
 //!    A walk bounded to a few bytes (the previous link ended just before the host, as in
-//!    link-dense text) goes byte by byte; a longer one hands runs of ASCII to the vector
-//!    kernel. Ignored code points are all non-ASCII and not HostChar, so only the decoded
+//!    link-dense text) goes byte by byte, the label right before the dot (most often the
+//!    whole host: `x` of `x.com`) in a loop with no pair to test; a longer one hands runs
+//!    of ASCII to the vector kernel. Ignored code points are all non-ASCII and not HostChar, so only the decoded
 //!    path that already ends a walk on such a character asks whether it is Ignored (a
 //!    binary search over a few ranges): ASCII walks and the vector kernels are unchanged.
 //! 5. **Labels.** A label is bad when it is empty or starts or ends with `-`; that is
