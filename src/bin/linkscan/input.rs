@@ -377,7 +377,7 @@ fn read_one(
         // The bytes known to hold no place to cut: the carried ones (they followed the last
         // cut, or a forced one), then each read's once searched. Searching the whole window
         // after every read took time quadratic in a run without white space (`find -q` on
-        // a stream: 0.8 s of CPU for 32 MiB read 64 KiB at a time).
+        // 64 MB of one from a pipe: 0.78 s of user time, 0.14 s searched once).
         let mut searched = filled;
         let mut eof = false;
         let mut error = None;
