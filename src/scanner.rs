@@ -71,7 +71,7 @@ use crate::tables::PROPS_BLOCKS;
 use crate::terminate::{terminate, BracketStack};
 use crate::tld::{pack_short_from, TldPolicy, TldSet};
 use crate::utf8;
-use crate::vector::{Candidates, Kernel, SCHEME_MARK};
+use crate::vector::{Candidates, Kernel, Ops, WithOps, SCHEME_MARK};
 
 const FULLWIDTH_FULL_STOP: u32 = 0xFF0E;
 
@@ -302,6 +302,28 @@ fn host_props(cp: u32) -> u8 {
     }
 }
 
+/// [`Scanner::next_range_with`], waiting for the kernel's operations.
+struct NextRange<'s, 't, 'p>(&'s mut Scanner<'t, 'p>);
+
+impl WithOps for NextRange<'_, '_, '_> {
+    type Output = (usize, usize);
+    #[inline(always)]
+    fn run<O: Ops>(self, ops: O) -> (usize, usize) {
+        self.0.next_range_with(ops)
+    }
+}
+
+/// [`Scanner::count_links_with`], waiting for the kernel's operations.
+struct CountLinks<'s, 't, 'p>(&'s mut Scanner<'t, 'p>, usize);
+
+impl WithOps for CountLinks<'_, '_, '_> {
+    type Output = usize;
+    #[inline(always)]
+    fn run<O: Ops>(self, ops: O) -> usize {
+        self.0.count_links_with(ops, self.1)
+    }
+}
+
 impl<'t, 'p> Scanner<'t, 'p> {
     pub(crate) fn new(
         text: &'t [u8],
@@ -323,7 +345,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
             min_tld_len,
             pos: 0,
             floor: 0,
-            dots: Candidates::new(kernel, min_tld_len),
+            dots: Candidates::new(min_tld_len),
             kernel,
             run: None,
             stack: BracketStack::new(),
@@ -338,8 +360,8 @@ impl<'t, 'p> Scanner<'t, 'p> {
 
     /// The next candidate: a dot, or a `://` mark (length [`SCHEME_MARK`]).
     #[inline(always)]
-    fn next_dot(&mut self) -> Option<(usize, usize)> {
-        self.dots.next(self.text, self.pos.max(self.floor))
+    fn next_dot<O: Ops>(&mut self, ops: O) -> Option<(usize, usize)> {
+        self.dots.next(ops, self.text, self.pos.max(self.floor))
     }
 
     /// `initiation.md`, "Hosts without a TLD", for the `://` at `colon`: `http://` or
@@ -443,10 +465,19 @@ impl<'t, 'p> Scanner<'t, 'p> {
     /// registers, where an `Option<Link>` went through memory: the caller's wide reload
     /// of the kind and scheme bytes, just written one by one, stalled on store
     /// forwarding (about a sixth of the time on text with a link every few bytes).
+    ///
+    /// One call of the kernel's dispatch runs the search for the link, compiled for the
+    /// kernel's instruction set with its operations inlined ([`Kernel::with_ops`]).
     #[inline(never)]
     fn next_range(&mut self) -> (usize, usize) {
+        self.kernel.with_ops(NextRange(self))
+    }
+
+    /// [`Scanner::next_range`] with the kernel's operations `ops`.
+    #[inline(always)]
+    fn next_range_with<O: Ops>(&mut self, ops: O) -> (usize, usize) {
         loop {
-            let Some((dot, dot_len)) = self.next_dot() else {
+            let Some((dot, dot_len)) = self.next_dot(ops) else {
                 return (1, 0);
             };
             if dot_len == SCHEME_MARK {
@@ -459,7 +490,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 }
                 continue;
             }
-            match self.candidate(dot, dot_len) {
+            match self.candidate(ops, dot, dot_len) {
                 Ok(link) => {
                     self.found_kind = link.kind;
                     self.found_scheme = link.has_scheme;
@@ -475,9 +506,15 @@ impl<'t, 'p> Scanner<'t, 'p> {
     /// a link every few bytes, the call and return per link are a tenth of the work).
     /// Spec section 1.4 is applied where the links are found ([`SuffixRule`]).
     pub(crate) fn count_links(&mut self, max_len: usize) -> usize {
+        self.kernel.with_ops(CountLinks(self, max_len))
+    }
+
+    /// [`Scanner::count_links`] with the kernel's operations `ops`.
+    #[inline(always)]
+    fn count_links_with<O: Ops>(&mut self, ops: O, max_len: usize) -> usize {
         let mut n = 0;
         loop {
-            let Some((dot, dot_len)) = self.next_dot() else {
+            let Some((dot, dot_len)) = self.next_dot(ops) else {
                 return n;
             };
             if dot_len == SCHEME_MARK {
@@ -486,7 +523,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 }
                 continue;
             }
-            match self.candidate(dot, dot_len) {
+            match self.candidate(ops, dot, dot_len) {
                 Ok(link) => n += usize::from(link.end - link.start <= max_len),
                 Err(resume) => self.pos = resume,
             }
@@ -506,11 +543,11 @@ impl<'t, 'p> Scanner<'t, 'p> {
     /// The scan of `initiation.md` for the candidate dot at `dot`. `Ok`: a link was found
     /// (the floor has moved). `Err(p)`: no link here; resume the dot search at `p`.
     #[inline(always)]
-    fn candidate(&mut self, dot: usize, dot_len: usize) -> Result<Link, usize> {
+    fn candidate<O: Ops>(&mut self, ops: O, dot: usize, dot_len: usize) -> Result<Link, usize> {
         // One call of `accept` for both paths of `tld`: two inlined copies made every
         // candidate's code larger and slowed the candidates that are no link.
         let (dot, dot_len, end, no_trailing_dot) = self.tld(dot, dot_len)?;
-        self.accept(dot, dot_len, end, no_trailing_dot)
+        self.accept(ops, dot, dot_len, end, no_trailing_dot)
     }
 
     /// Step 1 for the candidate dot at `dot`: `Ok((dot, dot_len, end, no_trailing_dot))`
@@ -673,8 +710,9 @@ impl<'t, 'p> Scanner<'t, 'p> {
     /// the profile showed the caller stalled on reloading it (inlining gained 4 % on
     /// the mail corpora).
     #[inline(always)]
-    fn accept(
+    fn accept<O: Ops>(
         &mut self,
+        ops: O,
         dot: usize,
         dot_len: usize,
         mut end: usize,
@@ -724,7 +762,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
         }
 
         // 4. Host start, and 5. the labels.
-        let (start, bad, after_doomed) = self.walk_host(dot, dot_len);
+        let (start, bad, after_doomed) = self.walk_host(ops, dot, dot_len);
         // The last label (R, or the empty one after a trailing dot) is checked above; the
         // others show up as a bad first character or a bad pair, or there is no host.
         if bad {
@@ -748,7 +786,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
             let floor = self.floor;
             self.floor = end;
             self.run = None;
-            return match self.local_part_start(at, floor) {
+            return match self.local_part_start(ops, at, floor) {
                 Some((local_start, mailto)) => Ok(Link {
                     start: local_start,
                     end: email_end,
@@ -953,7 +991,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
     /// the pair (dot, R[0]); and whether the walk reached the rejected host (it is bad
     /// then).
     #[inline(always)]
-    fn walk_host(&self, dot: usize, dot_len: usize) -> (usize, bool, bool) {
+    fn walk_host<O: Ops>(&self, ops: O, dot: usize, dot_len: usize) -> (usize, bool, bool) {
         let text = self.text;
         let floor = self.floor;
         // The pair (dot, first character of R).
@@ -997,7 +1035,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
         let vector = i - stop > SCALAR_HOST_WALK;
         while i > stop {
             if vector {
-                let (at, run_bad, run_next) = self.kernel.walk_ascii_host(text, i, stop, next);
+                let (at, run_bad, run_next) = ops.walk_host(text, i, stop, next);
                 (i, next) = (at, run_next);
                 bad |= run_bad;
                 if i <= stop {
@@ -1081,7 +1119,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
     /// The email local part before the `@` at `at` (section 5.2 and `initiation.md` step 6):
     /// `Some((start, has_mailto))`, or `None` when it is invalid.
     #[inline(always)]
-    fn local_part_start(&self, at: usize, floor: usize) -> Option<(usize, bool)> {
+    fn local_part_start<O: Ops>(&self, ops: O, at: usize, floor: usize) -> Option<(usize, bool)> {
         let text = self.text;
         if at == floor || text[at - 1] == b'.' {
             return None; // empty, or a dot right before '@'
@@ -1095,7 +1133,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
             if vector {
                 // Runs of ASCII local-part bytes go through the vector kernel, if there is
                 // one.
-                let (at, doubled, dot) = self.kernel.walk_ascii_email(text, i, floor, previous_dot);
+                let (at, doubled, dot) = ops.walk_local_part(text, i, floor, previous_dot);
                 (i, previous_dot) = (at, dot);
                 double_dot |= doubled;
                 if i <= floor {

@@ -10,7 +10,7 @@
 //!
 //! Two kinds of runs go through the vector kernels of [`crate::vector`] instead of the
 //! byte loop; the automaton is generic over them ([`Runs`]) and compiled once per kernel
-//! ([`Kernel::with_runs`]), so that each kernel's skips are inlined into it. With an empty stack, a run of *simple* bytes (ASCII Include or Soft and
+//! ([`Kernel::with_ops`]), so that each kernel's skips are inlined into it. With an empty stack, a run of *simple* bytes (ASCII Include or Soft and
 //! no terminator of the part: most of a path such as `/blog/2024/notes.html`) moves
 //! `last_safe` past its last Include byte, in one call. With brackets open, a run of
 //! *plain* bytes (ASCII Include, no part's separator) moves `last_safe` to its end.
@@ -27,8 +27,8 @@ use crate::parts::{is_any_separator_byte, is_any_terminator_byte, UrlPart};
 use crate::props::{props_of, LT_CLOSE, LT_HARD, LT_INCLUDE, LT_MASK, LT_OPEN, LT_SOFT};
 use crate::tables::PROPS_BLOCKS;
 use crate::utf8;
-use crate::vector::runs::{Runs, WithRuns};
-use crate::vector::Kernel;
+use crate::vector::runs::Runs;
+use crate::vector::{Kernel, Ops, WithOps};
 
 // The fast path of ASCII Open brackets skips the part's terminators and separators:
 // none of them may be an Open bracket.
@@ -131,7 +131,7 @@ pub(crate) fn terminate(
     stack: &mut BracketStack,
     kernel: Kernel,
 ) -> usize {
-    kernel.with_runs(Terminate { text, start, stack })
+    kernel.with_ops(Terminate { text, start, stack })
 }
 
 /// The arguments of [`terminate`], waiting for a kernel's [`Runs`].
@@ -141,11 +141,11 @@ struct Terminate<'a> {
     stack: &'a mut BracketStack,
 }
 
-impl WithRuns for Terminate<'_> {
+impl WithOps for Terminate<'_> {
     type Output = usize;
     #[inline(always)]
-    fn run<R: Runs>(self, runs: R) -> usize {
-        terminate_with(self.text, self.start, self.stack, runs)
+    fn run<O: Ops>(self, ops: O) -> usize {
+        terminate_with(self.text, self.start, self.stack, ops)
     }
 }
 

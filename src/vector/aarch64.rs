@@ -1,7 +1,7 @@
 //! The aarch64 instantiations: [`Vector`] and [`Lookup`] for `uint8x16_t` (NEON, 16
-//! lanes, `tbl` lookups), and one entry point per algorithm into which the generic
-//! algorithm is inlined. NEON is part of the aarch64 baseline, so the entry points need no
-//! `#[target_feature]` and are safe where they have no other precondition.
+//! lanes, `tbl` lookups), and the NEON kernel's [`Ops`], into which the generic
+//! algorithms are inlined, with its entry point ([`neon_with_ops`]). NEON is part of the
+//! aarch64 baseline, so nothing here needs `#[target_feature]`.
 //!
 //! NEON has no `movemask`: keep one distinct bit per lane (`LANE_BITS`), then three
 //! pairwise additions fold the 16 lanes into 16 bits.
@@ -13,8 +13,11 @@
 
 use core::arch::aarch64::*;
 
-use super::candidates::{self, Classes};
-use super::runs::{self, Runs, WithRuns};
+#[cfg(test)]
+use super::candidates::Classes;
+use super::candidates::{self, next_block_scalar};
+use super::ops::{Ops, WithOps};
+use super::runs::{self, Runs};
 use super::simd::{Lookup, Vector};
 use super::walks;
 
@@ -87,43 +90,21 @@ impl Lookup for uint8x16_t {
     }
 }
 
-/// NEON [`candidates::classes`].
+/// NEON [`candidates::classes`] (for the tests, which compare every kernel's classes).
 ///
 /// # Safety
 /// `at + READ_AHEAD <= text.len()`.
+#[cfg(test)]
 pub(crate) unsafe fn neon_classes(text: &[u8], at: usize, hosts: bool) -> Classes {
     // SAFETY: the caller's promise; NEON is in the baseline.
     unsafe { candidates::classes::<uint8x16_t>(text, at, hosts) }
 }
 
-/// NEON [`candidates::next_block`].
-pub(crate) fn neon_next_block(text: &[u8], at: &mut usize, drop_one_byte_runs: bool) -> u64 {
-    // SAFETY: NEON is in the baseline.
-    unsafe { candidates::next_block::<uint8x16_t>(text, at, drop_one_byte_runs) }
-}
-
-/// NEON [`walks::walk_host`].
-pub(crate) fn neon_walk_host(text: &[u8], i: usize, stop: usize, next: u8) -> (usize, bool, u8) {
-    // SAFETY: NEON is in the baseline.
-    unsafe { walks::walk_host::<uint8x16_t>(text, i, stop, next) }
-}
-
-/// NEON [`walks::walk_local_part`].
-pub(crate) fn neon_walk_local_part(
-    text: &[u8],
-    i: usize,
-    floor: usize,
-    dot_after: bool,
-) -> (usize, bool, bool) {
-    // SAFETY: NEON is in the baseline.
-    unsafe { walks::walk_local_part::<uint8x16_t>(text, i, floor, dot_after) }
-}
-
-/// The NEON skips.
+/// The NEON kernel's [`Ops`].
 #[derive(Clone, Copy)]
-pub(crate) struct NeonRuns;
+pub(crate) struct NeonOps;
 
-impl Runs for NeonRuns {
+impl Runs for NeonOps {
     #[inline(always)]
     fn skip_plain(self, text: &[u8], i: usize) -> usize {
         // SAFETY: NEON is in the baseline.
@@ -136,7 +117,36 @@ impl Runs for NeonRuns {
     }
 }
 
-/// Runs `work` with the NEON skips.
-pub(crate) fn neon_with_runs<W: WithRuns>(work: W) -> W::Output {
-    work.run(NeonRuns)
+impl Ops for NeonOps {
+    #[inline(always)]
+    fn next_block(self, text: &[u8], mut at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
+        // SAFETY: NEON is in the baseline.
+        let mask =
+            unsafe { candidates::next_block::<uint8x16_t>(text, &mut at, drop_one_byte_runs) };
+        if mask != 0 {
+            return (at, mask);
+        }
+        next_block_scalar(text, at, drop_one_byte_runs)
+    }
+    #[inline(always)]
+    fn walk_host(self, text: &[u8], i: usize, stop: usize, next: u8) -> (usize, bool, u8) {
+        // SAFETY: NEON is in the baseline.
+        unsafe { walks::walk_host::<uint8x16_t>(text, i, stop, next) }
+    }
+    #[inline(always)]
+    fn walk_local_part(
+        self,
+        text: &[u8],
+        i: usize,
+        floor: usize,
+        dot_after: bool,
+    ) -> (usize, bool, bool) {
+        // SAFETY: NEON is in the baseline.
+        unsafe { walks::walk_local_part::<uint8x16_t>(text, i, floor, dot_after) }
+    }
+}
+
+/// Runs `work` with the NEON [`Ops`].
+pub(crate) fn neon_with_ops<W: WithOps>(work: W) -> W::Output {
+    work.run(NeonOps)
 }

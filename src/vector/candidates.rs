@@ -106,6 +106,37 @@ fn is_dense(dot: u64) -> bool {
     rest != 0
 }
 
+/// The host classes of a block, computed only when [`block_candidates`] needs them. (A
+/// trait rather than a closure: a closure is compiled without the instruction set of the
+/// kernel whose code defines it, and its vector intrinsics become calls.)
+pub(crate) trait HostClasses {
+    /// ASCII HostCharNoDot and non-ASCII bytes of the block (see [`hosts`]).
+    fn get(self) -> (u64, u64);
+}
+
+/// The host classes of the 64 bytes at a pointer, a vector at a time.
+struct VectorHosts<V>(*const u8, core::marker::PhantomData<V>);
+
+impl<V: Vector> HostClasses for VectorHosts<V> {
+    #[inline(always)]
+    fn get(self) -> (u64, u64) {
+        // SAFETY: made only in `next_block`, for a block whose 64 bytes are readable, in
+        // code where the CPU has the instruction set of `V`.
+        unsafe { hosts::<V>(self.0) }
+    }
+}
+
+/// The host classes of the block of a text at an offset, byte by byte.
+struct ScalarHosts<'t>(&'t [u8], usize);
+
+impl HostClasses for ScalarHosts<'_> {
+    #[inline(always)]
+    fn get(self) -> (u64, u64) {
+        let h = classes_scalar(self.0, self.1, true);
+        (h.host, h.non_ascii)
+    }
+}
+
 /// The candidates of the block of `text` at `at` from its dots and `。` starts. The
 /// filter of [`Classes::candidates`] costs about as much as the scalar code spends
 /// rejecting one dot, so a block with a single dot only gets the cheapest part of it, a
@@ -122,7 +153,7 @@ pub(crate) fn block_candidates(
     text: &[u8],
     at: usize,
     drop_one_byte_runs: bool,
-    hosts: impl FnOnce() -> (u64, u64),
+    hosts: impl HostClasses,
 ) -> u64 {
     // `。` ends sentences in CJK text, most often before a line break: drop those.
     let mut rest = ideographic;
@@ -147,7 +178,7 @@ pub(crate) fn block_candidates(
         };
         return with_schemes(dots, scheme, text, at);
     }
-    let (host, non_ascii) = hosts();
+    let (host, non_ascii) = hosts.get();
     let dots = Classes {
         dot,
         ideographic,
@@ -271,10 +302,12 @@ pub(crate) unsafe fn hosts<V: Vector>(p: *const u8) -> (u64, u64) {
     (host, non_ascii)
 }
 
-/// The classes of the block at `at` (the host classes only with `hosts`).
+/// The classes of the block at `at` (the host classes only with `hosts`); for the tests,
+/// which compare every kernel's classes with [`classes_scalar`].
 ///
 /// # Safety
 /// The CPU has the instruction set of `V`, and `at + READ_AHEAD <= text.len()`.
+#[cfg(test)]
 #[inline(always)]
 pub(crate) unsafe fn classes<V: Vector>(text: &[u8], at: usize, with_hosts: bool) -> Classes {
     // SAFETY: the caller's promises.
@@ -316,7 +349,8 @@ pub(crate) unsafe fn next_block<V: Vector>(
         // SAFETY: as above, and the CPU has the instruction set of `V`.
         let (dot, ideographic, scheme) = unsafe { dots::<V>(p) };
         if dot | ideographic | scheme != 0 {
-            // SAFETY: as above.
+            // The host classes are read (the 64 bytes at `p`, readable as above) only
+            // for a block with enough dots.
             let mask = block_candidates(
                 dot,
                 ideographic,
@@ -324,7 +358,7 @@ pub(crate) unsafe fn next_block<V: Vector>(
                 text,
                 pos,
                 drop_one_byte_runs,
-                || unsafe { hosts::<V>(p) },
+                VectorHosts::<V>(p, core::marker::PhantomData),
             );
             if mask != 0 {
                 *at = pos;
@@ -335,6 +369,34 @@ pub(crate) unsafe fn next_block<V: Vector>(
     }
     *at = pos;
     0
+}
+
+/// [`next_block`] byte by byte, from `at` to the end of the text: the portable kernel's
+/// search, and the vector kernels' over the last blocks, which a vector load would
+/// overrun (out of line: the vector kernels meet it once per text).
+#[inline(never)]
+pub(crate) fn next_block_scalar(
+    text: &[u8],
+    mut at: usize,
+    drop_one_byte_runs: bool,
+) -> (usize, u64) {
+    while at < text.len() {
+        let c = classes_scalar(text, at, false);
+        let mask = block_candidates(
+            c.dot,
+            c.ideographic,
+            c.scheme,
+            text,
+            at,
+            drop_one_byte_runs,
+            ScalarHosts(text, at),
+        );
+        if mask != 0 {
+            return (at, mask);
+        }
+        at += BLOCK;
+    }
+    (at, 0)
 }
 
 /// The classes of the bytes `at..at + 64` (fewer at the end of the text) byte by byte; the

@@ -6,6 +6,7 @@
 //! | --- | --- |
 //! | [`simd`] | the [`Vector`](simd::Vector) and [`Lookup`](simd::Lookup) traits, the byte-range tests |
 //! | [`candidates`] | stage 1: the Dots that can precede a TLD, a 64-byte block at a time, and the cursor over them |
+//! | [`ops`] | one kernel's operations as a trait, for the code compiled once per kernel with them inlined |
 //! | [`runs`] | the skips of the termination automaton over plain and simple path bytes |
 //! | [`walks`] | the scanner's backward walks over host and local-part bytes |
 //! | `x86_64`, `aarch64` | the instantiations: SSE2 and AVX2, NEON |
@@ -15,11 +16,16 @@
 //! a vector load would read past the end). All give identical results; the tests force
 //! each one and compare, at every offset.
 //!
+//! The scanner and the termination automaton are generic over a kernel's [`Ops`], and
+//! [`Kernel::with_ops`] runs them compiled for its instruction set, with every operation
+//! inlined: one dispatch per link (or per text, for a count) instead of one per block and
+//! per walk.
+//!
 //! Invariants: a [`Kernel`] of a kind is only made after checking that the CPU has its
 //! instruction set, so the dispatch of its methods to the `unsafe` entry points of that
-//! set is sound; every other precondition of an entry point is checked here before the
+//! set is sound; every other precondition of an entry point is checked before the
 //! call. Nothing here allocates, and nothing here knows the automaton or the scanner that
-//! use it (`crate::terminate` is generic over [`runs::Runs`]).
+//! use it (both are generic over [`Ops`]).
 
 // The only module of the crate with `unsafe` code: the vector kernels, each block with a
 // SAFETY note.
@@ -28,15 +34,18 @@
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 pub(crate) mod candidates;
+pub(crate) mod ops;
 pub(crate) mod runs;
 pub(crate) mod simd;
 pub(crate) mod walks;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
-#[cfg_attr(not(test), allow(unused_imports))]
-use candidates::{block_candidates, classes_scalar, Classes, BLOCK, READ_AHEAD};
-use runs::{ScalarRuns, WithRuns};
+use candidates::BLOCK;
+#[cfg(test)]
+use candidates::{classes_scalar, Classes, READ_AHEAD};
+pub(crate) use ops::{Ops, WithOps};
+use runs::ScalarRuns;
 
 /// A choice of vector kernels. Every kernel computes the same results.
 ///
@@ -65,7 +74,7 @@ impl Kernel {
     pub fn detect() -> Kernel {
         #[cfg(target_arch = "x86_64")]
         {
-            if std::is_x86_feature_detected!("avx2") {
+            if avx2_detected() {
                 Kernel(Kind::Avx2)
             } else {
                 Kernel(Kind::Sse2)
@@ -94,7 +103,7 @@ impl Kernel {
         #[cfg(target_arch = "x86_64")]
         {
             kernels.push(Kernel(Kind::Sse2));
-            if std::is_x86_feature_detected!("avx2") {
+            if avx2_detected() {
                 kernels.push(Kernel(Kind::Avx2));
             }
         }
@@ -117,75 +126,26 @@ impl Kernel {
         }
     }
 
-    /// Runs `work` with this kernel's [`runs::Runs`], compiled for its instruction set
-    /// (the termination automaton: see `crate::terminate`).
+    /// Runs `work` with this kernel's [`Ops`], compiled for its instruction set (see
+    /// [`ops`]): one dispatch for the whole computation.
     #[inline]
-    pub(crate) fn with_runs<W: WithRuns>(self, work: W) -> W::Output {
+    pub(crate) fn with_ops<W: WithOps>(self, work: W) -> W::Output {
         match self.0 {
+            Kind::Portable => work.run(ScalarRuns),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Sse2 => x86_64::sse2_with_ops(work),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: an AVX2 kernel is only made after detecting AVX2.
-            Kind::Avx2 => unsafe { x86_64::avx2_with_runs(work) },
+            Kind::Avx2 => unsafe { x86_64::avx2_with_ops(work) },
             #[cfg(target_arch = "aarch64")]
-            Kind::Neon => aarch64::neon_with_runs(work),
-            _ => work.run(ScalarRuns),
-        }
-    }
-
-    /// Walks back from `i` over ASCII host bytes (`[A-Za-z0-9.-]`) while above `stop`, as
-    /// the scanner's host walk does byte by byte: returns the new position, whether a bad
-    /// label pair (Dot Dot, Dot `-`, `-` Dot) was seen among the bytes walked and the
-    /// character after them (whose class is `next`), and the class of the last byte
-    /// walked (or `next`). A kernel may stop early (the portable one walks nothing); the
-    /// scanner goes on byte by byte.
-    #[inline]
-    pub(crate) fn walk_ascii_host(
-        self,
-        text: &[u8],
-        i: usize,
-        stop: usize,
-        next: u8,
-    ) -> (usize, bool, u8) {
-        match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            Kind::Sse2 => x86_64::sse2_walk_host(text, i, stop, next),
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: an AVX2 kernel is only made after detecting AVX2.
-            Kind::Avx2 => unsafe { x86_64::avx2_walk_host(text, i, stop, next) },
-            #[cfg(target_arch = "aarch64")]
-            Kind::Neon => aarch64::neon_walk_host(text, i, stop, next),
-            Kind::Portable => (i, false, next),
-        }
-    }
-
-    /// Walks back from `i` over ASCII local-part bytes (`ascii::LOCAL_PART`) while above
-    /// `floor`, as the scanner's local-part walk does byte by byte: returns the new
-    /// position, whether two adjacent dots were seen (counting the byte after the walked
-    /// ones, a dot when `dot_after`), and whether the last byte walked is a dot (or
-    /// `dot_after`). A kernel may stop early (the portable and SSE2 ones walk nothing).
-    #[inline]
-    pub(crate) fn walk_ascii_email(
-        self,
-        text: &[u8],
-        i: usize,
-        floor: usize,
-        dot_after: bool,
-    ) -> (usize, bool, bool) {
-        match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: an AVX2 kernel is only made after detecting AVX2.
-            Kind::Avx2 => unsafe { x86_64::avx2_walk_local_part(text, i, floor, dot_after) },
-            #[cfg(target_arch = "aarch64")]
-            Kind::Neon => aarch64::neon_walk_local_part(text, i, floor, dot_after),
-            _ => {
-                let _ = (text, floor); // walked by the vector kernels only
-                (i, false, dot_after)
-            }
+            Kind::Neon => aarch64::neon_with_ops(work),
         }
     }
 
     /// The byte classes of the block of `text` starting at `at` (`at < text.len()`); the
-    /// host classes (`host`, `non_ascii`) are left empty unless `hosts`.
-    #[inline]
+    /// host classes (`host`, `non_ascii`) are left empty unless `hosts`. (For the tests,
+    /// which compare every kernel's classes with the scalar ones.)
+    #[cfg(test)]
     pub(crate) fn classes(self, text: &[u8], at: usize, hosts: bool) -> Classes {
         if text.len().saturating_sub(at) < READ_AHEAD {
             return classes_scalar(text, at, hosts);
@@ -202,61 +162,19 @@ impl Kernel {
             Kind::Neon => unsafe { aarch64::neon_classes(text, at, hosts) },
         }
     }
+}
 
-    /// The candidate mask of the block of `text` starting at `at` (`at < text.len()`).
-    #[inline]
-    fn block_mask(self, text: &[u8], at: usize, drop_one_byte_runs: bool) -> u64 {
-        let c = self.classes(text, at, false);
-        block_candidates(
-            c.dot,
-            c.ideographic,
-            c.scheme,
-            text,
-            at,
-            drop_one_byte_runs,
-            || {
-                let h = self.classes(text, at, true);
-                (h.host, h.non_ascii)
-            },
-        )
-    }
-
-    /// The first block at or after `at` (blocks start at `at`, `at + 64`, …) with a
-    /// candidate: `(block start, candidate mask)`, the mask 0 when there is none. The
-    /// vector kernels run the loop over empty blocks inside one call. With
-    /// `drop_one_byte_runs`, dots before a one-byte run are no candidates (see
-    /// [`candidates`]).
-    #[inline]
-    pub(crate) fn next_block(
-        self,
-        text: &[u8],
-        mut at: usize,
-        drop_one_byte_runs: bool,
-    ) -> (usize, u64) {
-        let mask = match self.0 {
-            Kind::Portable => 0,
-            #[cfg(target_arch = "x86_64")]
-            Kind::Sse2 => x86_64::sse2_next_block(text, &mut at, drop_one_byte_runs),
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: an AVX2 kernel is only made after detecting AVX2.
-            Kind::Avx2 => unsafe { x86_64::avx2_next_block(text, &mut at, drop_one_byte_runs) },
-            #[cfg(target_arch = "aarch64")]
-            Kind::Neon => aarch64::neon_next_block(text, &mut at, drop_one_byte_runs),
-        };
-        if mask != 0 {
-            return (at, mask);
-        }
-        // The rest (all of it for the portable kernel; the last bytes, which a vector
-        // load would overrun, for the others).
-        while at < text.len() {
-            let mask = self.block_mask(text, at, drop_one_byte_runs);
-            if mask != 0 {
-                return (at, mask);
-            }
-            at += BLOCK;
-        }
-        (at, 0)
-    }
+/// Whether the CPU has AVX2 and the bit-manipulation instructions that come with it on
+/// every CPU that has it (BMI1, BMI2, LZCNT, POPCNT), all of which the AVX2 kernel's code
+/// is compiled for (the feature tests are cached loads).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn avx2_detected() -> bool {
+    std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("lzcnt")
+        && std::is_x86_feature_detected!("popcnt")
 }
 
 /// The length [`Candidates::next`] gives for the `:` of a `://` (a Dot has 1 or 3).
@@ -265,7 +183,6 @@ pub(crate) const SCHEME_MARK: usize = 0;
 /// The Dots of a text, and the `://` marks, in order, from a position that only moves
 /// forward.
 pub(crate) struct Candidates {
-    kernel: Kernel,
     /// Whether `base` and `mask` describe a block yet.
     started: bool,
     /// Start of the current block.
@@ -279,9 +196,8 @@ pub(crate) struct Candidates {
 impl Candidates {
     /// The candidates for a scanner whose TLDs are never shorter than `min_tld_len`
     /// bytes.
-    pub(crate) fn new(kernel: Kernel, min_tld_len: usize) -> Candidates {
+    pub(crate) fn new(min_tld_len: usize) -> Candidates {
         Candidates {
-            kernel,
             started: false,
             base: 0,
             mask: 0,
@@ -298,17 +214,21 @@ impl Candidates {
     /// with it, in branches the CPU predicts. Masking with `from` instead made each
     /// candidate wait for the whole scan of the one before it, which is what limits
     /// text with a link every few bytes.
-    #[inline]
-    pub(crate) fn next(&mut self, text: &[u8], from: usize) -> Option<(usize, usize)> {
+    #[inline(always)]
+    pub(crate) fn next<O: Ops>(
+        &mut self,
+        ops: O,
+        text: &[u8],
+        from: usize,
+    ) -> Option<(usize, usize)> {
         if !self.started || from >= self.base + BLOCK {
             self.started = true;
-            (self.base, self.mask) = self.kernel.next_block(text, from, self.drop_one_byte_runs);
+            (self.base, self.mask) = ops.next_block(text, from, self.drop_one_byte_runs);
         }
         loop {
             if self.mask == 0 {
                 (self.base, self.mask) =
-                    self.kernel
-                        .next_block(text, self.base + BLOCK, self.drop_one_byte_runs);
+                    ops.next_block(text, self.base + BLOCK, self.drop_one_byte_runs);
                 if self.mask == 0 {
                     return None;
                 }
@@ -338,21 +258,67 @@ mod rng;
 mod tests {
     use super::candidates::BLOCK;
     use super::rng::Rng;
-    use super::runs::{skip_plain_scalar, Runs};
+    use super::runs::skip_plain_scalar;
     use super::walks::scalar;
+    use super::Ops;
     use super::*;
     use crate::ascii::{is_host_no_dot, C_DOT, C_HOST, C_HYPHEN, PLAIN, SIMPLE, SIMPLE_INCLUDE};
 
-    /// Both skips of a kernel, through its [`runs::Runs`].
+    /// Both skips of a kernel, through its [`Ops`].
     struct Skips<'t>(&'t [u8], usize);
-    impl WithRuns for Skips<'_> {
+    impl WithOps for Skips<'_> {
         type Output = (usize, (usize, usize));
-        fn run<R: Runs>(self, runs: R) -> Self::Output {
+        fn run<O: Ops>(self, ops: O) -> Self::Output {
             (
-                runs.skip_plain(self.0, self.1),
-                runs.skip_simple(self.0, self.1),
+                ops.skip_plain(self.0, self.1),
+                ops.skip_simple(self.0, self.1),
             )
         }
+    }
+
+    /// [`Ops::walk_host`] of a kernel.
+    struct WalkHost<'t>(&'t [u8], usize, usize, u8);
+    impl WithOps for WalkHost<'_> {
+        type Output = (usize, bool, u8);
+        fn run<O: Ops>(self, ops: O) -> Self::Output {
+            ops.walk_host(self.0, self.1, self.2, self.3)
+        }
+    }
+
+    /// [`Ops::walk_local_part`] of a kernel.
+    struct WalkLocalPart<'t>(&'t [u8], usize, usize, bool);
+    impl WithOps for WalkLocalPart<'_> {
+        type Output = (usize, bool, bool);
+        fn run<O: Ops>(self, ops: O) -> Self::Output {
+            ops.walk_local_part(self.0, self.1, self.2, self.3)
+        }
+    }
+
+    /// [`Ops::next_block`] of a kernel.
+    struct NextBlock<'t>(&'t [u8], usize, bool);
+    impl WithOps for NextBlock<'_> {
+        type Output = (usize, u64);
+        fn run<O: Ops>(self, ops: O) -> Self::Output {
+            ops.next_block(self.0, self.1, self.2)
+        }
+    }
+
+    /// [`Candidates::next`] with a kernel's [`Ops`].
+    struct Next<'c, 't>(&'c mut Candidates, &'t [u8], usize);
+    impl WithOps for Next<'_, '_> {
+        type Output = Option<(usize, usize)>;
+        fn run<O: Ops>(self, ops: O) -> Self::Output {
+            self.0.next(ops, self.1, self.2)
+        }
+    }
+
+    fn next(
+        kernel: Kernel,
+        c: &mut Candidates,
+        text: &[u8],
+        from: usize,
+    ) -> Option<(usize, usize)> {
+        kernel.with_ops(Next(c, text, from))
     }
 
     /// Every Dot, and which of them could start a link by the checks of the filter
@@ -402,10 +368,10 @@ mod tests {
     }
 
     fn all(kernel: Kernel, text: &[u8], min_tld_len: usize) -> Vec<usize> {
-        let mut c = Candidates::new(kernel, min_tld_len);
+        let mut c = Candidates::new(min_tld_len);
         let mut out = Vec::new();
         let mut from = 0;
-        while let Some((at, len)) = c.next(text, from) {
+        while let Some((at, len)) = next(kernel, &mut c, text, from) {
             out.push(at);
             from = at + len;
         }
@@ -520,7 +486,7 @@ mod tests {
                 assert_eq!(skip_plain_scalar(text, i), expected);
                 for kernel in Kernel::available() {
                     assert_eq!(
-                        kernel.with_runs(Skips(text, i)).0,
+                        kernel.with_ops(Skips(text, i)).0,
                         expected,
                         "round {round} at {i} {kernel:?}"
                     );
@@ -545,7 +511,7 @@ mod tests {
                     .map_or(0, |j| j + 1);
                 for kernel in Kernel::available() {
                     assert_eq!(
-                        kernel.with_runs(Skips(text, i)).1,
+                        kernel.with_ops(Skips(text, i)).1,
                         (end, included),
                         "round {round} at {i} {kernel:?}"
                     );
@@ -565,7 +531,7 @@ mod tests {
                     for next in [C_DOT, C_HYPHEN, C_HOST] {
                         let expected = scalar::walk_host(text, i, stop, next);
                         for kernel in Kernel::available() {
-                            let (at, bad, class) = kernel.walk_ascii_host(text, i, stop, next);
+                            let (at, bad, class) = kernel.with_ops(WalkHost(text, i, stop, next));
                             let (end, rest_bad, end_class) =
                                 scalar::walk_host(text, at, stop, class);
                             assert_eq!(
@@ -593,7 +559,7 @@ mod tests {
                         let expected = scalar::walk_local_part(text, i, floor, dot_after);
                         for kernel in Kernel::available() {
                             let (at, doubled, dot) =
-                                kernel.walk_ascii_email(text, i, floor, dot_after);
+                                kernel.with_ops(WalkLocalPart(text, i, floor, dot_after));
                             let (end, rest_doubled, end_dot) =
                                 scalar::walk_local_part(text, at, floor, dot);
                             assert_eq!(
@@ -615,7 +581,7 @@ mod tests {
         let text = [b'.'; 100];
         for kernel in Kernel::available() {
             assert_eq!(kernel.classes(&text, 100, true), Classes::default());
-            assert_eq!(kernel.next_block(&text, 128, false), (128, 0));
+            assert_eq!(kernel.with_ops(NextBlock(&text, 128, false)), (128, 0));
         }
     }
 
@@ -629,15 +595,15 @@ mod tests {
         }
         text[999] = b'.';
         for kernel in Kernel::available() {
-            let mut c = Candidates::new(kernel, 2);
-            assert_eq!(c.next(&text, 0), Some((0, 1)));
-            assert_eq!(c.next(&text, 1), Some((61, 1)));
-            assert_eq!(c.next(&text, 62), Some((64, 1)));
-            assert_eq!(c.next(&text, 66), Some((130, 1)));
-            assert_eq!(c.next(&text, 131), Some((500, 1)));
-            assert_eq!(c.next(&text, 996), Some((996, 1)));
-            assert_eq!(c.next(&text, 997), None);
-            assert_eq!(Candidates::new(kernel, 2).next(b"", 0), None);
+            let mut c = Candidates::new(2);
+            assert_eq!(next(kernel, &mut c, &text, 0), Some((0, 1)));
+            assert_eq!(next(kernel, &mut c, &text, 1), Some((61, 1)));
+            assert_eq!(next(kernel, &mut c, &text, 62), Some((64, 1)));
+            assert_eq!(next(kernel, &mut c, &text, 66), Some((130, 1)));
+            assert_eq!(next(kernel, &mut c, &text, 131), Some((500, 1)));
+            assert_eq!(next(kernel, &mut c, &text, 996), Some((996, 1)));
+            assert_eq!(next(kernel, &mut c, &text, 997), None);
+            assert_eq!(next(kernel, &mut Candidates::new(2), b"", 0), None);
         }
     }
 

@@ -71,7 +71,7 @@ pub(crate) static SIMPLE_NIBBLES: [([u8; 16], [u8; 16]); 2] =
 pub(crate) static LOCAL_PART_NIBBLES: ([u8; 16], [u8; 16]) = nibble_tables(&LOCAL_PART);
 
 /// The two skips the termination automaton uses; each kernel has one implementation, and
-/// the automaton is compiled once per implementation (see [`super::Kernel::with_runs`]).
+/// the automaton is compiled once per implementation (see [`super::Kernel::with_ops`]).
 pub(crate) trait Runs: Copy {
     /// The first position at or after `i` whose byte is not [`PLAIN`] (`text.len()` if
     /// none).
@@ -80,15 +80,6 @@ pub(crate) trait Runs: Copy {
     /// not simple (`text.len()` if none), and the end of the last [`SIMPLE_INCLUDE`] byte
     /// of the run (0 if it has none).
     fn skip_simple(self, text: &[u8], i: usize) -> (usize, usize);
-}
-
-/// A computation over some [`Runs`], which [`super::Kernel::with_runs`] runs with the
-/// kernel's instruction set enabled (a closure cannot be generic, so this is a trait).
-pub(crate) trait WithRuns {
-    /// What the computation returns.
-    type Output;
-    /// Runs the computation with `runs`.
-    fn run<R: Runs>(self, runs: R) -> Self::Output;
 }
 
 /// The scalar skips: the portable kernel's, and SSE2's (SSE2 has no byte shuffle; CPUs

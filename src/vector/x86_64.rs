@@ -1,20 +1,25 @@
 //! The x86_64 instantiations: [`Vector`] for `__m128i` (SSE2, 16 lanes) and `__m256i`
-//! (AVX2, 32 lanes; with [`Lookup`] by `vpshufb`), and one `#[target_feature]` entry
-//! point per algorithm and instruction set, into which the generic algorithm is inlined.
+//! (AVX2, 32 lanes; with [`Lookup`] by `vpshufb`), and each kernel's [`Ops`], into which
+//! the generic algorithms are inlined, with its entry point ([`sse2_with_ops`],
+//! [`avx2_with_ops`]: the one `#[target_feature]` function of the kernel, into which the
+//! code generic over `Ops` is inlined in turn).
 //!
 //! SSE2 has no byte shuffle (`pshufb` is SSSE3), so its kernel takes the scalar skips and
 //! local-part walk; CPUs without AVX2 are rare enough not to warrant an SSSE3 kernel.
 //!
-//! Every entry point is an `unsafe fn`: it assumes its instruction set, which the caller
-//! proves by holding a [`super::Kernel`] of that kind, and the preconditions its
-//! documentation states. The `Vector` methods are plain intrinsics (see [`super::simd`]).
+//! The AVX2 entry point is an `unsafe fn`: it assumes AVX2, which the caller proves by
+//! holding a [`super::Kernel`] of that kind; inside it, holding an [`Avx2Ops`] is the
+//! proof. The `Vector` methods are plain intrinsics (see [`super::simd`]).
 
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
 
-use super::candidates::{self, Classes};
-use super::runs::{self, Runs, WithRuns};
+#[cfg(test)]
+use super::candidates::Classes;
+use super::candidates::{self, next_block_scalar};
+use super::ops::{Ops, WithOps};
+use super::runs::{self, Runs, ScalarRuns};
 use super::simd::{Lookup, Vector};
 use super::walks;
 
@@ -112,83 +117,75 @@ impl Lookup for __m256i {
 
 // SSE2 is part of the x86_64 baseline: its entry points need no `#[target_feature]`.
 
-/// SSE2 [`candidates::classes`].
+/// SSE2 [`candidates::classes`] (for the tests, which compare every kernel's classes).
 ///
 /// # Safety
 /// `at + READ_AHEAD <= text.len()`.
+#[cfg(test)]
 pub(crate) unsafe fn sse2_classes(text: &[u8], at: usize, hosts: bool) -> Classes {
     // SAFETY: the caller's promise; SSE2 is in the baseline.
     unsafe { candidates::classes::<__m128i>(text, at, hosts) }
 }
 
-/// SSE2 [`candidates::next_block`].
-pub(crate) fn sse2_next_block(text: &[u8], at: &mut usize, drop_one_byte_runs: bool) -> u64 {
-    // SAFETY: SSE2 is in the baseline.
-    unsafe { candidates::next_block::<__m128i>(text, at, drop_one_byte_runs) }
+/// The SSE2 kernel's [`Ops`]: the vector candidate search and host walk, the scalar skips
+/// and no local-part walk (both need a byte shuffle).
+#[derive(Clone, Copy)]
+pub(crate) struct Sse2Ops(());
+
+impl Runs for Sse2Ops {
+    #[inline(always)]
+    fn skip_plain(self, text: &[u8], i: usize) -> usize {
+        ScalarRuns.skip_plain(text, i)
+    }
+    #[inline(always)]
+    fn skip_simple(self, text: &[u8], i: usize) -> (usize, usize) {
+        ScalarRuns.skip_simple(text, i)
+    }
 }
 
-/// SSE2 [`walks::walk_host`].
-pub(crate) fn sse2_walk_host(text: &[u8], i: usize, stop: usize, next: u8) -> (usize, bool, u8) {
-    // SAFETY: SSE2 is in the baseline.
-    unsafe { walks::walk_host::<__m128i>(text, i, stop, next) }
+impl Ops for Sse2Ops {
+    #[inline(always)]
+    fn next_block(self, text: &[u8], mut at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
+        // SAFETY: SSE2 is in the baseline.
+        let mask = unsafe { candidates::next_block::<__m128i>(text, &mut at, drop_one_byte_runs) };
+        if mask != 0 {
+            return (at, mask);
+        }
+        next_block_scalar(text, at, drop_one_byte_runs)
+    }
+    #[inline(always)]
+    fn walk_host(self, text: &[u8], i: usize, stop: usize, next: u8) -> (usize, bool, u8) {
+        // SAFETY: SSE2 is in the baseline.
+        unsafe { walks::walk_host::<__m128i>(text, i, stop, next) }
+    }
+    #[inline(always)]
+    fn walk_local_part(self, _: &[u8], i: usize, _: usize, dot_after: bool) -> (usize, bool, bool) {
+        (i, false, dot_after)
+    }
 }
 
-/// AVX2 [`candidates::classes`].
+/// Runs `work` with the SSE2 [`Ops`].
+pub(crate) fn sse2_with_ops<W: WithOps>(work: W) -> W::Output {
+    work.run(Sse2Ops(()))
+}
+
+/// AVX2 [`candidates::classes`] (for the tests, which compare every kernel's classes).
 ///
 /// # Safety
 /// The CPU has AVX2, and `at + READ_AHEAD <= text.len()`.
+#[cfg(test)]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn avx2_classes(text: &[u8], at: usize, hosts: bool) -> Classes {
     // SAFETY: the caller's promises.
     unsafe { candidates::classes::<__m256i>(text, at, hosts) }
 }
 
-/// AVX2 [`candidates::next_block`].
-///
-/// # Safety
-/// The CPU has AVX2.
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn avx2_next_block(text: &[u8], at: &mut usize, drop_one_byte_runs: bool) -> u64 {
-    // SAFETY: AVX2 is enabled here.
-    unsafe { candidates::next_block::<__m256i>(text, at, drop_one_byte_runs) }
-}
-
-/// AVX2 [`walks::walk_host`].
-///
-/// # Safety
-/// The CPU has AVX2.
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn avx2_walk_host(
-    text: &[u8],
-    i: usize,
-    stop: usize,
-    next: u8,
-) -> (usize, bool, u8) {
-    // SAFETY: AVX2 is enabled here.
-    unsafe { walks::walk_host::<__m256i>(text, i, stop, next) }
-}
-
-/// AVX2 [`walks::walk_local_part`].
-///
-/// # Safety
-/// The CPU has AVX2.
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn avx2_walk_local_part(
-    text: &[u8],
-    i: usize,
-    floor: usize,
-    dot_after: bool,
-) -> (usize, bool, bool) {
-    // SAFETY: AVX2 is enabled here.
-    unsafe { walks::walk_local_part::<__m256i>(text, i, floor, dot_after) }
-}
-
-/// The AVX2 skips. A value exists only inside [`avx2_with_runs`], which runs with AVX2
-/// enabled, so holding one proves the CPU has AVX2.
+/// The AVX2 kernel's [`Ops`]. A value exists only inside [`avx2_with_ops`], which runs
+/// with AVX2 enabled, so holding one proves the CPU has AVX2.
 #[derive(Clone, Copy)]
-pub(crate) struct Avx2Runs(());
+pub(crate) struct Avx2Ops(());
 
-impl Runs for Avx2Runs {
+impl Runs for Avx2Ops {
     #[inline(always)]
     fn skip_plain(self, text: &[u8], i: usize) -> usize {
         // SAFETY: the CPU has AVX2 (see the type).
@@ -201,12 +198,40 @@ impl Runs for Avx2Runs {
     }
 }
 
-/// Runs `work` with the AVX2 skips, compiled with AVX2 enabled (so that the skips are
-/// inlined into it: a call per run of a few bytes would cost more than the run).
+impl Ops for Avx2Ops {
+    #[inline(always)]
+    fn next_block(self, text: &[u8], mut at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
+        // SAFETY: the CPU has AVX2 (see the type).
+        let mask = unsafe { candidates::next_block::<__m256i>(text, &mut at, drop_one_byte_runs) };
+        if mask != 0 {
+            return (at, mask);
+        }
+        next_block_scalar(text, at, drop_one_byte_runs)
+    }
+    #[inline(always)]
+    fn walk_host(self, text: &[u8], i: usize, stop: usize, next: u8) -> (usize, bool, u8) {
+        // SAFETY: the CPU has AVX2 (see the type).
+        unsafe { walks::walk_host::<__m256i>(text, i, stop, next) }
+    }
+    #[inline(always)]
+    fn walk_local_part(
+        self,
+        text: &[u8],
+        i: usize,
+        floor: usize,
+        dot_after: bool,
+    ) -> (usize, bool, bool) {
+        // SAFETY: the CPU has AVX2 (see the type).
+        unsafe { walks::walk_local_part::<__m256i>(text, i, floor, dot_after) }
+    }
+}
+
+/// Runs `work` with the AVX2 [`Ops`], compiled with AVX2 enabled, so that the operations
+/// are inlined into it.
 ///
 /// # Safety
 /// The CPU has AVX2.
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn avx2_with_runs<W: WithRuns>(work: W) -> W::Output {
-    work.run(Avx2Runs(()))
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+pub(crate) unsafe fn avx2_with_ops<W: WithOps>(work: W) -> W::Output {
+    work.run(Avx2Ops(()))
 }

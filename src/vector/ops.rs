@@ -1,0 +1,78 @@
+//! One kernel's operations as a trait, [`Ops`], for the code that is generic over them:
+//! the scanner's loop over the candidates (`crate::scanner`) and the termination
+//! automaton (`crate::terminate`).
+//!
+//! [`super::Kernel::with_ops`] dispatches once, to a function of the kernel compiled with
+//! its instruction set enabled, which runs a [`WithOps`] computation with the kernel's
+//! `Ops`. Every operation is `#[inline(always)]`, so the computation is compiled once per
+//! kernel with the operations inlined into it: the candidate search of the next block, a
+//! walk back over a host or a local part, a skip over a path's bytes are a few vector
+//! instructions in the scanner's own loop, not a call through the dispatch each (on the
+//! mail corpora, a call for every other block of 64 bytes and for most links, whose
+//! entry and exit cost as much as a short walk).
+//!
+//! Invariants: a value of a vector kernel's `Ops` type is only made inside that kernel's
+//! `with_ops` entry point, which runs with the kernel's instruction set enabled (and which
+//! only a [`super::Kernel`] of that kind calls), so holding one proves the CPU has it.
+
+use super::candidates::next_block_scalar;
+use super::runs::{Runs, ScalarRuns};
+
+/// The operations of one kernel (see the module): the two skips of [`Runs`], and the
+/// candidate search and the backward walks of the scanner. Every kernel gives the same
+/// results as the portable one ([`ScalarRuns`]), but that the walks may stop early (the
+/// scanner goes on byte by byte).
+pub(crate) trait Ops: Runs {
+    /// The first block at or after `at` (blocks start at `at`, `at + 64`, …) with a
+    /// candidate: `(block start, candidate mask)`, the mask 0 when there is none (see
+    /// [`super::candidates`]). With `drop_one_byte_runs`, dots before a one-byte run are
+    /// no candidates.
+    fn next_block(self, text: &[u8], at: usize, drop_one_byte_runs: bool) -> (usize, u64);
+
+    /// Walks back from `i` over ASCII host bytes (`[A-Za-z0-9.-]`) while above `stop`, as
+    /// the scanner's host walk does byte by byte: returns the new position, whether a bad
+    /// label pair (Dot Dot, Dot `-`, `-` Dot) was seen among the bytes walked and the
+    /// character after them (whose class is `next`), and the class of the last byte
+    /// walked (or `next`). May stop early (the portable kernel walks nothing).
+    fn walk_host(self, text: &[u8], i: usize, stop: usize, next: u8) -> (usize, bool, u8);
+
+    /// Walks back from `i` over ASCII local-part bytes (`ascii::LOCAL_PART`) while above
+    /// `floor`, as the scanner's local-part walk does byte by byte: returns the new
+    /// position, whether two adjacent dots were seen (counting the byte after the walked
+    /// ones, a dot when `dot_after`), and whether the last byte walked is a dot (or
+    /// `dot_after`). May stop early (the portable and SSE2 kernels walk nothing).
+    fn walk_local_part(
+        self,
+        text: &[u8],
+        i: usize,
+        floor: usize,
+        dot_after: bool,
+    ) -> (usize, bool, bool);
+}
+
+/// A computation over some [`Ops`], which [`super::Kernel::with_ops`] runs with the
+/// kernel's instruction set enabled (a closure cannot be generic, so this is a trait).
+/// `run` should be `#[inline(always)]`: what is not inlined into the kernel's entry
+/// point is compiled without its instruction set, and calls the operations.
+pub(crate) trait WithOps {
+    /// What the computation returns.
+    type Output;
+    /// Runs the computation with `ops`.
+    fn run<O: Ops>(self, ops: O) -> Self::Output;
+}
+
+/// The portable kernel: the scalar skips and candidate search, and no walk.
+impl Ops for ScalarRuns {
+    #[inline(always)]
+    fn next_block(self, text: &[u8], at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
+        next_block_scalar(text, at, drop_one_byte_runs)
+    }
+    #[inline(always)]
+    fn walk_host(self, _: &[u8], i: usize, _: usize, next: u8) -> (usize, bool, u8) {
+        (i, false, next)
+    }
+    #[inline(always)]
+    fn walk_local_part(self, _: &[u8], i: usize, _: usize, dot_after: bool) -> (usize, bool, bool) {
+        (i, false, dot_after)
+    }
+}
