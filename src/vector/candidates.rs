@@ -36,8 +36,9 @@
 //! dominates when dots come every few dozen bytes (as in mail headers), and finds both
 //! Dots in one pass.
 //!
-//! Invariants: a vector kernel reads the bytes `at..at + 66` (the block plus the two bytes
-//! a `。` starting at its end needs) only when they exist ([`READ_AHEAD`]); otherwise the
+//! Invariants: a vector kernel reads the bytes `at..at + 67` (the block plus the two bytes
+//! a `。` starting at its end needs, and the three after a `://` with the byte after it)
+//! only when they exist ([`READ_AHEAD`]); otherwise the
 //! scalar classification handles the block. Bits for positions past the end of the text
 //! are never set.
 
@@ -50,7 +51,7 @@ pub(crate) const DENSE_DOTS: u32 = 2;
 /// Bytes per block: one bit of the mask per byte.
 pub(crate) const BLOCK: usize = 64;
 /// Bytes a vector kernel may read past the start of a block.
-pub(crate) const READ_AHEAD: usize = BLOCK + 2;
+pub(crate) const READ_AHEAD: usize = BLOCK + 3;
 
 /// The byte classes of one block (bit `i`: byte `at + i`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -59,7 +60,8 @@ pub(crate) struct Classes {
     pub(crate) dot: u64,
     /// The first byte of `。` (`E3 80 82`).
     pub(crate) ideographic: u64,
-    /// The `:` of a `://` (see [`scheme_marks`]).
+    /// The `:` of a `://` followed by `l`, `L`, a digit or `[`, which may start a host
+    /// without a TLD (see [`scheme_marks`]; `https://www.` is not one).
     pub(crate) scheme: u64,
     /// ASCII HostCharNoDot: `[A-Za-z0-9-]`.
     pub(crate) host: u64,
@@ -229,11 +231,14 @@ fn with_schemes(dots: u64, scheme: u64, text: &[u8], at: usize) -> u64 {
 }
 
 /// The `://` of the block at `at` that can start a host without a TLD, from the `:` of
-/// its `://` (`pairs`): an `l`, `L`, digit or `[` after it (`localhost`,
-/// an IPv4 address, a bracketed IPv6 address), and a `p` or `s` (any case) before it,
-/// the last letter of `http` or `https`. The scanner looks at the few left
-/// (`Scanner::literal_host`); the rest (`https://www.…`, `file:///`, `a://b`) never
-/// leave the kernel. A byte by byte loop, but over `://` only, which are rare.
+/// those its classes keep (`pairs`: an `l`, `L`, digit or `[` after the `://`, as in
+/// `localhost`, an IPv4 address, a bracketed IPv6 address): those with a `p` or `s` (any
+/// case) before them, the last letter of `http` or `https`. The scanner looks at the few
+/// left (`Scanner::literal_host`); the rest (`https://www.…`, `file:///`, `a://b`) never
+/// leave the kernel, most of them not even to come here (the byte after the `://` is
+/// tested a vector at a time: this call for every `://` was 4 % of the instructions of
+/// the scan of `email-intl.txt`, whose URLs have a scheme). A byte by byte loop, over
+/// rare marks.
 #[inline(never)]
 fn scheme_marks(pairs: u64, text: &[u8], at: usize) -> u64 {
     let mut rest = pairs;
@@ -242,9 +247,7 @@ fn scheme_marks(pairs: u64, text: &[u8], at: usize) -> u64 {
         let i = rest.trailing_zeros() as usize;
         rest &= rest - 1;
         let colon = at + i;
-        let live = colon > 0
-            && matches!(text[colon - 1], b'p' | b'P' | b's' | b'S')
-            && matches!(text.get(colon + 3), Some(b'l' | b'L' | b'0'..=b'9' | b'['));
+        let live = colon > 0 && matches!(text[colon - 1], b'p' | b'P' | b's' | b'S');
         keep |= (live as u64) << i;
     }
     keep
@@ -254,7 +257,8 @@ fn scheme_marks(pairs: u64, text: &[u8], at: usize) -> u64 {
 /// scheme)`. Most blocks have no `E3` byte and no `:/` pair: one pass of a dot compare
 /// and one "rare" mask per vector (an `E3`, or a `:` before a `/` on a load one byte
 /// further on) settles those; the second pass, made only when the rare mask has a bit,
-/// tests the three bytes of `。` and of `://` on loads one and two bytes further on.
+/// tests the three bytes of `。` and of `://` on loads one and two bytes further on, and
+/// the byte after a `://` on a load three bytes further on (see [`Classes::scheme`]).
 /// (The `:/` pairs in a mask of their own in the first pass, and the call of
 /// [`scheme_marks`] before the host classes, cost 15 % more instructions and 10 % more
 /// time in the candidate search of `email-en.mbox`, where one block in a hundred has a
@@ -285,21 +289,29 @@ pub(crate) unsafe fn dots<V: Vector>(p: *const u8) -> (u64, u64, u64) {
     let (mut ideographic, mut scheme) = (0, 0);
     let mut k = 0;
     while k < BLOCK {
-        // SAFETY: k + 2 + BYTES <= 66 bytes from `p` are readable; the CPU has `V`'s set.
+        // SAFETY: k + 3 + BYTES <= 67 bytes from `p` are readable; the CPU has `V`'s set.
         unsafe {
             let v = V::load(p.add(k));
             let v1 = V::load(p.add(k + 1));
             let v2 = V::load(p.add(k + 2));
+            let v3 = V::load(p.add(k + 3));
             ideographic |= v
                 .eq(V::splat(0xE3))
                 .and(v1.eq(V::splat(0x80)))
                 .and(v2.eq(V::splat(0x82)))
                 .movemask()
                 << k;
+            // What may start a host without a TLD after `://`: `l`, `L`, a digit, `[`.
+            let literal = v3
+                .or(V::splat(0x20))
+                .eq(V::splat(b'l'))
+                .or(v3.gt(V::splat(b'0' - 1)).and(V::splat(b'9' + 1).gt(v3)))
+                .or(v3.eq(V::splat(b'[')));
             scheme |= v
                 .eq(V::splat(b':'))
                 .and(v1.eq(V::splat(b'/')))
                 .and(v2.eq(V::splat(b'/')))
+                .and(literal)
                 .movemask()
                 << k;
         }
@@ -370,7 +382,7 @@ pub(crate) unsafe fn next_block<V: Vector>(
         return 0;
     };
     while pos <= last {
-        // SAFETY: 66 bytes from `pos` are inside `text` (`pos + READ_AHEAD <= len`).
+        // SAFETY: 67 bytes from `pos` are inside `text` (`pos + READ_AHEAD <= len`).
         let p = unsafe { text.as_ptr().add(pos) };
         // SAFETY: as above, and the CPU has the instruction set of `V`.
         let (dot, ideographic, scheme) = unsafe { dots::<V>(p) };
@@ -435,7 +447,9 @@ pub(crate) fn classes_scalar(text: &[u8], at: usize, hosts: bool) -> Classes {
             b == 0xE3 && text.get(at + i + 1) == Some(&0x80) && text.get(at + i + 2) == Some(&0x82);
         c.dot |= ((b == b'.') as u64) << i;
         c.ideographic |= (ideographic as u64) << i;
-        c.scheme |= ((b == b':' && text.get(at + i + 1..at + i + 3) == Some(b"//")) as u64) << i;
+        let literal = matches!(text.get(at + i + 3), Some(b'l' | b'L' | b'0'..=b'9' | b'['));
+        c.scheme |=
+            ((b == b':' && text.get(at + i + 1..at + i + 3) == Some(b"//") && literal) as u64) << i;
         c.host |= ((hosts && is_host_no_dot(b)) as u64) << i;
         c.non_ascii |= ((hosts && b >= 0x80) as u64) << i;
     }
