@@ -150,16 +150,9 @@ impl WithOps for Terminate<'_> {
 }
 
 /// The automaton, with `runs` skipping [`PLAIN`] and [`SIMPLE`] runs. Inlined into each
-/// kernel's instantiation: of [`terminate`], and of the scanner's loop, which runs
-/// compiled for the kernel already (a call through the dispatch for each link with a
-/// path cost 3 % of the scan of `email-intl.txt`).
+/// kernel's instantiation.
 #[inline(always)]
-pub(crate) fn terminate_with<R: Runs>(
-    text: &[u8],
-    start: usize,
-    stack: &mut BracketStack,
-    runs: R,
-) -> usize {
+fn terminate_with<R: Runs>(text: &[u8], start: usize, stack: &mut BracketStack, runs: R) -> usize {
     let n = text.len();
     let mut last_safe = start;
     let mut part: Option<UrlPart> = None;
