@@ -119,14 +119,8 @@ impl Runs for NeonOps {
 
 impl Ops for NeonOps {
     #[inline(always)]
-    fn next_block(self, text: &[u8], mut at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
-        // SAFETY: NEON is in the baseline.
-        let mask =
-            unsafe { candidates::next_block::<uint8x16_t>(text, &mut at, drop_one_byte_runs) };
-        if mask != 0 {
-            return (at, mask);
-        }
-        next_block_scalar(text, at, drop_one_byte_runs)
+    fn next_block(self, text: &[u8], at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
+        neon_next_block(text, at, drop_one_byte_runs)
     }
     #[inline(always)]
     fn walk_host(self, text: &[u8], i: usize, stop: usize, next: u8) -> (usize, bool, u8) {
@@ -144,6 +138,18 @@ impl Ops for NeonOps {
         // SAFETY: NEON is in the baseline.
         unsafe { walks::walk_local_part::<uint8x16_t>(text, i, floor, dot_after) }
     }
+}
+
+/// [`Ops::next_block`] of the NEON kernel, out of line (a call per block with a
+/// candidate costs the scanner's loop less than the registers the search would take).
+#[inline(never)]
+fn neon_next_block(text: &[u8], mut at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
+    // SAFETY: NEON is in the baseline.
+    let mask = unsafe { candidates::next_block::<uint8x16_t>(text, &mut at, drop_one_byte_runs) };
+    if mask != 0 {
+        return (at, mask);
+    }
+    next_block_scalar(text, at, drop_one_byte_runs)
 }
 
 /// Runs `work` with the NEON [`Ops`].
