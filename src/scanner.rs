@@ -77,8 +77,9 @@ const FULLWIDTH_FULL_STOP: u32 = 0xFF0E;
 
 /// The longest backward walk (host or local part) made byte by byte: a walk that the
 /// floor or the last rejected host bounds to this many bytes costs less in a byte loop
-/// than in a call to the vector kernel (link-dense text, where each host or local part
-/// starts right after the previous link).
+/// than in the vector walk (link-dense text, where each host or local part starts right
+/// after the previous link). Measured again with the vector walk inlined into the loop:
+/// with no byte loop, lines of `x.com` took 38 % more time; a bound of 8 changed nothing.
 const SCALAR_HOST_WALK: usize = 16;
 
 /// A host rejected for its labels: `text[start..=dot]` is one unbroken run of HostChar
@@ -1031,7 +1032,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
         let stop = if known == usize::MAX { floor } else { known };
         // Whether runs of ASCII host bytes go through the vector kernel (if there is one):
         // not when the walk cannot be long, as in link-dense text, where the previous link
-        // ended just before this host and a byte loop costs less than the kernel's call.
+        // ended just before this host and a byte loop costs less than the vector walk.
         let vector = i - stop > SCALAR_HOST_WALK;
         while i > stop {
             if vector {

@@ -12,8 +12,8 @@
 //! 64 bytes and for most links, whose entry and exit cost as much as a short walk). (The
 //! search itself stays out of line, and so does the termination automaton, which the
 //! scanner calls through the dispatch: inlined into the scanner's loop, each took
-//! registers from it and made link-dense text 7 % slower, and paths full of brackets a
-//! quarter slower.)
+//! registers from it and made link-dense text 3 to 5 % slower, and paths full of
+//! brackets up to a quarter slower.)
 //!
 //! Invariants: a value of a vector kernel's `Ops` type is only made inside that kernel's
 //! `with_ops` entry point, which runs with the kernel's instruction set enabled (and which

@@ -230,8 +230,8 @@ impl Ops for Avx2Ops {
 
 /// [`Ops::next_block`] of the AVX2 kernel, out of line: a call per block with a
 /// candidate costs the scanner's loop less than the registers that the search inlined
-/// into it takes from the rest (link-dense text, with a link every few bytes, took 7 %
-/// more time with it inlined).
+/// into it takes from the rest (link-dense text, with a link every few bytes, took 3 to
+/// 5 % more time with it inlined).
 ///
 /// # Safety
 /// The CPU has AVX2 and the instructions of [`avx2_with_ops`].
