@@ -51,7 +51,8 @@ use runs::ScalarRuns;
 ///
 /// A value can only be had from [`Kernel::detect`], [`Kernel::available`] or
 /// [`Kernel::portable`], which check the CPU first: holding an AVX2 kernel is the proof
-/// that the CPU has AVX2, so the kernels do not test it again on every call.
+/// that the CPU has AVX2 (and the BMI1, BMI2, LZCNT and POPCNT its code is compiled for),
+/// so the kernels do not test it again on every call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Kernel(Kind);
 
@@ -135,7 +136,8 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             Kind::Sse2 => x86_64::sse2_with_ops(work),
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: an AVX2 kernel is only made after detecting AVX2.
+            // SAFETY: an AVX2 kernel is only made after detecting AVX2, BMI1, BMI2, LZCNT
+            // and POPCNT (`avx2_detected`).
             Kind::Avx2 => unsafe { x86_64::avx2_with_ops(work) },
             #[cfg(target_arch = "aarch64")]
             Kind::Neon => aarch64::neon_with_ops(work),

@@ -5,15 +5,15 @@
 //! [`super::Kernel::with_ops`] dispatches once, to a function of the kernel compiled with
 //! its instruction set enabled, which runs a [`WithOps`] computation with the kernel's
 //! `Ops`. Every operation is `#[inline(always)]`, so the computation is compiled once per
-//! kernel with the operations inlined into it: a walk back over a host or a local part,
-//! a skip over a path's bytes are a few vector instructions in the scanner's own loop,
-//! and the candidate search of the next block a direct call to the kernel's code, not a
-//! call through the dispatch each (on the mail corpora, a call for every other block of
-//! 64 bytes and for most links, whose entry and exit cost as much as a short walk). (The
-//! search itself stays out of line, and so does the termination automaton, which the
-//! scanner calls through the dispatch: inlined into the scanner's loop, each took
-//! registers from it and made link-dense text 3 to 5 % slower, and paths full of
-//! brackets up to a quarter slower.)
+//! kernel with the operations inlined into it: in the scanner's loop, a walk back over a
+//! host or a local part is a few vector instructions, and the candidate search of the
+//! next block a direct call to the kernel's code; in the automaton, a skip over a path's
+//! bytes is. (The walks and the search were each a call through the dispatch: on the mail
+//! corpora, for more than a third of the blocks of 64 bytes and for most links, each
+//! entry and exit costing as much as a short walk.) The search itself stays out of line, and the scanner calls the
+//! automaton through the dispatch: inlined into the scanner's loop, each took registers
+//! from it and made link-dense text 3 to 5 % slower, and paths full of brackets up to a
+//! quarter slower.
 //!
 //! Invariants: a value of a vector kernel's `Ops` type is only made inside that kernel's
 //! `with_ops` entry point, which runs with the kernel's instruction set enabled (and which

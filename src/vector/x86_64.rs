@@ -1,15 +1,16 @@
 //! The x86_64 instantiations: [`Vector`] for `__m128i` (SSE2, 16 lanes) and `__m256i`
 //! (AVX2, 32 lanes; with [`Lookup`] by `vpshufb`), and each kernel's [`Ops`], into which
 //! the generic algorithms are inlined, with its entry point ([`sse2_with_ops`],
-//! [`avx2_with_ops`]: the one `#[target_feature]` function of the kernel, into which the
-//! code generic over `Ops` is inlined in turn).
+//! [`avx2_with_ops`]: a `#[target_feature]` function into which the code generic over
+//! `Ops` is inlined in turn) and its out-of-line candidate search.
 //!
 //! SSE2 has no byte shuffle (`pshufb` is SSSE3), so its kernel takes the scalar skips and
 //! local-part walk; CPUs without AVX2 are rare enough not to warrant an SSSE3 kernel.
 //!
-//! The AVX2 entry point is an `unsafe fn`: it assumes AVX2, which the caller proves by
-//! holding a [`super::Kernel`] of that kind; inside it, holding an [`Avx2Ops`] is the
-//! proof. The `Vector` methods are plain intrinsics (see [`super::simd`]).
+//! The AVX2 kernel's code is compiled for AVX2 and the BMI1, BMI2, LZCNT and POPCNT that
+//! come with it on every CPU that has it; its functions are `unsafe fn`s that assume them,
+//! which the caller proves by holding a [`super::Kernel`] of that kind (made only where
+//! the CPU reports all five); inside them, holding an [`Avx2Ops`] is the proof. The `Vector` methods are plain intrinsics (see [`super::simd`]).
 
 #![allow(unsafe_code)]
 
@@ -187,7 +188,8 @@ pub(crate) unsafe fn avx2_classes(text: &[u8], at: usize, hosts: bool) -> Classe
 }
 
 /// The AVX2 kernel's [`Ops`]. A value exists only inside [`avx2_with_ops`], which runs
-/// with AVX2 enabled, so holding one proves the CPU has AVX2.
+/// with AVX2 (and BMI1, BMI2, LZCNT, POPCNT) enabled, so holding one proves the CPU has
+/// them.
 #[derive(Clone, Copy)]
 pub(crate) struct Avx2Ops(());
 
@@ -234,7 +236,7 @@ impl Ops for Avx2Ops {
 /// 5 % more time with it inlined).
 ///
 /// # Safety
-/// The CPU has AVX2 and the instructions of [`avx2_with_ops`].
+/// The CPU has AVX2, BMI1, BMI2, LZCNT and POPCNT.
 #[inline(never)]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn avx2_next_block(text: &[u8], mut at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
@@ -246,11 +248,11 @@ unsafe fn avx2_next_block(text: &[u8], mut at: usize, drop_one_byte_runs: bool) 
     next_block_scalar(text, at, drop_one_byte_runs)
 }
 
-/// Runs `work` with the AVX2 [`Ops`], compiled with AVX2 enabled, so that the operations
-/// are inlined into it.
+/// Runs `work` with the AVX2 [`Ops`], compiled with AVX2 (and BMI1, BMI2, LZCNT, POPCNT)
+/// enabled, so that the operations are inlined into it.
 ///
 /// # Safety
-/// The CPU has AVX2.
+/// The CPU has AVX2, BMI1, BMI2, LZCNT and POPCNT.
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 pub(crate) unsafe fn avx2_with_ops<W: WithOps>(work: W) -> W::Output {
     work.run(Avx2Ops(()))
