@@ -989,7 +989,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
     /// last rejected host ([`HostRun`]) when it reaches that host's dot. Returns the host
     /// start; whether the host is bad: no character before the dot, a first character
     /// that is a dot or `-`, or a bad label pair in `text[start..]` up to and including
-    /// the pair (dot, R[0]); and whether the walk reached the rejected host (it is bad
+    /// the pair (dot, `R[0]`); and whether the walk reached the rejected host (it is bad
     /// then).
     #[inline(always)]
     fn walk_host<O: Ops>(&self, ops: O, dot: usize, dot_len: usize) -> (usize, bool, bool) {

@@ -111,7 +111,7 @@ pub fn quote_local_part(local: &str) -> Result<Cow<'_, str>, QuoteError> {
 }
 
 /// Formats an email address: the local part quoted minimally ([`quote_local_part`]), `@`,
-/// and the domain shown in Unicode ([`format_host`](super::format_host)).
+/// and the domain shown in Unicode ([`format_host`]).
 ///
 /// ```
 /// use linkscan::format::format_email;

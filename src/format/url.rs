@@ -28,7 +28,7 @@
 //!   fragment has its first `:` escaped.
 //!
 //! The userinfo and port are kept as given; the host is shown with
-//! [`format_host`](super::format_host). Leading and trailing spaces and C0 controls are
+//! [`format_host`]. Leading and trailing spaces and C0 controls are
 //! dropped, as WHATWG URL parsing drops them; inside the URL they are data (and come out
 //! percent-escaped, being Hard).
 

@@ -8,7 +8,7 @@
 //! and archives carry a dozen such fields per message. The scan reads only the MIME
 //! fields (`Content-Type`, `Content-Transfer-Encoding`, `Content-Disposition`, and the
 //! other `Content-*` fields the parser needs to split bodies), `Subject`, `Message-ID`,
-//! and — for the HTML archive's index, unless [`MailScanner::index_fields`] turns them off
+//! and — for the HTML archive's index, unless [`MailScanner::index_fields`](crate::mail::MailScanner::index_fields) turns them off
 //! — `From`, `Date`, `In-Reply-To` and `References`. [`Fields::parser`] configures
 //! the parser so: those fields get the same parser as the default configuration gives
 //! them, and every other field is skipped (`parse_and_ignore`, which stops where every

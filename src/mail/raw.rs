@@ -3,7 +3,7 @@
 //!
 //! # Algorithm
 //!
-//! The bytes are scanned as they are, with [`LinkFinder::links_bytes`]: no MIME parsing,
+//! The bytes are scanned as they are, with [`LinkFinder::links_bytes`](crate::LinkFinder::links_bytes): no MIME parsing,
 //! no transfer or charset decoding, no mboxrd unescaping (an invalid UTF-8 sequence is never
 //! part of a link). The pieces of one message are cut just after an ASCII space or control
 //! character, so scanning them one by one finds exactly the links of a scan of the whole
