@@ -13,9 +13,9 @@
 
 use core::arch::aarch64::*;
 
+use super::candidates;
 #[cfg(test)]
 use super::candidates::Classes;
-use super::candidates::{self, next_block_scalar};
 use super::ops::{Ops, WithOps};
 use super::runs::{self, Runs};
 use super::simd::{Lookup, Vector};
@@ -143,13 +143,9 @@ impl Ops for NeonOps {
 /// [`Ops::next_block`] of the NEON kernel, out of line (a call per block with a
 /// candidate costs the scanner's loop less than the registers the search would take).
 #[inline(never)]
-fn neon_next_block(text: &[u8], mut at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
+fn neon_next_block(text: &[u8], at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
     // SAFETY: NEON is in the baseline.
-    let mask = unsafe { candidates::next_block::<uint8x16_t>(text, &mut at, drop_one_byte_runs) };
-    if mask != 0 {
-        return (at, mask);
-    }
-    next_block_scalar(text, at, drop_one_byte_runs)
+    unsafe { candidates::next_block::<uint8x16_t>(text, at, drop_one_byte_runs) }
 }
 
 /// Runs `work` with the NEON [`Ops`].

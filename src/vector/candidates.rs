@@ -363,50 +363,46 @@ pub(crate) unsafe fn classes<V: Vector>(text: &[u8], at: usize, with_hosts: bool
     }
 }
 
-/// The loop of `Kernel::next_block` over the blocks a vector load may read whole: the
-/// candidate mask of the first block with one, `at` left at that block; or 0, `at` left
-/// at the first block it could not look at. (A `u64` comes back in a register; an
-/// `Option<(usize, u64)>` went through memory.)
+/// [`super::Ops::next_block`] a vector at a time: the first block at or after `at` with a
+/// candidate, `(block start, candidate mask)`, the mask 0 when there is none. The blocks
+/// a vector load may not read whole (the last [`READ_AHEAD`] bytes) are left to
+/// [`next_block_scalar`]. (Two integers come back in registers; an `Option<(usize, u64)>`
+/// went through memory.)
 ///
 /// # Safety
 /// The CPU has the instruction set of `V`.
 #[inline(always)]
 pub(crate) unsafe fn next_block<V: Vector>(
     text: &[u8],
-    at: &mut usize,
+    mut pos: usize,
     drop_one_byte_runs: bool,
-) -> u64 {
-    // A local position, written back once: through `at` it was stored on every block.
-    let mut pos = *at;
-    let Some(last) = text.len().checked_sub(READ_AHEAD) else {
-        return 0;
-    };
-    while pos <= last {
-        // SAFETY: 67 bytes from `pos` are inside `text` (`pos + READ_AHEAD <= len`).
-        let p = unsafe { text.as_ptr().add(pos) };
-        // SAFETY: as above, and the CPU has the instruction set of `V`.
-        let (dot, ideographic, scheme) = unsafe { dots::<V>(p) };
-        if dot | ideographic | scheme != 0 {
-            // The host classes are read (the 64 bytes at `p`, readable as above) only
-            // for a block with enough dots.
-            let mask = block_candidates(
-                dot,
-                ideographic,
-                scheme,
-                text,
-                pos,
-                drop_one_byte_runs,
-                VectorHosts::<V>(p, core::marker::PhantomData),
-            );
-            if mask != 0 {
-                *at = pos;
-                return mask;
+) -> (usize, u64) {
+    if let Some(last) = text.len().checked_sub(READ_AHEAD) {
+        while pos <= last {
+            // SAFETY: 67 bytes from `pos` are inside `text` (`pos + READ_AHEAD <= len`).
+            let p = unsafe { text.as_ptr().add(pos) };
+            // SAFETY: as above, and the CPU has the instruction set of `V`.
+            let (dot, ideographic, scheme) = unsafe { dots::<V>(p) };
+            if dot | ideographic | scheme != 0 {
+                // The host classes are read (the 64 bytes at `p`, readable as above) only
+                // for a block with enough dots.
+                let mask = block_candidates(
+                    dot,
+                    ideographic,
+                    scheme,
+                    text,
+                    pos,
+                    drop_one_byte_runs,
+                    VectorHosts::<V>(p, core::marker::PhantomData),
+                );
+                if mask != 0 {
+                    return (pos, mask);
+                }
             }
+            pos += BLOCK;
         }
-        pos += BLOCK;
     }
-    *at = pos;
-    0
+    next_block_scalar(text, pos, drop_one_byte_runs)
 }
 
 /// [`next_block`] byte by byte, from `at` to the end of the text: the portable kernel's

@@ -37,21 +37,31 @@ pub(crate) trait Ops: Runs {
     /// the scanner's host walk does byte by byte: returns the new position, whether a bad
     /// label pair (Dot Dot, Dot `-`, `-` Dot) was seen among the bytes walked and the
     /// character after them (whose class is `next`), and the class of the last byte
-    /// walked (or `next`). May stop early (the portable kernel walks nothing).
-    fn walk_host(self, text: &[u8], i: usize, stop: usize, next: u8) -> (usize, bool, u8);
+    /// walked (or `next`). May stop early: by default (the portable kernel) it walks
+    /// nothing.
+    #[inline(always)]
+    fn walk_host(self, text: &[u8], i: usize, stop: usize, next: u8) -> (usize, bool, u8) {
+        let _ = (text, stop);
+        (i, false, next)
+    }
 
     /// Walks back from `i` over ASCII local-part bytes (`ascii::LOCAL_PART`) while above
     /// `floor`, as the scanner's local-part walk does byte by byte: returns the new
     /// position, whether two adjacent dots were seen (counting the byte after the walked
     /// ones, a dot when `dot_after`), and whether the last byte walked is a dot (or
-    /// `dot_after`). May stop early (the portable and SSE2 kernels walk nothing).
+    /// `dot_after`). May stop early: by default (the portable and SSE2 kernels) it walks
+    /// nothing.
+    #[inline(always)]
     fn walk_local_part(
         self,
         text: &[u8],
         i: usize,
         floor: usize,
         dot_after: bool,
-    ) -> (usize, bool, bool);
+    ) -> (usize, bool, bool) {
+        let _ = (text, floor);
+        (i, false, dot_after)
+    }
 }
 
 /// A computation over some [`Ops`], which [`super::Kernel::with_ops`] runs with the
@@ -70,13 +80,5 @@ impl Ops for ScalarRuns {
     #[inline(always)]
     fn next_block(self, text: &[u8], at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
         next_block_scalar(text, at, drop_one_byte_runs)
-    }
-    #[inline(always)]
-    fn walk_host(self, _: &[u8], i: usize, _: usize, next: u8) -> (usize, bool, u8) {
-        (i, false, next)
-    }
-    #[inline(always)]
-    fn walk_local_part(self, _: &[u8], i: usize, _: usize, dot_after: bool) -> (usize, bool, bool) {
-        (i, false, dot_after)
     }
 }

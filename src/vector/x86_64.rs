@@ -16,9 +16,9 @@
 
 use core::arch::x86_64::*;
 
+use super::candidates;
 #[cfg(test)]
 use super::candidates::Classes;
-use super::candidates::{self, next_block_scalar};
 use super::ops::{Ops, WithOps};
 use super::runs::{self, Runs, ScalarRuns};
 use super::simd::{Lookup, Vector};
@@ -154,21 +154,14 @@ impl Ops for Sse2Ops {
         // SAFETY: SSE2 is in the baseline.
         unsafe { walks::walk_host::<__m128i>(text, i, stop, next) }
     }
-    #[inline(always)]
-    fn walk_local_part(self, _: &[u8], i: usize, _: usize, dot_after: bool) -> (usize, bool, bool) {
-        (i, false, dot_after)
-    }
+    // No local-part walk (it needs a byte shuffle): the default, which walks nothing.
 }
 
 /// [`Ops::next_block`] of the SSE2 kernel, out of line (as [`avx2_next_block`]).
 #[inline(never)]
-fn sse2_next_block(text: &[u8], mut at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
+fn sse2_next_block(text: &[u8], at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
     // SAFETY: SSE2 is in the baseline.
-    let mask = unsafe { candidates::next_block::<__m128i>(text, &mut at, drop_one_byte_runs) };
-    if mask != 0 {
-        return (at, mask);
-    }
-    next_block_scalar(text, at, drop_one_byte_runs)
+    unsafe { candidates::next_block::<__m128i>(text, at, drop_one_byte_runs) }
 }
 
 /// Runs `work` with the SSE2 [`Ops`].
@@ -239,13 +232,9 @@ impl Ops for Avx2Ops {
 /// The CPU has AVX2, BMI1, BMI2, LZCNT and POPCNT.
 #[inline(never)]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn avx2_next_block(text: &[u8], mut at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
+unsafe fn avx2_next_block(text: &[u8], at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
     // SAFETY: the caller's promise.
-    let mask = unsafe { candidates::next_block::<__m256i>(text, &mut at, drop_one_byte_runs) };
-    if mask != 0 {
-        return (at, mask);
-    }
-    next_block_scalar(text, at, drop_one_byte_runs)
+    unsafe { candidates::next_block::<__m256i>(text, at, drop_one_byte_runs) }
 }
 
 /// Runs `work` with the AVX2 [`Ops`], compiled with AVX2 (and BMI1, BMI2, LZCNT, POPCNT)
