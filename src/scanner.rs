@@ -68,7 +68,7 @@ use crate::link::{Link, LinkKind};
 use crate::props::{is_ignored_cp, props_of, HOST_CHAR, LINK_EMAIL};
 use crate::registrable::{LastHost, Suffix};
 use crate::tables::PROPS_BLOCKS;
-use crate::terminate::{terminate, BracketStack};
+use crate::terminate::{terminate, terminate_in, BracketStack};
 use crate::tld::{pack_short_from, TldPolicy, TldSet};
 use crate::utf8;
 use crate::vector::{Candidates, Kernel, Ops, WithOps, SCHEME_MARK};
@@ -831,7 +831,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
 
         // 8. Path, query, fragment; or drop the trailing dot.
         let link_end = if end < n && matches!(text[end], b'/' | b'?' | b'#') {
-            terminate(text, end, &mut self.stack, self.kernel)
+            terminate_in(ops, text, end, &mut self.stack)
         } else if trailing_dot > 0 && !has_port {
             end - trailing_dot
         } else {

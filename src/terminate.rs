@@ -134,6 +134,18 @@ pub(crate) fn terminate(
     kernel.with_ops(Terminate { text, start, stack })
 }
 
+/// [`terminate`] from code that holds a kernel's [`Ops`] (the scanner's loop): a direct
+/// call to the automaton compiled for that kernel, with no dispatch on the kernel's kind.
+#[inline(always)]
+pub(crate) fn terminate_in<O: Ops>(
+    ops: O,
+    text: &[u8],
+    start: usize,
+    stack: &mut BracketStack,
+) -> usize {
+    ops.outlined(Terminate { text, start, stack })
+}
+
 /// The arguments of [`terminate`], waiting for a kernel's [`Runs`].
 struct Terminate<'a> {
     text: &'a [u8],

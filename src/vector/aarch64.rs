@@ -138,6 +138,16 @@ impl Ops for NeonOps {
         // SAFETY: NEON is in the baseline.
         unsafe { walks::walk_local_part::<uint8x16_t>(text, i, floor, dot_after) }
     }
+    #[inline(always)]
+    fn outlined<W: WithOps>(self, work: W) -> W::Output {
+        neon_outlined(work)
+    }
+}
+
+/// [`Ops::outlined`] of the NEON kernel.
+#[inline(never)]
+fn neon_outlined<W: WithOps>(work: W) -> W::Output {
+    work.run(NeonOps)
 }
 
 /// [`Ops::next_block`] of the NEON kernel, out of line (a call per block with a

@@ -10,14 +10,18 @@
 //! next block a direct call to the kernel's code; in the automaton, a skip over a path's
 //! bytes is. (The walks and the search were each a call through the dispatch: on the mail
 //! corpora, for more than a third of the blocks of 64 bytes and for most links, each
-//! entry and exit costing as much as a short walk.) The search itself stays out of line, and the scanner calls the
-//! automaton through the dispatch: inlined into the scanner's loop, each took registers
-//! from it and made link-dense text 3 to 5 % slower, and paths full of brackets up to a
-//! quarter slower.
+//! entry and exit costing as much as a short walk.) The search itself stays out of line,
+//! and so does the automaton, which the scanner runs through [`Ops::outlined`]: a direct
+//! call of the automaton compiled for the same kernel. Inlined into the scanner's loop,
+//! each took registers from it and made link-dense text 3 to 5 % slower, and paths full
+//! of brackets up to a quarter slower; called through the dispatch, the automaton cost
+//! two calls and a branch on the kernel's kind per link with a path (2 % of the
+//! instructions of a count of `email-intl.txt`).
 //!
 //! Invariants: a value of a vector kernel's `Ops` type is only made inside that kernel's
-//! `with_ops` entry point, which runs with the kernel's instruction set enabled (and which
-//! only a [`super::Kernel`] of that kind calls), so holding one proves the CPU has it.
+//! `with_ops` or `outlined` entry points, which run with the kernel's instruction set
+//! enabled (and which only a [`super::Kernel`] of that kind, or a value of that type,
+//! calls), so holding one proves the CPU has it.
 
 use super::candidates::next_block_scalar;
 use super::runs::{Runs, ScalarRuns};
@@ -62,6 +66,12 @@ pub(crate) trait Ops: Runs {
         let _ = (text, floor);
         (i, false, dot_after)
     }
+
+    /// Runs `work` with this kernel's operations, compiled as a function of its own (out
+    /// of line, with the kernel's instruction set): a direct call, with no dispatch on the
+    /// kernel's kind. For a computation that the caller's loop should not inline, such as
+    /// the termination automaton in the scanner's.
+    fn outlined<W: WithOps>(self, work: W) -> W::Output;
 }
 
 /// A computation over some [`Ops`], which [`super::Kernel::with_ops`] runs with the
@@ -81,4 +91,14 @@ impl Ops for ScalarRuns {
     fn next_block(self, text: &[u8], at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
         next_block_scalar(text, at, drop_one_byte_runs)
     }
+    #[inline(always)]
+    fn outlined<W: WithOps>(self, work: W) -> W::Output {
+        scalar_outlined(work)
+    }
+}
+
+/// [`Ops::outlined`] of the portable kernel.
+#[inline(never)]
+fn scalar_outlined<W: WithOps>(work: W) -> W::Output {
+    work.run(ScalarRuns)
 }

@@ -155,6 +155,16 @@ impl Ops for Sse2Ops {
         unsafe { walks::walk_host::<__m128i>(text, i, stop, next) }
     }
     // No local-part walk (it needs a byte shuffle): the default, which walks nothing.
+    #[inline(always)]
+    fn outlined<W: WithOps>(self, work: W) -> W::Output {
+        sse2_outlined(work)
+    }
+}
+
+/// [`Ops::outlined`] of the SSE2 kernel.
+#[inline(never)]
+fn sse2_outlined<W: WithOps>(work: W) -> W::Output {
+    work.run(Sse2Ops(()))
 }
 
 /// [`Ops::next_block`] of the SSE2 kernel, out of line (as [`avx2_next_block`]).
@@ -221,6 +231,21 @@ impl Ops for Avx2Ops {
         // SAFETY: the CPU has AVX2 (see the type).
         unsafe { walks::walk_local_part::<__m256i>(text, i, floor, dot_after) }
     }
+    #[inline(always)]
+    fn outlined<W: WithOps>(self, work: W) -> W::Output {
+        // SAFETY: the CPU has AVX2 (see the type).
+        unsafe { avx2_outlined(work) }
+    }
+}
+
+/// [`Ops::outlined`] of the AVX2 kernel: [`avx2_with_ops`], never inlined.
+///
+/// # Safety
+/// The CPU has AVX2, BMI1, BMI2, LZCNT and POPCNT.
+#[inline(never)]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn avx2_outlined<W: WithOps>(work: W) -> W::Output {
+    work.run(Avx2Ops(()))
 }
 
 /// [`Ops::next_block`] of the AVX2 kernel, out of line: a call per block with a
