@@ -17,6 +17,14 @@ pub(crate) fn decode(bytes: &[u8], i: usize) -> (u32, usize) {
     if b0 < 0x80 {
         return (b0 as u32, 1);
     }
+    // Three bytes whose lead needs no check of the second's range (not E0, ED: CJK,
+    // kana, Hangul, most punctuation), inline.
+    if let Some(&[b1, b2]) = bytes.get(i + 1..i + 3) {
+        if (0xE1..=0xEF).contains(&b0) && b0 != 0xED && (b1 & 0xC0 == 0x80) & (b2 & 0xC0 == 0x80) {
+            let cp = ((b0 & 0x0F) as u32) << 12 | ((b1 & 0x3F) as u32) << 6 | (b2 & 0x3F) as u32;
+            return (cp, 3);
+        }
+    }
     decode_multibyte(bytes, i)
 }
 
@@ -139,6 +147,31 @@ mod tests {
             }
             back.reverse();
             assert_eq!(fwd, back, "bytes {bytes:02X?}");
+        }
+    }
+
+    /// The first character of every sequence of a non-ASCII lead and two more bytes (and
+    /// a continuation byte after them) decodes as `std` decodes it, or as invalid where
+    /// `std` finds no character: the inline three-byte path and the general one alike.
+    #[test]
+    fn every_lead_and_two_bytes_decode_as_std_does() {
+        for b0 in 0x80..=0xFFu8 {
+            for b1 in 0..=0xFFu8 {
+                for b2 in 0..=0xFFu8 {
+                    let bytes = [b0, b1, b2, 0x80];
+                    let first = bytes
+                        .utf8_chunks()
+                        .next()
+                        .and_then(|c| c.valid().chars().next());
+                    let expected = first.map_or((INVALID, 1), |c| (c as u32, c.len_utf8()));
+                    assert_eq!(decode(&bytes, 0), expected, "{bytes:02X?}");
+                    assert_eq!(
+                        decode(&bytes[..3], 0).0 == INVALID,
+                        first.is_none_or(|c| c.len_utf8() > 3),
+                        "{bytes:02X?}"
+                    );
+                }
+            }
         }
     }
 
