@@ -136,17 +136,19 @@ impl LastHost {
         }
     }
 
-    /// [`suffix`] of `host`, remembered for the next call.
+    /// [`suffix`] of `host`, remembered for the next call. `ascii`: whether the host is
+    /// known to be all ASCII (the scanner learns it on its walks; false when unknown).
     #[inline(always)]
-    pub(crate) fn suffix(&mut self, host: &[u8]) -> Suffix {
+    pub(crate) fn suffix(&mut self, host: &[u8], ascii: bool) -> Suffix {
         // (A host the scanner found never ends with a dot.)
         debug_assert!(!host.ends_with(b"."));
+        debug_assert!(!ascii || host.is_ascii());
         let key = Key::of(host);
         // The key is the whole host up to 16 bytes; a longer one is looked at again.
         if key == self.key && key.len <= 16 {
             return self.verdict;
         }
-        let verdict = if key.is_ascii(host) && !may_be_listed(host, key) {
+        let verdict = if (ascii || key.is_ascii(host)) && !may_be_listed(host, key) {
             Suffix::No
         } else {
             looked_up(host, key)
@@ -492,6 +494,38 @@ mod tests {
         assert!(out > 900, "only {out} of 1000 hosts filtered out");
     }
 
+    /// The verdict on the host seen last is the list's, whether or not the caller knows
+    /// the host to be ASCII, for hosts of every length class of the key (up to 16 bytes,
+    /// up to 32, longer), each asked twice in a row and after another.
+    #[test]
+    fn the_last_host_verdict_is_the_lists() {
+        let hosts = [
+            "co.uk",
+            "bbc.co.uk",
+            "github.io",
+            "user.github.io",
+            "higashimatsuyama.saitama.jp",
+            "www.higashimatsuyama.saitama.jp",
+            "s3.dualstack.ap-northeast-1.amazonaws.com",
+            "x.s3.dualstack.ap-northeast-1.amazonaws.com",
+            "x.ck",
+            "www.ck",
+            "example.com",
+        ];
+        for ascii in [true, false] {
+            let mut last = LastHost::new();
+            for host in hosts.iter().chain(hosts.iter().rev()) {
+                for _ in 0..2 {
+                    assert_eq!(
+                        last.suffix(host.as_bytes(), ascii),
+                        suffix(host.as_bytes()),
+                        "{host} (ascii: {ascii})"
+                    );
+                }
+            }
+        }
+    }
+
     /// An entry with an invisible code point anywhere in it (which UTS #46 drops) is the
     /// entry: the filters see the non-ASCII byte in the middle of a long host too, where
     /// the key's words do not reach, and send it to the lookup.
@@ -509,7 +543,8 @@ mod tests {
                 let host = format!("{}\u{AD}{}", &entry[..at], &entry[at..]);
                 let mut last = LastHost::new();
                 assert_eq!(suffix(host.as_bytes()), section, "{host:?}");
-                assert_eq!(last.suffix(host.as_bytes()), section, "{host:?}");
+                // (The scanner never calls a host with a non-ASCII byte ASCII.)
+                assert_eq!(last.suffix(host.as_bytes(), false), section, "{host:?}");
             }
         }
     }

@@ -547,20 +547,21 @@ impl<'t, 'p> Scanner<'t, 'p> {
     fn candidate<O: Ops>(&mut self, ops: O, dot: usize, dot_len: usize) -> Result<Link, usize> {
         // One call of `accept` for both paths of `tld`: two inlined copies made every
         // candidate's code larger and slowed the candidates that are no link.
-        let (dot, dot_len, end, no_trailing_dot) = self.tld(dot, dot_len)?;
-        self.accept(ops, dot, dot_len, end, no_trailing_dot)
+        let (dot, dot_len, end, no_trailing_dot, ascii) = self.tld(dot, dot_len)?;
+        self.accept(ops, dot, dot_len, end, no_trailing_dot, ascii)
     }
 
-    /// Step 1 for the candidate dot at `dot`: `Ok((dot, dot_len, end, no_trailing_dot))`
-    /// when the run after the (possibly later, in a chain of labels) dot, ending at
-    /// `end`, is a TLD (`no_trailing_dot`: an ASCII byte other than a dot was seen at
-    /// `end`); `Err(p)`: no link here, resume at `p`.
+    /// Step 1 for the candidate dot at `dot`: `Ok((dot, dot_len, end, no_trailing_dot,
+    /// ascii))` when the run after the (possibly later, in a chain of labels) dot, ending
+    /// at `end`, is a TLD (`no_trailing_dot`: an ASCII byte other than a dot was seen at
+    /// `end`; `ascii`: the dot and the run are ASCII); `Err(p)`: no link here, resume at
+    /// `p`.
     #[inline(always)]
     fn tld(
         &mut self,
         mut dot: usize,
         mut dot_len: usize,
-    ) -> Result<(usize, usize, usize, bool), usize> {
+    ) -> Result<(usize, usize, usize, bool, bool), usize> {
         let text = self.text;
         let n = text.len();
         // The common case first: a `.` followed by a short ASCII run that an ASCII byte
@@ -595,7 +596,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
                         }
                         self.last_tld = key;
                     }
-                    return Ok((dot, 1, end, true));
+                    return Ok((dot, 1, end, true, true));
                 }
             }
         }
@@ -689,7 +690,8 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 if !self.is_tld_without_ignored(&text[tld_start..end]) {
                     return Err(end);
                 }
-                return Ok((dot, dot_len, end, false));
+                // (The Ignored code points of the run are not ASCII.)
+                return Ok((dot, dot_len, end, false, false));
             }
             let is_tld = match self.tlds {
                 Some(set) if ascii && len <= 8 => match pack_short_from(text, tld_start, len) {
@@ -702,12 +704,12 @@ impl<'t, 'p> Scanner<'t, 'p> {
             if !is_tld {
                 return Err(end);
             }
-            return Ok((dot, dot_len, end, false));
+            return Ok((dot, dot_len, end, false, ascii && dot_len == 1));
         }
     }
 
-    /// Steps 2 to 9 for a candidate whose run after the dot, ending at `end`, is a TLD.
-    /// Inlined: out of line, its `Result<Link, usize>` went back through memory, and
+    /// Steps 2 to 9 for a candidate whose run after the dot, ending at `end`, is a TLD
+    /// (`ascii`: the dot and the run are ASCII). Inlined: out of line, its `Result<Link, usize>` went back through memory, and
     /// the profile showed the caller stalled on reloading it (inlining gained 4 % on
     /// the mail corpora).
     #[inline(always)]
@@ -718,6 +720,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
         dot_len: usize,
         mut end: usize,
         no_trailing_dot: bool,
+        ascii: bool,
     ) -> Result<Link, usize> {
         let text = self.text;
         let n = text.len();
@@ -763,7 +766,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
         }
 
         // 4. Host start, and 5. the labels.
-        let (start, bad, after_doomed) = self.walk_host(ops, dot, dot_len);
+        let (start, bad, after_doomed, non_ascii) = self.walk_host(ops, dot, dot_len);
         // The last label (R, or the empty one after a trailing dot) is checked above; the
         // others show up as a bad first character or a bad pair, or there is no host.
         if bad {
@@ -843,7 +846,9 @@ impl<'t, 'p> Scanner<'t, 'p> {
         // 9. Spec section 1.4 (`crate::registrable`), out of line: the host is
         //    `text[start..resume]`, the walk's start to the TLD's end.
         if self.suffixes != SuffixRule::Off {
-            let verdict = self.last_host.suffix(&text[start..resume]);
+            let verdict = self
+                .last_host
+                .suffix(&text[start..resume], ascii && !non_ascii);
             self.found_suffix = verdict;
             if verdict == Suffix::Icann && self.suffixes == SuffixRule::DropIcann {
                 return Err(link_end);
@@ -989,10 +994,11 @@ impl<'t, 'p> Scanner<'t, 'p> {
     /// last rejected host ([`HostRun`]) when it reaches that host's dot. Returns the host
     /// start; whether the host is bad: no character before the dot, a first character
     /// that is a dot or `-`, or a bad label pair in `text[start..]` up to and including
-    /// the pair (dot, `R[0]`); and whether the walk reached the rejected host (it is bad
-    /// then).
+    /// the pair (dot, `R[0]`); whether the walk reached the rejected host (it is bad
+    /// then); and whether it met a non-ASCII byte (for the list lookup of
+    /// [`crate::registrable`], which needs no test of its own for an ASCII host then).
     #[inline(always)]
-    fn walk_host<O: Ops>(&self, ops: O, dot: usize, dot_len: usize) -> (usize, bool, bool) {
+    fn walk_host<O: Ops>(&self, ops: O, dot: usize, dot_len: usize) -> (usize, bool, bool, bool) {
         let text = self.text;
         let floor = self.floor;
         // The pair (dot, first character of R).
@@ -1017,7 +1023,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
             }
             if i == floor || class == C_STOP {
                 bad |= i == dot || text[i] == b'-' || text[dot - 1] == b'-';
-                return (i, bad, false);
+                return (i, bad, false, false);
             }
             if i < dot {
                 bad |= text[dot - 1] == b'-';
@@ -1034,6 +1040,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
         // not when the walk cannot be long, as in link-dense text, where the previous link
         // ended just before this host and a byte loop costs less than the vector walk.
         let vector = i - stop > SCALAR_HOST_WALK;
+        let mut non_ascii = false;
         while i > stop {
             if vector {
                 let (at, run_bad, run_next) = ops.walk_host(text, i, stop, next);
@@ -1049,6 +1056,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 break;
             }
             if class == C_NON_ASCII {
+                non_ascii = true;
                 // Invalid UTF-8 reads as a code point without HOST_CHAR.
                 let (cp, cp_len) = utf8::decode_before(text, i);
                 if host_props(cp) & HOST_CHAR == 0 {
@@ -1070,11 +1078,11 @@ impl<'t, 'p> Scanner<'t, 'p> {
         if i == known {
             // The rejected host: its start, and bad.
             let start = self.run.map_or(i, |r| r.start);
-            return (start, true, true);
+            return (start, true, true, true);
         }
         // `next` is the class of the first character (a dot when there is none).
         bad |= next == C_DOT || next == C_HYPHEN;
-        (self.skip_ignored(i, dot), bad, false)
+        (self.skip_ignored(i, dot), bad, false, non_ascii)
     }
 
     /// The first position from `i` on (up to `limit`) that does not hold an Ignored code
