@@ -170,7 +170,8 @@ impl LinkFinder {
     /// the verdict (the drop, or the readable policy's rule).
     fn suffix_rule(&self) -> SuffixRule {
         match (self.public_suffix_hosts, self.report) {
-            (false, _) => SuffixRule::DropIcann,
+            (false, Policy::Conformant) => SuffixRule::DropIcann,
+            (false, _) => SuffixRule::ReportAndDropIcann,
             (true, Policy::Conformant) => SuffixRule::Off,
             (true, _) => SuffixRule::Report,
         }

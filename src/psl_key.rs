@@ -16,6 +16,12 @@
 //! holds the wildcard rules' rests too (from another seed). Each key sets two bits of one
 //! 64-bit word of its filter (a blocked Bloom filter: one load a probe).
 //!
+//!
+//! A third, smaller filter holds the TLDs under which the list's ICANN section has an
+//! entry (`co.uk`, `*.ck`, `kawasaki.jp`: about 200 of the 1,400 TLDs), keyed by the TLD
+//! as the scanner packs it ([`tld_bit`]): a finder that only drops ICANN entries needs no
+//! probe at all for a host under any other TLD (`.com`, `.org`, `.net`: most hosts).
+//!
 //! Invariants: a host and a rule that are equal up to ASCII case have the same keys (each
 //! byte is read OR `0x20`, the lower case of the ASCII host characters `[A-Za-z0-9.-]`);
 //! the keys of a host with a byte >= 0x80 mean nothing (the library looks such a host up
@@ -86,6 +92,19 @@ pub fn name_hash(seed: u64, first: u64, last: u64, len: usize) -> u64 {
 pub fn tail_hash(last: u64, m: usize) -> u64 {
     let tail = (last | LOWER) >> (8 * (TAIL_MAX - m));
     (tail ^ SEED_TAIL ^ (m as u64) << 59).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// Bits of the filter of the TLDs under which the list's ICANN section has entries, as a
+/// power of two: 2^12 bits, 512 bytes, for the about 200 such TLDs of today's list (ASCII
+/// and at most 8 bytes long); about one TLD in 20 that has none is let through all the
+/// same.
+pub const ICANN_TLD_BITS_LOG2: u32 = 12;
+
+/// The bit, in that filter, of a TLD packed as the scanner packs it (`crate::tld`: its
+/// bytes little-endian, each OR `0x20`): the high bits of one product.
+#[inline(always)]
+pub fn tld_bit(packed: u64) -> usize {
+    (packed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - ICANN_TLD_BITS_LOG2)) as usize
 }
 
 /// The word (of a filter of `2^words_log2` words) and the two bits in it of a hash: its

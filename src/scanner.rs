@@ -66,7 +66,7 @@
 
 use crate::link::{Link, LinkKind};
 use crate::props::{is_ignored_cp, props_of, HOST_CHAR, LINK_EMAIL};
-use crate::registrable::{LastHost, Suffix};
+use crate::registrable::{icann_entries_below, LastHost, Suffix};
 use crate::tables::PROPS_BLOCKS;
 use crate::terminate::{terminate, terminate_in, BracketStack};
 use crate::tld::{pack_short_from, TldPolicy, TldSet};
@@ -266,8 +266,11 @@ pub(crate) struct Scanner<'t, 'p> {
     /// The packed short TLD ([`TldSet::contains_packed`]) the fast path of
     /// [`Scanner::candidate`] found last (0: none): link-dense text repeats its TLDs.
     last_tld: u64,
+    /// [`icann_entries_below`] of `last_tld`.
+    last_tld_icann: bool,
     /// The Public Suffix List's verdict on the host of the URL found last
-    /// ([`Suffix::No`] for a host without a TLD, and when `suffixes` asks for none).
+    /// ([`Suffix::No`] for a host without a TLD, and when `suffixes` asks for none; not
+    /// kept with [`SuffixRule::DropIcann`], whose finder reads no verdict).
     found_suffix: Suffix,
     suffixes: SuffixRule,
     last_host: LastHost,
@@ -285,7 +288,29 @@ pub(crate) enum SuffixRule {
     /// The same, and a URL whose host is an entry of the list's ICANN section is no link:
     /// the floor moves past it all the same, as past a link, so nothing inside it is
     /// reported instead.
+    ReportAndDropIcann,
+    /// Only the drop (a conformant finder, which reads no verdict): a host under a TLD
+    /// with no ICANN entry below it ([`crate::registrable::icann_entries_below`]: `.com`,
+    /// `.org`, `.net`, most hosts of real text) is not looked up, and `found_suffix` is
+    /// not kept.
     DropIcann,
+}
+
+/// A TLD found by [`Scanner::tld`].
+#[derive(Clone, Copy)]
+struct FoundTld {
+    /// The dot before it (the last of a chain of labels), and its length.
+    dot: usize,
+    dot_len: usize,
+    /// Where it ends.
+    end: usize,
+    /// An ASCII byte other than a dot was seen at `end`.
+    no_trailing_dot: bool,
+    /// The dot and the TLD are ASCII.
+    ascii: bool,
+    /// The list's ICANN section may have entries under the TLD
+    /// ([`icann_entries_below`]; true when the TLD is not a packed one).
+    icann: bool,
 }
 
 #[inline]
@@ -356,6 +381,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
             suffixes,
             last_host: LastHost::new(),
             last_tld: 0,
+            last_tld_icann: true,
         }
     }
 
@@ -547,21 +573,15 @@ impl<'t, 'p> Scanner<'t, 'p> {
     fn candidate<O: Ops>(&mut self, ops: O, dot: usize, dot_len: usize) -> Result<Link, usize> {
         // One call of `accept` for both paths of `tld`: two inlined copies made every
         // candidate's code larger and slowed the candidates that are no link.
-        let (dot, dot_len, end, no_trailing_dot, ascii) = self.tld(dot, dot_len)?;
-        self.accept(ops, dot, dot_len, end, no_trailing_dot, ascii)
+        let found = self.tld(dot, dot_len)?;
+        self.accept(ops, found)
     }
 
-    /// Step 1 for the candidate dot at `dot`: `Ok((dot, dot_len, end, no_trailing_dot,
-    /// ascii))` when the run after the (possibly later, in a chain of labels) dot, ending
-    /// at `end`, is a TLD (`no_trailing_dot`: an ASCII byte other than a dot was seen at
-    /// `end`; `ascii`: the dot and the run are ASCII); `Err(p)`: no link here, resume at
-    /// `p`.
+    /// Step 1 for the candidate dot at `dot`: `Ok` when the run after the (possibly later,
+    /// in a chain of labels) dot is a TLD ([`FoundTld`]); `Err(p)`: no link here, resume
+    /// at `p`.
     #[inline(always)]
-    fn tld(
-        &mut self,
-        mut dot: usize,
-        mut dot_len: usize,
-    ) -> Result<(usize, usize, usize, bool, bool), usize> {
+    fn tld(&mut self, mut dot: usize, mut dot_len: usize) -> Result<FoundTld, usize> {
         let text = self.text;
         let n = text.len();
         // The common case first: a `.` followed by a short ASCII run that an ASCII byte
@@ -595,8 +615,16 @@ impl<'t, 'p> Scanner<'t, 'p> {
                             return Err(end);
                         }
                         self.last_tld = key;
+                        self.last_tld_icann = icann_entries_below(key);
                     }
-                    return Ok((dot, 1, end, true, true));
+                    return Ok(FoundTld {
+                        dot,
+                        dot_len: 1,
+                        end,
+                        no_trailing_dot: true,
+                        ascii: true,
+                        icann: self.last_tld_icann,
+                    });
                 }
             }
         }
@@ -691,37 +719,52 @@ impl<'t, 'p> Scanner<'t, 'p> {
                     return Err(end);
                 }
                 // (The Ignored code points of the run are not ASCII.)
-                return Ok((dot, dot_len, end, false, false));
+                return Ok(FoundTld {
+                    dot,
+                    dot_len,
+                    end,
+                    no_trailing_dot: false,
+                    ascii: false,
+                    icann: true,
+                });
             }
-            let is_tld = match self.tlds {
-                Some(set) if ascii && len <= 8 => match pack_short_from(text, tld_start, len) {
-                    Some(key) => set.contains_packed(key),
-                    None => set.contains_bytes(&text[tld_start..end]),
-                },
-                Some(set) => set.contains_bytes(&text[tld_start..end]),
-                None => self.policy.is_tld(&text[tld_start..end]),
+            let packed = if ascii && len <= 8 {
+                pack_short_from(text, tld_start, len)
+            } else {
+                None
+            };
+            let is_tld = match (self.tlds, packed) {
+                (Some(set), Some(key)) => set.contains_packed(key),
+                (Some(set), None) => set.contains_bytes(&text[tld_start..end]),
+                (None, _) => self.policy.is_tld(&text[tld_start..end]),
             };
             if !is_tld {
                 return Err(end);
             }
-            return Ok((dot, dot_len, end, false, ascii && dot_len == 1));
+            return Ok(FoundTld {
+                dot,
+                dot_len,
+                end,
+                no_trailing_dot: false,
+                ascii: ascii && dot_len == 1,
+                icann: packed.is_none_or(icann_entries_below),
+            });
         }
     }
 
-    /// Steps 2 to 9 for a candidate whose run after the dot, ending at `end`, is a TLD
-    /// (`ascii`: the dot and the run are ASCII). Inlined: out of line, its `Result<Link, usize>` went back through memory, and
+    /// Steps 2 to 9 for a candidate whose run after the dot is a TLD. Inlined: out of line, its `Result<Link, usize>` went back through memory, and
     /// the profile showed the caller stalled on reloading it (inlining gained 4 % on
     /// the mail corpora).
     #[inline(always)]
-    fn accept<O: Ops>(
-        &mut self,
-        ops: O,
-        dot: usize,
-        dot_len: usize,
-        mut end: usize,
-        no_trailing_dot: bool,
-        ascii: bool,
-    ) -> Result<Link, usize> {
+    fn accept<O: Ops>(&mut self, ops: O, found: FoundTld) -> Result<Link, usize> {
+        let FoundTld {
+            dot,
+            dot_len,
+            mut end,
+            no_trailing_dot,
+            ascii,
+            icann,
+        } = found;
         let text = self.text;
         let n = text.len();
         let resume = end;
@@ -845,12 +888,17 @@ impl<'t, 'p> Scanner<'t, 'p> {
 
         // 9. Spec section 1.4 (`crate::registrable`), out of line: the host is
         //    `text[start..resume]`, the walk's start to the TLD's end.
-        if self.suffixes != SuffixRule::Off {
+        let look_up = match self.suffixes {
+            SuffixRule::Off => false,
+            SuffixRule::DropIcann => icann,
+            SuffixRule::Report | SuffixRule::ReportAndDropIcann => true,
+        };
+        if look_up {
             let verdict = self
                 .last_host
                 .suffix(&text[start..resume], ascii && !non_ascii);
             self.found_suffix = verdict;
-            if verdict == Suffix::Icann && self.suffixes == SuffixRule::DropIcann {
+            if verdict == Suffix::Icann && self.suffixes != SuffixRule::Report {
                 return Err(link_end);
             }
         }

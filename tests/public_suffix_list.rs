@@ -50,3 +50,68 @@ fn every_rule_of_the_list_is_a_public_suffix() {
         &missed[..missed.len().min(20)]
     );
 }
+
+/// Through the conformant finder, which drops a URL whose host is an entry of the list's
+/// ICANN section and keeps one of its private section: every rule of the list (a wildcard
+/// with a label in its place), as the host of `https://HOST/` and in upper case, is
+/// dropped or kept as the `psl` package places it. The finder skips the lookup under the
+/// TLDs that have no ICANN entry below them (a generated filter of TLDs); this holds it to
+/// every entry of every TLD.
+#[test]
+fn the_conformant_finder_drops_every_icann_entry_and_no_private_one() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (path, _) = linkscan_gen::psl::locate_rules(workspace)
+        .unwrap_or_else(|e| panic!("the psl package's rules file: {e}"));
+    let rules = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let finder = linkscan::LinkFinder::new();
+    let (mut icann, mut private) = (0, 0);
+    let mut wrong = Vec::new();
+    for rule in rules.lines().map(str::trim) {
+        if rule.is_empty() || rule.starts_with("//") || rule.starts_with('!') {
+            continue;
+        }
+        let host = match rule.strip_prefix("*.") {
+            Some(rest) => format!("zz-probe.{rest}"),
+            None => rule.to_string(),
+        };
+        if !host.contains('.') {
+            continue; // a TLD alone is no host of a link
+        }
+        let ascii = idna::domain_to_ascii(&host).unwrap_or_else(|_| host.clone());
+        let dropped = match psl::suffix(ascii.as_bytes()) {
+            Some(s) if s.as_bytes() == ascii.as_bytes() => s.typ() == Some(psl::Type::Icann),
+            _ => panic!("{host} is no entry of the psl package"),
+        };
+        if dropped {
+            icann += 1;
+        } else {
+            private += 1;
+        }
+        // (Upper case in ASCII only: a TLD is matched ignoring ASCII case, so `РУС` is no
+        // TLD and `https://БИЗ.РУС/` no link, whatever its section.)
+        let mut forms = vec![host.clone()];
+        if host.is_ascii() {
+            forms.push(host.to_uppercase());
+        }
+        for form in forms {
+            let text = format!("see https://{form}/ now");
+            let linked = finder
+                .links(&text)
+                .any(|l| l.as_str() == format!("https://{form}/"));
+            if linked == dropped {
+                wrong.push(form);
+            }
+        }
+    }
+    assert!(
+        icann > 5_000 && private > 3_000,
+        "{icann} ICANN, {private} private"
+    );
+    assert!(
+        wrong.is_empty(),
+        "{} hosts linked against their section: {:?}",
+        wrong.len(),
+        &wrong[..wrong.len().min(20)]
+    );
+}

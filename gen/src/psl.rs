@@ -15,6 +15,12 @@
 //! keys are not in the filters is no entry, and the lookup is skipped; anything else is
 //! looked up. Exceptions (`!www.ck`) only take entries away, and are not keyed.
 //!
+//! A third filter holds the TLDs under which the list's ICANN section has an entry
+//! ([`icann_parents`]): the rules file has no sections, so each rule's section is the
+//! `psl` package's own verdict on it (the package the library compiles, from the same
+//! `Cargo.lock`); a rule it does not know as private counts as ICANN, so the filter can
+//! only hold too many TLDs, never too few.
+//!
 //! The keys are defined once, in `src/psl_key.rs`, which the library and this generator
 //! both compile; the generated file carries the hashes of a few keys, which a unit test of
 //! the library recomputes.
@@ -27,8 +33,8 @@ use std::path::{Path, PathBuf};
 #[path = "../../src/psl_key.rs"]
 mod psl_key;
 pub use psl_key::{
-    host_words, key_bits, name_hash, tail_hash, OWN_WORDS_LOG2, SEED_OWN, SEED_REST, TAIL_MAX,
-    TAIL_SHORT, TAIL_WORDS_LOG2,
+    host_words, key_bits, name_hash, tail_hash, tld_bit, ICANN_TLD_BITS_LOG2, OWN_WORDS_LOG2,
+    SEED_OWN, SEED_REST, TAIL_MAX, TAIL_SHORT, TAIL_WORDS_LOG2,
 };
 
 /// The rules file of the `psl` package that `Cargo.lock` resolves, and its version:
@@ -144,6 +150,60 @@ pub fn rule_keys(rules: &str) -> Result<RuleKeys> {
     Ok(keys)
 }
 
+/// The packed form of an ASCII TLD of 1 to 8 bytes, as the scanner packs the TLDs it
+/// finds (`crate::tld` of the library: the bytes little-endian, each OR `0x20`); `None`
+/// for any other label, which the scanner never packs.
+pub fn pack_tld(label: &[u8]) -> Option<u64> {
+    if label.is_empty() || label.len() > 8 || !label.is_ascii() {
+        return None;
+    }
+    Some(
+        label
+            .iter()
+            .rev()
+            .fold(0u64, |word, &b| word << 8 | u64::from(b | 0x20)),
+    )
+}
+
+/// The TLDs (lower case, sorted) under which the rules in `rules` have an entry of the
+/// list's ICANN section: the last label of every rule of two labels or more (a wildcard
+/// and an exception count) that the `psl` package does not place in the private section.
+/// Only those the scanner packs ([`pack_tld`]); a longer or Unicode TLD is always looked
+/// up.
+pub fn icann_parents(rules: &str) -> Result<Vec<String>> {
+    let mut parents = std::collections::BTreeSet::new();
+    for line in rules.lines() {
+        let rule = line.split_whitespace().next().unwrap_or("");
+        if rule.is_empty() || rule.starts_with("//") {
+            continue;
+        }
+        let exception = rule.starts_with('!');
+        let labels: Vec<String> = rule
+            .trim_start_matches('!')
+            .split('.')
+            .map(ascii_label)
+            .collect::<Result<_>>()?;
+        let Some(tld) = labels.last().filter(|_| labels.len() >= 2) else {
+            continue;
+        };
+        // A name the rule matches, and whether the package places that very rule in the
+        // private section.
+        let name = labels
+            .iter()
+            .map(|l| if l == "*" { "x" } else { l.as_str() })
+            .collect::<Vec<_>>()
+            .join(".");
+        let private = !exception
+            && psl::suffix(name.as_bytes()).is_some_and(|s| {
+                s.as_bytes() == name.as_bytes() && s.typ() == Some(psl::Type::Private)
+            });
+        if !private && pack_tld(tld.as_bytes()).is_some() {
+            parents.insert(tld.clone());
+        }
+    }
+    Ok(parents.into_iter().collect())
+}
+
 /// A filter of `2^words_log2` words with the bits of `keys` set.
 pub fn filter(keys: &[u64], words_log2: u32) -> Vec<u64> {
     let mut words = vec![0u64; 1 << words_log2];
@@ -210,6 +270,33 @@ pub fn render_filter(rules: &str, version: &str) -> Result<String> {
         tails.len()
     );
     render_words(&mut s, &tails);
+    let parents = icann_parents(rules)?;
+    let mut bits = vec![0u64; 1 << (ICANN_TLD_BITS_LOG2 - 6)];
+    for tld in &parents {
+        let bit = pack_tld(tld.as_bytes()).map_or(0, tld_bit);
+        bits[bit / 64] |= 1 << (bit % 64);
+    }
+    let _ = writeln!(
+        s,
+        "\n/// The TLDs (ASCII, at most 8 bytes) under which the list's ICANN section has an\n\
+         /// entry.\n\
+         pub const PSL_ICANN_PARENTS: [&str; {}] = [",
+        parents.len()
+    );
+    for chunk in parents.chunks(10) {
+        s.push_str("   ");
+        for tld in chunk {
+            let _ = write!(s, " {tld:?},");
+        }
+        s.push('\n');
+    }
+    let _ = writeln!(
+        s,
+        "];\n\n/// The filter of [`PSL_ICANN_PARENTS`], a bit per TLD (`crate::psl_key::tld_bit`).\n\
+         pub static PSL_ICANN_PARENT_BITS: [u64; {}] = [",
+        bits.len()
+    );
+    render_words(&mut s, &bits);
     Ok(s)
 }
 
@@ -269,5 +356,30 @@ mod tests {
             );
         }
         assert!(rule_keys("a.*.b\n").is_err(), "a wildcard inside a rule");
+    }
+
+    /// The TLDs with ICANN entries below them: those of ICANN rules of two labels or more,
+    /// wildcards and exceptions included, and not those with only private entries
+    /// (`blogspot.com`), only themselves (`org`), or no short ASCII form.
+    #[test]
+    fn icann_parents_are_the_tlds_of_icann_rules_below_them() {
+        let rules = "// c\ncom\nblogspot.com\norg\nco.uk\n*.ck\n!www.ck\n\
+                     kawasaki.jp\n*.kawasaki.jp\n!city.kawasaki.jp\ngithub.io\ncom.io\n\
+                     公司.cn\nxn--55qx5d.xn--fiqs8s\nsomething.verylongtld\n";
+        assert_eq!(
+            icann_parents(rules).unwrap(),
+            ["ck", "cn", "io", "jp", "uk", "verylongtld"]
+                .iter()
+                .filter(|t| t.len() <= 8)
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(pack_tld(b"Uk"), pack_tld(b"uk"));
+        assert_eq!(
+            pack_tld(b"uk"),
+            Some(u64::from_le_bytes(*b"uk\0\0\0\0\0\0"))
+        );
+        assert_eq!(pack_tld(b"toolongtld"), None);
+        assert_eq!(pack_tld("рф".as_bytes()), None);
     }
 }
