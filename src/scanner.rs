@@ -296,6 +296,35 @@ pub(crate) enum SuffixRule {
     DropIcann,
 }
 
+/// The length of the `https://` or `http://` (in any case) that ends at `start`, after
+/// `floor`; 0 if there is none. One load of the 8 bytes before `start`, each letter's
+/// byte OR `0x20`, and a compare (the letters' only; `:` and `/` stay as they are).
+#[inline(always)]
+fn web_scheme_len(text: &[u8], start: usize, floor: usize) -> usize {
+    const HTTPS: u64 = u64::from_le_bytes(*b"https://");
+    const HTTPS_LETTERS: u64 = u64::from_le_bytes([0x20, 0x20, 0x20, 0x20, 0x20, 0, 0, 0]);
+    const HTTP: u64 = u64::from_le_bytes(*b"http://\0");
+    const HTTP_LETTERS: u64 = u64::from_le_bytes([0x20, 0x20, 0x20, 0x20, 0, 0, 0, 0]);
+    let word = |at: usize| {
+        text.get(at..at + 8)
+            .map_or(0, |w| u64::from_le_bytes(w.try_into().unwrap_or([0; 8])))
+    };
+    if start >= floor + 8 {
+        let before = word(start - 8);
+        if before | HTTPS_LETTERS == HTTPS {
+            return 8;
+        }
+        if (before >> 8) | HTTP_LETTERS == HTTP {
+            return 7;
+        }
+        0
+    } else if start >= floor + 7 && text[start - 7..start].eq_ignore_ascii_case(b"http://") {
+        7
+    } else {
+        0
+    }
+}
+
 /// A TLD found by [`Scanner::tld`].
 #[derive(Clone, Copy)]
 struct FoundTld {
@@ -850,16 +879,11 @@ impl<'t, 'p> Scanner<'t, 'p> {
         let mut link_start = start;
         let mut has_scheme = false;
         if start >= self.floor + 4 && text[start - 3..start] == *b"://" {
-            for scheme in [&b"https://"[..], &b"http://"[..]] {
-                if start >= self.floor + scheme.len()
-                    && text[start - scheme.len()..start].eq_ignore_ascii_case(scheme)
-                {
-                    link_start = start - scheme.len();
-                    has_scheme = true;
-                    break;
-                }
-            }
-            if !has_scheme {
+            let web = web_scheme_len(text, start, self.floor);
+            if web > 0 {
+                link_start = start - web;
+                has_scheme = true;
+            } else {
                 match other_scheme_start(text, start, self.floor) {
                     Some(OtherScheme::Scheme(at)) => {
                         link_start = at;
@@ -1238,5 +1262,42 @@ impl<'t, 'p> Scanner<'t, 'p> {
             return Some((i - MAILTO.len(), true));
         }
         Some((i, false))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::web_scheme_len;
+
+    /// `https://` and `http://` in any case, whole after the floor, and nothing else,
+    /// whichever path (a word before the host, or the bytes at the floor) compares them.
+    #[test]
+    fn web_schemes_in_any_case_after_the_floor() {
+        for (text, floor, len) in [
+            ("https://x", 0, 8),
+            ("HTTPS://x", 0, 8),
+            ("hTtPs://x", 0, 8),
+            ("http://x", 0, 7),
+            ("HTTP://x", 0, 7),
+            ("xhttp://x", 0, 7),
+            ("xhttp://x", 1, 7),
+            ("xhttps://x", 2, 0),
+            ("https://x", 1, 0),
+            ("xHTTP://x", 0, 7),
+            ("ttps://x", 0, 0),
+            ("ftp://x", 0, 0),
+            ("hxxp://x", 0, 0),
+            ("http:\\\\x", 0, 0),
+            ("http\u{1}://x", 0, 0),
+            ("(ttp://x", 0, 0),
+            ("\u{8}ttps://x", 0, 0),
+        ] {
+            let start = text.len() - 1;
+            assert_eq!(
+                web_scheme_len(text.as_bytes(), start, floor),
+                len,
+                "{text:?} floor {floor}"
+            );
+        }
     }
 }
