@@ -781,9 +781,9 @@ impl<'t, 'p> Scanner<'t, 'p> {
         }
     }
 
-    /// Steps 2 to 9 for a candidate whose run after the dot is a TLD. Inlined: out of line, its `Result<Link, usize>` went back through memory, and
-    /// the profile showed the caller stalled on reloading it (inlining gained 4 % on
-    /// the mail corpora).
+    /// Steps 2 to 9 for a candidate whose run after the dot is a TLD. Inlined: out of
+    /// line, its `Result<Link, usize>` went back through memory, and the profile showed
+    /// the caller stalled on reloading it (inlining gained 4 % on the mail corpora).
     #[inline(always)]
     fn accept<O: Ops>(&mut self, ops: O, found: FoundTld) -> Result<Link, usize> {
         let FoundTld {
