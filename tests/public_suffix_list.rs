@@ -4,25 +4,37 @@
 //! list's lookup (`src/psl_filter.rs`, `gen/src/psl.rs`) never hides an entry. A wildcard
 //! rule is tried with a label in its place.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-#[test]
-fn every_rule_of_the_list_is_a_public_suffix() {
+/// The rules file, its path and the package's version.
+fn rules_file() -> (String, PathBuf, String) {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
     let (path, version) = linkscan_gen::psl::locate_rules(workspace)
         .unwrap_or_else(|e| panic!("the psl package's rules file: {e}"));
     let rules = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let (mut checked, mut ascii_forms) = (0, 0);
-    let mut missed = Vec::new();
-    for rule in rules.lines().map(str::trim) {
-        if rule.is_empty() || rule.starts_with("//") || rule.starts_with('!') {
-            continue;
-        }
-        let host = match rule.strip_prefix("*.") {
+    (rules, path, version)
+}
+
+/// A host that each rule but an exception matches: the rule itself, or a wildcard rule
+/// with a label in place of its `*`.
+fn rule_hosts(rules: &str) -> impl Iterator<Item = String> + '_ {
+    rules
+        .lines()
+        .map(str::trim)
+        .filter(|rule| !(rule.is_empty() || rule.starts_with("//") || rule.starts_with('!')))
+        .map(|rule| match rule.strip_prefix("*.") {
             Some(rest) => format!("zz-probe.{rest}"),
             None => rule.to_string(),
-        };
+        })
+}
+
+#[test]
+fn every_rule_of_the_list_is_a_public_suffix() {
+    let (rules, path, version) = rules_file();
+    let (mut checked, mut ascii_forms) = (0, 0);
+    let mut missed = Vec::new();
+    for host in rule_hosts(&rules) {
         let mut forms = vec![host.clone(), host.to_uppercase()];
         if !host.is_ascii() {
             let ascii = idna::domain_to_ascii(&host)
@@ -59,22 +71,11 @@ fn every_rule_of_the_list_is_a_public_suffix() {
 /// every entry of every TLD.
 #[test]
 fn the_conformant_finder_drops_every_icann_entry_and_no_private_one() {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let (path, _) = linkscan_gen::psl::locate_rules(workspace)
-        .unwrap_or_else(|e| panic!("the psl package's rules file: {e}"));
-    let rules = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let (rules, _, _) = rules_file();
     let finder = linkscan::LinkFinder::new();
     let (mut icann, mut private) = (0, 0);
     let mut wrong = Vec::new();
-    for rule in rules.lines().map(str::trim) {
-        if rule.is_empty() || rule.starts_with("//") || rule.starts_with('!') {
-            continue;
-        }
-        let host = match rule.strip_prefix("*.") {
-            Some(rest) => format!("zz-probe.{rest}"),
-            None => rule.to_string(),
-        };
+    for host in rule_hosts(&rules) {
         if !host.contains('.') {
             continue; // a TLD alone is no host of a link
         }
