@@ -13,7 +13,7 @@
 
 use core::arch::aarch64::*;
 
-use super::candidates;
+use super::candidates::{self, Batch};
 #[cfg(test)]
 use super::candidates::Classes;
 use super::ops::{Ops, WithOps};
@@ -95,9 +95,9 @@ impl Lookup for uint8x16_t {
 /// # Safety
 /// `at + READ_AHEAD <= text.len()`.
 #[cfg(test)]
-pub(crate) unsafe fn neon_classes(text: &[u8], at: usize, hosts: bool) -> Classes {
+pub(crate) unsafe fn neon_classes(text: &[u8], at: usize) -> Classes {
     // SAFETY: the caller's promise; NEON is in the baseline.
-    unsafe { candidates::classes::<uint8x16_t>(text, at, hosts) }
+    unsafe { candidates::classes::<uint8x16_t>(text.as_ptr().add(at)) }
 }
 
 /// The NEON kernel's [`Ops`].
@@ -119,8 +119,14 @@ impl Runs for NeonOps {
 
 impl Ops for NeonOps {
     #[inline(always)]
-    fn next_block(self, text: &[u8], at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
-        neon_next_block(text, at, drop_one_byte_runs)
+    fn fill(
+        self,
+        text: &[u8],
+        at: usize,
+        drop_one_byte_runs: bool,
+        out: &mut Batch,
+    ) -> (usize, usize) {
+        neon_fill(text, at, drop_one_byte_runs, out)
     }
     #[inline(always)]
     fn walk_host(self, text: &[u8], i: usize, stop: usize, next: u8) -> (usize, bool, u8) {
@@ -150,12 +156,17 @@ fn neon_outlined<W: WithOps>(work: W) -> W::Output {
     work.run(NeonOps)
 }
 
-/// [`Ops::next_block`] of the NEON kernel, out of line (a call per block with a
-/// candidate costs the scanner's loop less than the registers the search would take).
+/// [`Ops::fill`] of the NEON kernel, out of line (a call per batch of blocks costs the
+/// scanner's loop less than the registers the search would take).
 #[inline(never)]
-fn neon_next_block(text: &[u8], at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
+fn neon_fill(
+    text: &[u8],
+    at: usize,
+    drop_one_byte_runs: bool,
+    out: &mut Batch,
+) -> (usize, usize) {
     // SAFETY: NEON is in the baseline.
-    unsafe { candidates::next_block::<uint8x16_t>(text, at, drop_one_byte_runs) }
+    unsafe { candidates::fill::<uint8x16_t>(text, at, drop_one_byte_runs, out) }
 }
 
 /// Runs `work` with the NEON [`Ops`].

@@ -41,7 +41,7 @@ pub(crate) mod walks;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
-use candidates::BLOCK;
+use candidates::{Batch, BATCH, BLOCK};
 #[cfg(test)]
 use candidates::{classes_scalar, Classes, READ_AHEAD};
 pub(crate) use ops::{Ops, WithOps};
@@ -144,24 +144,23 @@ impl Kernel {
         }
     }
 
-    /// The byte classes of the block of `text` starting at `at` (`at < text.len()`); the
-    /// host classes (`host`, `non_ascii`) are left empty unless `hosts`. (For the tests,
-    /// which compare every kernel's classes with the scalar ones.)
+    /// The byte classes of the block of `text` starting at `at` (`at < text.len()`). (For
+    /// the tests, which compare every kernel's classes with the scalar ones.)
     #[cfg(test)]
-    pub(crate) fn classes(self, text: &[u8], at: usize, hosts: bool) -> Classes {
+    pub(crate) fn classes(self, text: &[u8], at: usize) -> Classes {
         if text.len().saturating_sub(at) < READ_AHEAD {
-            return classes_scalar(text, at, hosts);
+            return classes_scalar(text, at);
         }
         // SAFETY (every arm): `at + READ_AHEAD <= text.len()` (checked above), and a
         // kernel of a kind is only made once the CPU is known to have its instructions.
         match self.0 {
-            Kind::Portable => classes_scalar(text, at, hosts),
+            Kind::Portable => classes_scalar(text, at),
             #[cfg(target_arch = "x86_64")]
-            Kind::Sse2 => unsafe { x86_64::sse2_classes(text, at, hosts) },
+            Kind::Sse2 => unsafe { x86_64::sse2_classes(text, at) },
             #[cfg(target_arch = "x86_64")]
-            Kind::Avx2 => unsafe { x86_64::avx2_classes(text, at, hosts) },
+            Kind::Avx2 => unsafe { x86_64::avx2_classes(text, at) },
             #[cfg(target_arch = "aarch64")]
-            Kind::Neon => unsafe { aarch64::neon_classes(text, at, hosts) },
+            Kind::Neon => unsafe { aarch64::neon_classes(text, at) },
         }
     }
 }
@@ -183,14 +182,21 @@ fn avx2_detected() -> bool {
 pub(crate) const SCHEME_MARK: usize = 0;
 
 /// The Dots of a text, and the `://` marks, in order, from a position that only moves
-/// forward.
+/// forward: the blocks with candidates come from the kernel a batch at a time
+/// ([`Ops::fill`]), and this walks their masks.
 pub(crate) struct Candidates {
-    /// Whether `base` and `mask` describe a block yet.
-    started: bool,
     /// Start of the current block.
     base: usize,
     /// Candidates of the current block not yet returned (bit i: `base + i`).
     mask: u64,
+    /// The blocks with candidates from the kernel's last call: those after the current
+    /// one are `batch[next..len]`.
+    batch: Batch,
+    next: usize,
+    len: usize,
+    /// Where the kernel goes on after the batch: blocks are at `0, 64, 128, …` from where
+    /// the text starts, whatever the kernel.
+    resume: usize,
     /// Dots before a one-byte run are dropped (the TLD set has no one-byte entry).
     drop_one_byte_runs: bool,
 }
@@ -200,9 +206,12 @@ impl Candidates {
     /// bytes.
     pub(crate) fn new(min_tld_len: usize) -> Candidates {
         Candidates {
-            started: false,
             base: 0,
             mask: 0,
+            batch: [(0, 0); BATCH],
+            next: 0,
+            len: 0,
+            resume: 0,
             drop_one_byte_runs: min_tld_len > 1,
         }
     }
@@ -215,7 +224,8 @@ impl Candidates {
     /// the mask alone; `from` (in a scanner, the end of the last link) is only compared
     /// with it, in branches the CPU predicts. Masking with `from` instead made each
     /// candidate wait for the whole scan of the one before it, which is what limits
-    /// text with a link every few bytes.
+    /// text with a link every few bytes. When `from` is past the blocks searched so far
+    /// (a long link), the kernel goes on at the block that holds it.
     #[inline(always)]
     pub(crate) fn next<O: Ops>(
         &mut self,
@@ -223,17 +233,26 @@ impl Candidates {
         text: &[u8],
         from: usize,
     ) -> Option<(usize, usize)> {
-        if !self.started || from >= self.base + BLOCK {
-            self.started = true;
-            (self.base, self.mask) = ops.next_block(text, from, self.drop_one_byte_runs);
-        }
         loop {
             if self.mask == 0 {
-                (self.base, self.mask) =
-                    ops.next_block(text, self.base + BLOCK, self.drop_one_byte_runs);
-                if self.mask == 0 {
-                    return None;
+                if self.next == self.len {
+                    if self.resume >= text.len() {
+                        return None;
+                    }
+                    let at = if from > self.resume {
+                        self.resume + (from - self.resume) / BLOCK * BLOCK
+                    } else {
+                        self.resume
+                    };
+                    (self.len, self.resume) =
+                        ops.fill(text, at, self.drop_one_byte_runs, &mut self.batch);
+                    self.next = 0;
+                    if self.len == 0 {
+                        return None;
+                    }
                 }
+                (self.base, self.mask) = self.batch[self.next];
+                self.next += 1;
             }
             let at = self.base + self.mask.trailing_zeros() as usize;
             if at >= from {
@@ -246,8 +265,11 @@ impl Candidates {
                 return Some((at, len));
             }
             // Dots before `from` (inside the last link, or passed by the scanner): drop
-            // them all (`from` is inside this block here).
-            self.mask &= u64::MAX << (from - self.base);
+            // them all.
+            self.mask = match from - self.base {
+                skip if skip < BLOCK => self.mask & (u64::MAX << skip),
+                _ => 0,
+            };
         }
     }
 }
@@ -296,12 +318,14 @@ mod tests {
         }
     }
 
-    /// [`Ops::next_block`] of a kernel.
-    struct NextBlock<'t>(&'t [u8], usize, bool);
-    impl WithOps for NextBlock<'_> {
-        type Output = (usize, u64);
+    /// [`Ops::fill`] of a kernel: the batch, and where it goes on.
+    struct Fill<'t>(&'t [u8], usize, bool);
+    impl WithOps for Fill<'_> {
+        type Output = (Vec<(usize, u64)>, usize);
         fn run<O: Ops>(self, ops: O) -> Self::Output {
-            ops.next_block(self.0, self.1, self.2)
+            let mut batch = [(0, 0); BATCH];
+            let (len, resume) = ops.fill(self.0, self.1, self.2, &mut batch);
+            (batch[..len].to_vec(), resume)
         }
     }
 
@@ -403,7 +427,12 @@ mod tests {
         ];
         let mut marks_seen = 0;
         for round in 0..400 {
-            let len = rng.below(300);
+            // Some texts long enough for whole groups of blocks, and for batches to fill.
+            let len = if round % 4 == 0 {
+                rng.below(4000)
+            } else {
+                rng.below(300)
+            };
             let mut text = Vec::new();
             while text.len() < len {
                 let piece = pieces[rng.below(pieces.len())];
@@ -440,16 +469,14 @@ mod tests {
                     );
                 }
             }
-            for kernel in Kernel::available() {
+            for kernel in Kernel::available().into_iter().filter(|_| text.len() < 400) {
                 // The classes at every start offset, too.
                 for at in 0..text.len() {
-                    for hosts in [false, true] {
-                        assert_eq!(
-                            kernel.classes(&text, at, hosts),
-                            classes_scalar(&text, at, hosts),
-                            "kernel {kernel:?} at {at}"
-                        );
-                    }
+                    assert_eq!(
+                        kernel.classes(&text, at),
+                        classes_scalar(&text, at),
+                        "kernel {kernel:?} at {at}"
+                    );
                 }
             }
         }
@@ -577,13 +604,44 @@ mod tests {
         }
     }
 
+    /// The candidates from a position that jumps forward (the end of a long link) are
+    /// those of the whole text from there on, with every kernel: the blocks stay where
+    /// they were, whether the jump lands inside the batch or past it.
+    #[test]
+    fn jumps_forward_keep_the_same_candidates() {
+        let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
+        let pieces: [&[u8]; 6] = [b".ab", b"x.c", "。x".as_bytes(), b"    ", b"a", b"http://l"];
+        for round in 0..60 {
+            let len = 2000 + rng.below(8000);
+            let mut text = Vec::new();
+            while text.len() < len {
+                text.extend_from_slice(pieces[rng.below(pieces.len())]);
+            }
+            let whole = all(Kernel::portable(), &text, 2);
+            assert!(whole.len() > 50, "round {round}: {} candidates", whole.len());
+            for kernel in Kernel::available() {
+                let mut rng = Rng::new(round as u64);
+                let mut c = Candidates::new(2);
+                let mut from = 0;
+                loop {
+                    let expected = whole.iter().copied().find(|&d| d >= from);
+                    let got = next(kernel, &mut c, &text, from).map(|(at, _)| at);
+                    assert_eq!(got, expected, "round {round}, {kernel:?}, from {from}");
+                    let Some(at) = got else { break };
+                    // Mostly small steps, some within a batch, some past several.
+                    from = at + 1 + [0, 3, 70, 900, 3000][rng.below(5)];
+                }
+            }
+        }
+    }
+
     /// A block start past the end of the text is classified as empty, not read.
     #[test]
     fn classes_past_the_end_are_empty() {
         let text = [b'.'; 100];
         for kernel in Kernel::available() {
-            assert_eq!(kernel.classes(&text, 100, true), Classes::default());
-            assert_eq!(kernel.with_ops(NextBlock(&text, 128, false)), (128, 0));
+            assert_eq!(kernel.classes(&text, 100), Classes::default());
+            assert_eq!(kernel.with_ops(Fill(&text, 128, false)), (vec![], 128));
         }
     }
 

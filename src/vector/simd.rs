@@ -63,9 +63,10 @@ pub(crate) unsafe fn host_no_dot<V: Vector>(v: V) -> V {
     }
 }
 
-/// Lanes of `v` whose byte is `[A-Za-z0-9]` (see [`host_no_dot`]).
+/// Lanes of `v` whose byte is `[A-Za-z0-9]`, and those whose byte is `[0-9]` (see
+/// [`host_no_dot`]).
 #[inline(always)]
-pub(crate) unsafe fn alphanumeric<V: Vector>(v: V) -> V {
+pub(crate) unsafe fn alphanumeric_digit<V: Vector>(v: V) -> (V, V) {
     // SAFETY: the caller's CPU has the instruction set of `V` (the trait's contract).
     unsafe {
         let lower = v.or(V::splat(0x20));
@@ -73,6 +74,13 @@ pub(crate) unsafe fn alphanumeric<V: Vector>(v: V) -> V {
             .gt(V::splat(b'a' - 1))
             .and(V::splat(b'z' + 1).gt(lower));
         let digit = v.gt(V::splat(b'0' - 1)).and(V::splat(b'9' + 1).gt(v));
-        letter.or(digit)
+        (letter.or(digit), digit)
     }
+}
+
+/// Lanes of `v` whose byte is `[A-Za-z0-9]` (see [`host_no_dot`]).
+#[inline(always)]
+pub(crate) unsafe fn alphanumeric<V: Vector>(v: V) -> V {
+    // SAFETY: the caller's CPU has the instruction set of `V` (the trait's contract).
+    unsafe { alphanumeric_digit(v).0 }
 }

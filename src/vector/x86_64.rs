@@ -16,7 +16,7 @@
 
 use core::arch::x86_64::*;
 
-use super::candidates;
+use super::candidates::{self, Batch};
 #[cfg(test)]
 use super::candidates::Classes;
 use super::ops::{Ops, WithOps};
@@ -123,9 +123,9 @@ impl Lookup for __m256i {
 /// # Safety
 /// `at + READ_AHEAD <= text.len()`.
 #[cfg(test)]
-pub(crate) unsafe fn sse2_classes(text: &[u8], at: usize, hosts: bool) -> Classes {
+pub(crate) unsafe fn sse2_classes(text: &[u8], at: usize) -> Classes {
     // SAFETY: the caller's promise; SSE2 is in the baseline.
-    unsafe { candidates::classes::<__m128i>(text, at, hosts) }
+    unsafe { candidates::classes::<__m128i>(text.as_ptr().add(at)) }
 }
 
 /// The SSE2 kernel's [`Ops`]: the vector candidate search and host walk, the scalar skips
@@ -146,8 +146,14 @@ impl Runs for Sse2Ops {
 
 impl Ops for Sse2Ops {
     #[inline(always)]
-    fn next_block(self, text: &[u8], at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
-        sse2_next_block(text, at, drop_one_byte_runs)
+    fn fill(
+        self,
+        text: &[u8],
+        at: usize,
+        drop_one_byte_runs: bool,
+        out: &mut Batch,
+    ) -> (usize, usize) {
+        sse2_fill(text, at, drop_one_byte_runs, out)
     }
     #[inline(always)]
     fn walk_host(self, text: &[u8], i: usize, stop: usize, next: u8) -> (usize, bool, u8) {
@@ -167,11 +173,16 @@ fn sse2_outlined<W: WithOps>(work: W) -> W::Output {
     work.run(Sse2Ops(()))
 }
 
-/// [`Ops::next_block`] of the SSE2 kernel, out of line (as [`avx2_next_block`]).
+/// [`Ops::fill`] of the SSE2 kernel, out of line (as [`avx2_fill`]).
 #[inline(never)]
-fn sse2_next_block(text: &[u8], at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
+fn sse2_fill(
+    text: &[u8],
+    at: usize,
+    drop_one_byte_runs: bool,
+    out: &mut Batch,
+) -> (usize, usize) {
     // SAFETY: SSE2 is in the baseline.
-    unsafe { candidates::next_block::<__m128i>(text, at, drop_one_byte_runs) }
+    unsafe { candidates::fill::<__m128i>(text, at, drop_one_byte_runs, out) }
 }
 
 /// Runs `work` with the SSE2 [`Ops`].
@@ -185,9 +196,9 @@ pub(crate) fn sse2_with_ops<W: WithOps>(work: W) -> W::Output {
 /// The CPU has AVX2, and `at + READ_AHEAD <= text.len()`.
 #[cfg(test)]
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn avx2_classes(text: &[u8], at: usize, hosts: bool) -> Classes {
+pub(crate) unsafe fn avx2_classes(text: &[u8], at: usize) -> Classes {
     // SAFETY: the caller's promises.
-    unsafe { candidates::classes::<__m256i>(text, at, hosts) }
+    unsafe { candidates::classes::<__m256i>(text.as_ptr().add(at)) }
 }
 
 /// The AVX2 kernel's [`Ops`]. A value exists only inside [`avx2_with_ops`], which runs
@@ -211,9 +222,15 @@ impl Runs for Avx2Ops {
 
 impl Ops for Avx2Ops {
     #[inline(always)]
-    fn next_block(self, text: &[u8], at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
+    fn fill(
+        self,
+        text: &[u8],
+        at: usize,
+        drop_one_byte_runs: bool,
+        out: &mut Batch,
+    ) -> (usize, usize) {
         // SAFETY: the CPU has AVX2 (see the type).
-        unsafe { avx2_next_block(text, at, drop_one_byte_runs) }
+        unsafe { avx2_fill(text, at, drop_one_byte_runs, out) }
     }
     #[inline(always)]
     fn walk_host(self, text: &[u8], i: usize, stop: usize, next: u8) -> (usize, bool, u8) {
@@ -248,18 +265,23 @@ unsafe fn avx2_outlined<W: WithOps>(work: W) -> W::Output {
     work.run(Avx2Ops(()))
 }
 
-/// [`Ops::next_block`] of the AVX2 kernel, out of line: a call per block with a
-/// candidate costs the scanner's loop less than the registers that the search inlined
-/// into it takes from the rest (link-dense text, with a link every few bytes, took 3 to
-/// 5 % more time with it inlined).
+/// [`Ops::fill`] of the AVX2 kernel, out of line: a call per batch of blocks costs the
+/// scanner's loop less than the registers that the search inlined into it takes from
+/// the rest (link-dense text, with a link every few bytes, took 3 to 5 % more time with
+/// a search block by block inlined).
 ///
 /// # Safety
 /// The CPU has AVX2, BMI1, BMI2, LZCNT and POPCNT.
 #[inline(never)]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn avx2_next_block(text: &[u8], at: usize, drop_one_byte_runs: bool) -> (usize, u64) {
+unsafe fn avx2_fill(
+    text: &[u8],
+    at: usize,
+    drop_one_byte_runs: bool,
+    out: &mut Batch,
+) -> (usize, usize) {
     // SAFETY: the caller's promise.
-    unsafe { candidates::next_block::<__m256i>(text, at, drop_one_byte_runs) }
+    unsafe { candidates::fill::<__m256i>(text, at, drop_one_byte_runs, out) }
 }
 
 /// Runs `work` with the AVX2 [`Ops`], compiled with AVX2 (and BMI1, BMI2, LZCNT, POPCNT)
