@@ -18,7 +18,6 @@ enum Set {
     SimpleInclude,
     LocalPart,
     HostNoDot,
-    EndsRun,
     EndsEmptyStack,
 }
 
@@ -32,7 +31,6 @@ const fn member(set: Set, b: u8) -> bool {
         Set::SimpleInclude => member(Set::Simple, b) && term == LT_INCLUDE,
         Set::LocalPart => b == b'.' || props & LINK_EMAIL != 0,
         Set::HostNoDot => b != b'.' && props & HOST_CHAR != 0,
-        Set::EndsRun => !member(Set::HostNoDot, b),
         Set::EndsEmptyStack => term == LT_HARD || term == LT_CLOSE,
     }
 }
@@ -70,11 +68,6 @@ pub(crate) static LOCAL_PART: [bool; 256] = table(Set::LocalPart);
 /// ASCII HostCharNoDot: `[A-Za-z0-9-]` (the vector kernels test these ranges directly).
 pub(crate) static HOST_NO_DOT: [bool; 256] = table(Set::HostNoDot);
 
-/// ASCII bytes that are not HostCharNoDot: a label's run of ASCII host bytes stops at one
-/// (a dot before one has an empty run; a dot before an ASCII host byte and one has a
-/// one-byte run). Bytes >= 0x80 are not in it: they may continue a run.
-pub(crate) static ENDS_RUN: [bool; 256] = table(Set::EndsRun);
-
 /// ASCII bytes that end a link in any part when the bracket stack is empty and no
 /// terminator is involved: Link_Term Hard, and Close (with nothing to match).
 pub(crate) static ENDS_EMPTY_STACK: [bool; 256] = table(Set::EndsEmptyStack);
@@ -111,8 +104,6 @@ mod tests {
             .filter(|&b| b.is_ascii_alphanumeric() || b == b'-')
             .collect();
         assert_eq!(members(&HOST_NO_DOT), expected);
-        let ends: Vec<u8> = (0..0x80u8).filter(|b| !expected.contains(b)).collect();
-        assert_eq!(members(&ENDS_RUN), ends);
     }
 
     /// The simple bytes are exactly the Include and Soft ASCII bytes other than `? # :`.

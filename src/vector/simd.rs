@@ -51,20 +51,10 @@ pub(crate) trait Lookup: Vector {
     unsafe fn nibble_lookup(self, lo: Self, hi: Self) -> Self;
 }
 
-/// Lanes of `v` whose byte is ASCII HostCharNoDot, `[A-Za-z0-9-]`, by range compares
-/// (signed compares suffice: bytes >= 0x80 are negative and fall outside every range, and
-/// `b | 0x20` keeps them negative). `ascii::HOST_NO_DOT` is the same set, and the scanner reads it.
-#[inline(always)]
-pub(crate) unsafe fn host_no_dot<V: Vector>(v: V) -> V {
-    // SAFETY: the caller's CPU has the instruction set of `V` (the trait's contract).
-    unsafe {
-        let alnum = alphanumeric(v);
-        alnum.or(v.eq(V::splat(b'-')))
-    }
-}
-
-/// Lanes of `v` whose byte is `[A-Za-z0-9]`, and those whose byte is `[0-9]` (see
-/// [`host_no_dot`]).
+/// Lanes of `v` whose byte is `[A-Za-z0-9]`, and those whose byte is `[0-9]`, by range
+/// compares (signed compares suffice: bytes >= 0x80 are negative and fall outside every
+/// range, and `b | 0x20` keeps them negative). With `-`, the first is ASCII
+/// HostCharNoDot, `ascii::HOST_NO_DOT`, which the scanner reads.
 #[inline(always)]
 pub(crate) unsafe fn alphanumeric_digit<V: Vector>(v: V) -> (V, V) {
     // SAFETY: the caller's CPU has the instruction set of `V` (the trait's contract).
@@ -76,11 +66,4 @@ pub(crate) unsafe fn alphanumeric_digit<V: Vector>(v: V) -> (V, V) {
         let digit = v.gt(V::splat(b'0' - 1)).and(V::splat(b'9' + 1).gt(v));
         (letter.or(digit), digit)
     }
-}
-
-/// Lanes of `v` whose byte is `[A-Za-z0-9]` (see [`host_no_dot`]).
-#[inline(always)]
-pub(crate) unsafe fn alphanumeric<V: Vector>(v: V) -> V {
-    // SAFETY: the caller's CPU has the instruction set of `V` (the trait's contract).
-    unsafe { alphanumeric_digit(v).0 }
 }

@@ -17,7 +17,7 @@
 //! Invariant: a vector is loaded from `i - BYTES` only when `BYTES <= i <= text.len()`.
 
 use super::runs::LOCAL_PART_NIBBLES;
-use super::simd::{alphanumeric, Lookup, Vector};
+use super::simd::{alphanumeric_digit, Lookup, Vector};
 #[cfg(test)]
 use crate::ascii::LOCAL_PART;
 use crate::ascii::{C_DOT, C_HOST, C_HYPHEN};
@@ -64,7 +64,7 @@ pub(crate) unsafe fn walk_host<V: Vector>(
             (
                 v.eq(V::splat(b'.')).movemask(),
                 v.eq(V::splat(b'-')).movemask(),
-                alphanumeric(v).movemask(),
+                alphanumeric_digit(v).0.movemask(),
             )
         };
         let host = (alnum | dot | hyphen) & above::<V>(i, stop);
