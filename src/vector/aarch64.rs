@@ -13,9 +13,9 @@
 
 use core::arch::aarch64::*;
 
-use super::candidates::{self, Batch};
 #[cfg(test)]
 use super::candidates::Classes;
+use super::candidates::{self, Batch};
 use super::ops::{Ops, WithOps};
 use super::runs::{self, Runs};
 use super::simd::{Lookup, Vector};
@@ -159,12 +159,7 @@ fn neon_outlined<W: WithOps>(work: W) -> W::Output {
 /// [`Ops::fill`] of the NEON kernel, out of line (a call per batch of blocks costs the
 /// scanner's loop less than the registers the search would take).
 #[inline(never)]
-fn neon_fill(
-    text: &[u8],
-    at: usize,
-    drop_one_byte_runs: bool,
-    out: &mut Batch,
-) -> (usize, usize) {
+fn neon_fill(text: &[u8], at: usize, drop_one_byte_runs: bool, out: &mut Batch) -> (usize, usize) {
     // SAFETY: NEON is in the baseline.
     unsafe { candidates::fill::<uint8x16_t>(text, at, drop_one_byte_runs, out) }
 }

@@ -104,8 +104,8 @@ impl Classes {
         let continues_3 = (runs >> 3) | LAST_THREE;
         let one_byte_run = self.dot & host_after & !continues_2;
         let one_byte_run = one_byte_run & 0u64.wrapping_sub(drop_one_byte_runs as u64);
-        let dots = (self.dot & !(empty_run | inner | one_byte_run))
-            | (self.ideographic & continues_3);
+        let dots =
+            (self.dot & !(empty_run | inner | one_byte_run)) | (self.ideographic & continues_3);
         let schemes = self.scheme & ((self.literal >> 3) | LAST_THREE);
         if schemes == 0 {
             dots

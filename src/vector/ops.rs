@@ -35,8 +35,13 @@ pub(crate) trait Ops: Runs {
     /// `out`: `(how many, where the next call goes on)`, none only at the end of the text
     /// (see [`super::candidates`]). With `drop_one_byte_runs`, dots before a one-byte run
     /// are no candidates.
-    fn fill(self, text: &[u8], at: usize, drop_one_byte_runs: bool, out: &mut Batch)
-        -> (usize, usize);
+    fn fill(
+        self,
+        text: &[u8],
+        at: usize,
+        drop_one_byte_runs: bool,
+        out: &mut Batch,
+    ) -> (usize, usize);
 
     /// Walks back from `i` over ASCII host bytes (`[A-Za-z0-9.-]`) while above `stop`, as
     /// the scanner's host walk does byte by byte: returns the new position, whether a bad

@@ -16,9 +16,9 @@
 
 use core::arch::x86_64::*;
 
-use super::candidates::{self, Batch};
 #[cfg(test)]
 use super::candidates::Classes;
+use super::candidates::{self, Batch};
 use super::ops::{Ops, WithOps};
 use super::runs::{self, Runs, ScalarRuns};
 use super::simd::{Lookup, Vector};
@@ -175,12 +175,7 @@ fn sse2_outlined<W: WithOps>(work: W) -> W::Output {
 
 /// [`Ops::fill`] of the SSE2 kernel, out of line (as [`avx2_fill`]).
 #[inline(never)]
-fn sse2_fill(
-    text: &[u8],
-    at: usize,
-    drop_one_byte_runs: bool,
-    out: &mut Batch,
-) -> (usize, usize) {
+fn sse2_fill(text: &[u8], at: usize, drop_one_byte_runs: bool, out: &mut Batch) -> (usize, usize) {
     // SAFETY: SSE2 is in the baseline.
     unsafe { candidates::fill::<__m128i>(text, at, drop_one_byte_runs, out) }
 }
