@@ -28,8 +28,10 @@
 //! lines of `a.a.a.…` or `.com.com.…`, almost none reach the scalar code.
 //!
 //! Two stages, as in simdjson. [`fill`] first looks at a group of [`GROUP`] blocks with
-//! one cheap test each (a `.`, an `E3` byte, a `:/`: [`busy`]), and only then classifies
-//! the busy ones, each the same way, with no branch on its contents; the blocks left
+//! two cheap tests each (a `.`; an `E3` byte or a `:/`: [`busy`]), and only then
+//! classifies the busy ones with no branch on their contents: those with `E3` or `:/`
+//! whole ([`classes`]), those with dots only by their dots and host classes
+//! ([`dot_classes`], half the work), each kind in a loop of its own. The blocks left
 //! with candidates go into a batch of at most [`BATCH`], written whether or not they are
 //! (the count moves by 0 or 1). The cursor over them ([`super::Candidates`], beside the
 //! kernel dispatch) walks the set bits. A search block by block, which branched on
@@ -152,30 +154,50 @@ fn scheme_marks(pairs: u64, text: &[u8], at: usize) -> u64 {
     keep
 }
 
-/// The first stage: whether the 64 bytes at `p` have a `.`, an `E3` byte (the start of
-/// `。`, and of much else in CJK text) or a `:` before a `/`. A dot compare and one
-/// "rare" compare per vector, and one mask for the block.
+/// The first stage: whether the 64 bytes at `p` have a `.`, and whether they have an
+/// `E3` byte (the start of `。`, and of much else in CJK text) or a `:` before a `/`. A
+/// dot compare and one "rare" compare per vector, and a mask of each for the block.
 ///
 /// # Safety
 /// The CPU has the instruction set of `V`, and the 65 bytes at `p` are readable.
 #[inline(always)]
-pub(crate) unsafe fn busy<V: Vector>(p: *const u8) -> bool {
+pub(crate) unsafe fn busy<V: Vector>(p: *const u8) -> (bool, bool) {
     // SAFETY: the caller's promises; every load is of bytes `p..p + 65`.
     unsafe {
-        let mut any = V::splat(0);
+        let (mut dot, mut rare) = (V::splat(0), V::splat(0));
         let mut k = 0;
         while k < BLOCK {
             let v = V::load(p.add(k));
             let after = V::load(p.add(k + 1));
             let pair = v.eq(V::splat(b':')).and(after.eq(V::splat(b'/')));
-            any = any
-                .or(v.eq(V::splat(b'.')))
-                .or(v.eq(V::splat(0xE3)))
-                .or(pair);
+            dot = dot.or(v.eq(V::splat(b'.')));
+            rare = rare.or(v.eq(V::splat(0xE3))).or(pair);
             k += V::BYTES;
         }
-        any.movemask() != 0
+        (dot.movemask() != 0, rare.movemask() != 0)
     }
+}
+
+/// The classes of a block with neither `E3` nor `:/` ([`busy`]): its dots and host
+/// classes, the rest empty.
+///
+/// # Safety
+/// The CPU has the instruction set of `V`, and the 64 bytes at `p` are readable.
+#[inline(always)]
+pub(crate) unsafe fn dot_classes<V: Vector>(p: *const u8) -> Classes {
+    let mut c = Classes::default();
+    let mut k = 0;
+    while k < BLOCK {
+        // SAFETY: k + BYTES <= 64 bytes from `p` are readable; the CPU has `V`'s set.
+        unsafe {
+            let v = V::load(p.add(k));
+            c.dot |= v.eq(V::splat(b'.')).movemask() << k;
+            c.host |= alphanumeric_digit(v).0.or(v.eq(V::splat(b'-'))).movemask() << k;
+            c.non_ascii |= v.movemask() << k;
+        }
+        k += V::BYTES;
+    }
+    c
 }
 
 /// The second stage's classes of the 64 bytes at `p`, a vector at a time: the three
@@ -237,26 +259,43 @@ pub(crate) unsafe fn fill<V: Vector>(
     out: &mut Batch,
 ) -> (usize, usize) {
     let mut len = 0;
-    let block = |at: usize| {
-        // SAFETY: only called for a block whose READ_AHEAD bytes are inside `text`; the
-        // CPU has the instruction set of `V`.
-        unsafe { classes::<V>(text.as_ptr().add(at)) }.candidates(text, at, drop_one_byte_runs)
-    };
+    let candidates = |c: Classes, at: usize| c.candidates(text, at, drop_one_byte_runs);
     // A group's bytes and the two after them.
     let group_end = GROUP * BLOCK + READ_AHEAD - BLOCK;
     while pos + group_end <= text.len() {
-        let mut live = 0u32;
+        let (mut dots, mut rare) = (0u32, 0u32);
         for b in 0..GROUP {
             // SAFETY: the group's bytes and the two after them are inside `text`.
-            let busy = unsafe { busy::<V>(text.as_ptr().add(pos + b * BLOCK)) };
-            live |= (busy as u32) << b;
+            let (dot, r) = unsafe { busy::<V>(text.as_ptr().add(pos + b * BLOCK)) };
+            dots |= (dot as u32) << b;
+            rare |= (r as u32) << b;
         }
-        while live != 0 {
-            let at = pos + live.trailing_zeros() as usize * BLOCK;
-            live &= live - 1;
-            let mask = block(at);
-            out[len] = (at, mask);
-            len += (mask != 0) as usize;
+        // The blocks with `E3` or `:/`, then those with dots only, each in a loop of its
+        // own (a branch between the two kinds would be mispredicted in CJK text, where
+        // they alternate); then the batch in order.
+        let mut masks = [0u64; GROUP];
+        let mut rest = rare;
+        while rest != 0 {
+            let b = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let at = pos + b * BLOCK;
+            // SAFETY: the block's READ_AHEAD bytes are inside `text`.
+            masks[b] = candidates(unsafe { classes::<V>(text.as_ptr().add(at)) }, at);
+        }
+        let mut rest = dots & !rare;
+        while rest != 0 {
+            let b = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let at = pos + b * BLOCK;
+            // SAFETY: the block's bytes are inside `text`.
+            masks[b] = candidates(unsafe { dot_classes::<V>(text.as_ptr().add(at)) }, at);
+        }
+        let mut rest = dots | rare;
+        while rest != 0 {
+            let b = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            out[len] = (pos + b * BLOCK, masks[b]);
+            len += (masks[b] != 0) as usize;
         }
         pos += GROUP * BLOCK;
         if len > BATCH - GROUP {
@@ -265,8 +304,10 @@ pub(crate) unsafe fn fill<V: Vector>(
     }
     while pos + READ_AHEAD <= text.len() && len < BATCH {
         // SAFETY: the block's READ_AHEAD bytes are inside `text`.
-        if unsafe { busy::<V>(text.as_ptr().add(pos)) } {
-            let mask = block(pos);
+        let (dot, rare) = unsafe { busy::<V>(text.as_ptr().add(pos)) };
+        if dot | rare {
+            // SAFETY: as above.
+            let mask = candidates(unsafe { classes::<V>(text.as_ptr().add(pos)) }, pos);
             out[len] = (pos, mask);
             len += (mask != 0) as usize;
         }

@@ -41,9 +41,9 @@ pub(crate) mod walks;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
-use candidates::{Batch, BATCH, BLOCK};
 #[cfg(test)]
 use candidates::{classes_scalar, Classes, READ_AHEAD};
+use candidates::{Batch, BATCH, BLOCK};
 pub(crate) use ops::{Ops, WithOps};
 use runs::ScalarRuns;
 
@@ -610,15 +610,36 @@ mod tests {
     #[test]
     fn jumps_forward_keep_the_same_candidates() {
         let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
-        let pieces: [&[u8]; 6] = [b".ab", b"x.c", "。x".as_bytes(), b"    ", b"a", b"http://l"];
+        let mixed: [&[u8]; 8] = [
+            b".ab",
+            b"-x.c-d.ef",
+            b"x.c",
+            "。x".as_bytes(),
+            b"    ",
+            b"a",
+            b"http://l",
+            b"a.b.c",
+        ];
+        // Blocks with dots and no `E3` or `:/`, which the kernels classify apart.
+        let dots_only: [&[u8]; 6] = [b".ab", b"x.c", b"    ", b"a", b"a.b.c", b"-x.c-d.ef"];
         for round in 0..60 {
+            let pieces: &[&[u8]] = if round % 2 == 0 { &mixed } else { &dots_only };
             let len = 2000 + rng.below(8000);
             let mut text = Vec::new();
             while text.len() < len {
                 text.extend_from_slice(pieces[rng.below(pieces.len())]);
             }
             let whole = all(Kernel::portable(), &text, 2);
-            assert!(whole.len() > 50, "round {round}: {} candidates", whole.len());
+            let (_, live) = naive(&text, 2);
+            assert!(
+                live.iter().all(|d| whole.contains(d)),
+                "round {round}: a live dot was dropped"
+            );
+            assert!(
+                whole.len() > 50,
+                "round {round}: {} candidates",
+                whole.len()
+            );
             for kernel in Kernel::available() {
                 let mut rng = Rng::new(round as u64);
                 let mut c = Candidates::new(2);
