@@ -17,8 +17,10 @@
 //!   on (sentence ends before a line break);
 //! * a dot whose run of ASCII HostCharNoDot ends at another dot that is followed by one
 //!   again (`.kernel` in `vger.kernel.org`): an inner label, rejected by step 2. These are
-//!   found backwards from the *second* dot, as the nearest non-HostCharNoDot byte below
-//!   it, by a carry in reversed bit order, `((killers << 1) + host) & !host`;
+//!   found backwards from the *second* dot, as the nearest non-HostCharNoDot byte before
+//!   it, by one carry, `((killers << 1) + host) & !host`, which runs back through the
+//!   text because the masks hold the bytes in reverse order (bit 63 is the block's first
+//!   byte: the vector kernels reverse each vector before taking its mask);
 //! * when the scanner's TLD set has no one-byte entry (the IANA list), a dot followed by
 //!   one ASCII HostCharNoDot and then an ASCII byte that is not (`e.g.`, `1.5%`,
 //!   `v2.0 `): the run is one byte long, so it is no TLD.
@@ -61,7 +63,9 @@ pub(crate) const BATCH: usize = 2 * GROUP;
 /// A batch of blocks with candidates: `(block start, candidate mask)`, in order.
 pub(crate) type Batch = [(usize, u64); BATCH];
 
-/// The byte classes of one block (bit `i`: byte `at + i`).
+/// The byte classes of one block, one bit per byte in reverse order: bit `63 - i` is byte
+/// `at + i`, so that a carry, which runs to higher bits, runs back through the text (see
+/// [`nearest_outside_above`]), and a mask's first byte is its highest bit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(crate) struct Classes {
     /// `.`
@@ -78,37 +82,44 @@ pub(crate) struct Classes {
     pub(crate) literal: u64,
 }
 
-/// The three bits of a block whose byte `i + 3` is past it: kept, for want of a look.
-const LAST_THREE: u64 = 0b111 << 61;
+/// The bit of byte `i` of a block ([`Classes`]' order).
+#[inline(always)]
+pub(crate) const fn bit(i: usize) -> u64 {
+    1 << (BLOCK - 1 - i)
+}
+
+/// The three bits of a block whose byte `i + 3` is past it (its last three bytes): kept,
+/// for want of a look.
+const LAST_THREE: u64 = 0b111;
 
 impl Classes {
-    /// The candidate positions of the block at `at` of `text`: the `。` and `.` that the
-    /// checks of the module do not rule out (the one-byte runs only with
-    /// `drop_one_byte_runs`), and the `://` of [`scheme_marks`]. No branch, but for the
-    /// rare `://` before a literal host's first byte.
+    /// The candidate positions of the block at `at` of `text`, in the order of
+    /// [`Classes`]: the `。` and `.` that the checks of the module do not rule out (the
+    /// one-byte runs only with `drop_one_byte_runs`), and the `://` of [`scheme_marks`].
+    /// No branch, but for the rare `://` before a literal host's first byte.
     #[inline(always)]
     pub(crate) fn candidates(self, text: &[u8], at: usize, drop_one_byte_runs: bool) -> u64 {
         let (next_host, next_non_ascii) = match text.get(at + BLOCK) {
             Some(&b) => (is_host_no_dot(b), b >= 0x80),
             None => (false, false),
         };
-        // Bit i: byte i + 1 is ASCII HostCharNoDot / non-ASCII.
-        let host_after = (self.host >> 1) | ((next_host as u64) << 63);
-        let non_ascii_after = (self.non_ascii >> 1) | ((next_non_ascii as u64) << 63);
+        // Byte i's bit: byte i + 1 is ASCII HostCharNoDot / non-ASCII.
+        let host_after = (self.host << 1) | next_host as u64;
+        let non_ascii_after = (self.non_ascii << 1) | next_non_ascii as u64;
         let empty_run = self.dot & !host_after & !non_ascii_after;
         // Dots followed by a label: each kills the dot before its run, if that run is
         // all ASCII HostCharNoDot and inside the block.
-        let inner = nearest_outside_below(self.dot & host_after, self.host) & self.dot;
-        // Bit i: byte i + 2 / i + 3 may continue a run (ASCII HostCharNoDot or
+        let inner = nearest_outside_above(self.dot & host_after, self.host) & self.dot;
+        // Byte i's bit: byte i + 2 / i + 3 may continue a run (ASCII HostCharNoDot or
         // non-ASCII); set where that byte is past the block.
         let runs = self.host | self.non_ascii;
-        let continues_2 = (runs >> 2) | (0b11 << 62);
-        let continues_3 = (runs >> 3) | LAST_THREE;
+        let continues_2 = (runs << 2) | 0b11;
+        let continues_3 = (runs << 3) | LAST_THREE;
         let one_byte_run = self.dot & host_after & !continues_2;
         let one_byte_run = one_byte_run & 0u64.wrapping_sub(drop_one_byte_runs as u64);
         let dots =
             (self.dot & !(empty_run | inner | one_byte_run)) | (self.ideographic & continues_3);
-        let schemes = self.scheme & ((self.literal >> 3) | LAST_THREE);
+        let schemes = self.scheme & ((self.literal << 3) | LAST_THREE);
         if schemes == 0 {
             dots
         } else {
@@ -117,39 +128,37 @@ impl Classes {
     }
 }
 
-/// For each set bit `e` of `marks`, the bit of the nearest byte below `e` that is not in
-/// `run` (none when every byte below `e` is): where a run of `run` bytes ending right
-/// before `e` starts, less one. A carry in reversed bit order: three bit reversals (which
-/// x86_64 has no instruction for: about 40 instructions in all, and no branch; counting
-/// down from each mark with its own count of leading zeros mispredicted a branch per
-/// block of host names).
+/// For each set bit `e` of `marks`, the nearest bit above `e` that is not in `run` (none
+/// when every bit above `e` is): in the order of [`Classes`], the byte where a run of
+/// `run` bytes ending right before the byte of `e` starts, less one. One carry, no branch
+/// (in the order of the text this took three bit reversals, about 40 instructions, and
+/// counting down from each mark with its own count of leading zeros mispredicted a
+/// branch per block of host names).
 #[inline(always)]
-fn nearest_outside_below(marks: u64, run: u64) -> u64 {
-    let marks = marks.reverse_bits();
-    let run = run.reverse_bits();
-    ((marks << 1).wrapping_add(run) & !run).reverse_bits()
+fn nearest_outside_above(marks: u64, run: u64) -> u64 {
+    (marks << 1).wrapping_add(run) & !run
 }
 
 /// The `://` of the block at `at` that can start a host without a TLD, from the `:` of
-/// those its classes keep (`pairs`: a `://` whose next byte may start a literal host,
-/// or is past the block): those with a `p` or `s` (any case) before them, the last
-/// letter of `http` or `https`, and an `l`, `L`, digit or `[` after them, as in
-/// `localhost`, an IPv4 address, a bracketed IPv6 address. The scanner looks at the few
-/// left (`Scanner::literal_host`); the rest (`https://www.…`, `file:///`, `a://b`) never
-/// leave the kernel, most of them not even to come here. A byte by byte loop, over rare
-/// marks, out of line.
+/// those its classes keep (`pairs`, in the order of [`Classes`]: a `://` whose next byte
+/// may start a literal host, or is past the block): those with a `p` or `s` (any case)
+/// before them, the last letter of `http` or `https`, and an `l`, `L`, digit or `[` after
+/// them, as in `localhost`, an IPv4 address, a bracketed IPv6 address. The scanner looks
+/// at the few left (`Scanner::literal_host`); the rest (`https://www.…`, `file:///`,
+/// `a://b`) never leave the kernel, most of them not even to come here. A byte by byte
+/// loop, over rare marks, out of line.
 #[inline(never)]
 fn scheme_marks(pairs: u64, text: &[u8], at: usize) -> u64 {
     let mut rest = pairs;
     let mut keep = 0;
     while rest != 0 {
-        let i = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
+        let i = rest.leading_zeros() as usize;
+        rest &= !bit(i);
         let colon = at + i;
         let live = colon > 0
             && matches!(text[colon - 1], b'p' | b'P' | b's' | b'S')
             && matches!(text.get(colon + 3), Some(b'l' | b'L' | b'0'..=b'9' | b'['));
-        keep |= (live as u64) << i;
+        keep |= if live { bit(i) } else { 0 };
     }
     keep
 }
@@ -191,9 +200,14 @@ pub(crate) unsafe fn dot_classes<V: Vector>(p: *const u8) -> Classes {
         // SAFETY: k + BYTES <= 64 bytes from `p` are readable; the CPU has `V`'s set.
         unsafe {
             let v = V::load(p.add(k));
-            c.dot |= v.eq(V::splat(b'.')).movemask() << k;
-            c.host |= alphanumeric_digit(v).0.or(v.eq(V::splat(b'-'))).movemask() << k;
-            c.non_ascii |= v.movemask() << k;
+            let shift = BLOCK - V::BYTES - k;
+            c.dot |= v.eq(V::splat(b'.')).movemask_reversed() << shift;
+            c.host |= alphanumeric_digit(v)
+                .0
+                .or(v.eq(V::splat(b'-')))
+                .movemask_reversed()
+                << shift;
+            c.non_ascii |= v.movemask_reversed() << shift;
         }
         k += V::BYTES;
     }
@@ -217,26 +231,28 @@ pub(crate) unsafe fn classes<V: Vector>(p: *const u8) -> Classes {
             let v1 = V::load(p.add(k + 1));
             let v2 = V::load(p.add(k + 2));
             let (alnum, digit) = alphanumeric_digit(v);
-            c.dot |= v.eq(V::splat(b'.')).movemask() << k;
+            // The vector's lanes are bits `shift..shift + BYTES`, in reverse order.
+            let shift = BLOCK - V::BYTES - k;
+            c.dot |= v.eq(V::splat(b'.')).movemask_reversed() << shift;
             c.ideographic |= v
                 .eq(V::splat(0xE3))
                 .and(v1.eq(V::splat(0x80)))
                 .and(v2.eq(V::splat(0x82)))
-                .movemask()
-                << k;
+                .movemask_reversed()
+                << shift;
             c.scheme |= v
                 .eq(V::splat(b':'))
                 .and(v1.eq(V::splat(b'/')))
                 .and(v2.eq(V::splat(b'/')))
-                .movemask()
-                << k;
-            c.host |= alnum.or(v.eq(V::splat(b'-'))).movemask() << k;
-            c.non_ascii |= v.movemask() << k;
+                .movemask_reversed()
+                << shift;
+            c.host |= alnum.or(v.eq(V::splat(b'-'))).movemask_reversed() << shift;
+            c.non_ascii |= v.movemask_reversed() << shift;
             c.literal |= digit
                 .or(v.or(V::splat(0x20)).eq(V::splat(b'l')))
                 .or(v.eq(V::splat(b'[')))
-                .movemask()
-                << k;
+                .movemask_reversed()
+                << shift;
         }
         k += V::BYTES;
     }
@@ -351,19 +367,21 @@ fn fill_scalar_from(
     (len, pos)
 }
 
-/// The classes of the bytes `at..at + 64` (fewer at the end of the text) byte by byte:
+/// The classes of the bytes `at..at + 64` (fewer at the end of the text) byte by byte, in
+/// the order of [`Classes`]:
 /// the definition the vector kernels are tested against.
 pub(crate) fn classes_scalar(text: &[u8], at: usize) -> Classes {
     let end = text.len().min(at + BLOCK);
     let mut c = Classes::default();
     for (i, &b) in text[at..end].iter().enumerate() {
         let next_two = text.get(at + i + 1..at + i + 3);
-        c.dot |= ((b == b'.') as u64) << i;
-        c.ideographic |= ((b == 0xE3 && next_two == Some(&[0x80, 0x82])) as u64) << i;
-        c.scheme |= ((b == b':' && next_two == Some(b"//")) as u64) << i;
-        c.host |= (is_host_no_dot(b) as u64) << i;
-        c.non_ascii |= ((b >= 0x80) as u64) << i;
-        c.literal |= (matches!(b, b'l' | b'L' | b'0'..=b'9' | b'[') as u64) << i;
+        let bit = |set: bool| if set { bit(i) } else { 0 };
+        c.dot |= bit(b == b'.');
+        c.ideographic |= bit(b == 0xE3 && next_two == Some(&[0x80, 0x82]));
+        c.scheme |= bit(b == b':' && next_two == Some(b"//"));
+        c.host |= bit(is_host_no_dot(b));
+        c.non_ascii |= bit(b >= 0x80);
+        c.literal |= bit(matches!(b, b'l' | b'L' | b'0'..=b'9' | b'['));
     }
     c
 }
@@ -372,21 +390,21 @@ pub(crate) fn classes_scalar(text: &[u8], at: usize) -> Classes {
 mod tests {
     use super::*;
 
-    /// [`nearest_outside_below`] bit by bit.
+    /// [`nearest_outside_above`] bit by bit.
     fn naive(marks: u64, run: u64) -> u64 {
         let mut found = 0;
         for e in (0..64).filter(|e| marks >> e & 1 == 1) {
-            if let Some(d) = (0..e).rev().find(|d| run >> d & 1 == 0) {
+            if let Some(d) = (e + 1..64).find(|d| run >> d & 1 == 0) {
                 found |= 1 << d;
             }
         }
         found
     }
 
-    /// [`nearest_outside_below`] gives the bit-by-bit answer, for every number of marks
+    /// [`nearest_outside_above`] gives the bit-by-bit answer, for every number of marks
     /// from 0 to 64.
     #[test]
-    fn nearest_outside_below_agrees_with_the_definition() {
+    fn nearest_outside_above_agrees_with_the_definition() {
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = || {
             x ^= x << 13;
@@ -404,7 +422,7 @@ mod tests {
                 // `host` never holds a dot).
                 let run = (next() | next()) & !marks;
                 assert_eq!(
-                    nearest_outside_below(marks, run),
+                    nearest_outside_above(marks, run),
                     naive(marks, run),
                     "marks {marks:#x} run {run:#x}"
                 );

@@ -187,7 +187,8 @@ pub(crate) const SCHEME_MARK: usize = 0;
 pub(crate) struct Candidates {
     /// Start of the current block.
     base: usize,
-    /// Candidates of the current block not yet returned (bit i: `base + i`).
+    /// Candidates of the current block not yet returned (bit `63 - i`: `base + i`, the
+    /// order of [`candidates::Classes`]).
     mask: u64,
     /// The blocks with candidates from the kernel's last call: those after the current
     /// one are `batch[next..len]`.
@@ -254,9 +255,10 @@ impl Candidates {
                 (self.base, self.mask) = self.batch[self.next];
                 self.next += 1;
             }
-            let at = self.base + self.mask.trailing_zeros() as usize;
+            let i = self.mask.leading_zeros() as usize;
+            let at = self.base + i;
             if at >= from {
-                self.mask &= self.mask - 1;
+                self.mask &= !candidates::bit(i);
                 let len = match text[at] {
                     b'.' => 1,
                     b':' => SCHEME_MARK,
@@ -267,7 +269,7 @@ impl Candidates {
             // Dots before `from` (inside the last link, or passed by the scanner): drop
             // them all.
             self.mask = match from - self.base {
-                skip if skip < BLOCK => self.mask & (u64::MAX << skip),
+                skip if skip < BLOCK => self.mask & (u64::MAX >> skip),
                 _ => 0,
             };
         }

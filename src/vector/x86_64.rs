@@ -96,6 +96,21 @@ impl Vector for __m256i {
         // SAFETY: the CPU has AVX2.
         unsafe { _mm256_movemask_epi8(self) as u32 as u64 }
     }
+    #[inline(always)]
+    unsafe fn movemask_reversed(self) -> u64 {
+        // Each 16-byte half reversed by a shuffle (which stays within halves), then the
+        // two halves of the mask swapped: two instructions more than `movemask`, where
+        // a reversal of the 64 bits of a block costs about fifteen.
+        // SAFETY: the CPU has AVX2.
+        unsafe {
+            let reverse = _mm256_setr_epi8(
+                15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8,
+                7, 6, 5, 4, 3, 2, 1, 0,
+            );
+            let m = _mm256_movemask_epi8(_mm256_shuffle_epi8(self, reverse)) as u32;
+            m.rotate_left(16) as u64
+        }
+    }
 }
 
 impl Lookup for __m256i {
