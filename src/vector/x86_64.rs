@@ -57,6 +57,16 @@ impl Vector for __m128i {
     unsafe fn movemask(self) -> u64 {
         _mm_movemask_epi8(self) as u16 as u64
     }
+    #[inline(always)]
+    unsafe fn movemask_reversed(self) -> u64 {
+        // SSE2 has no byte shuffle: the 32-bit lanes reversed, then the 16-bit halves of
+        // each, then the bytes of each half by shifts (fewer instructions than reversing
+        // the 16 bits of the mask).
+        let dwords = _mm_shuffle_epi32::<0x1B>(self);
+        let words = _mm_shufflehi_epi16::<0xB1>(_mm_shufflelo_epi16::<0xB1>(dwords));
+        let bytes = _mm_or_si128(_mm_slli_epi16::<8>(words), _mm_srli_epi16::<8>(words));
+        _mm_movemask_epi8(bytes) as u16 as u64
+    }
 }
 
 impl Vector for __m256i {
