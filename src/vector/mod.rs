@@ -5,7 +5,7 @@
 //! | module | what |
 //! | --- | --- |
 //! | [`simd`] | the [`Vector`](simd::Vector) and [`Lookup`](simd::Lookup) traits, the byte-range tests |
-//! | [`candidates`] | stage 1: the Dots that can precede a TLD, a 64-byte block at a time, and the cursor over them |
+//! | [`candidates`] | stage 1: the Dots that can precede a TLD, in batches of 64-byte blocks (the cursor over them is [`Candidates`], here) |
 //! | [`ops`] | one kernel's operations as a trait, for the code compiled once per kernel with them inlined |
 //! | [`runs`] | the skips of the termination automaton over plain and simple path bytes |
 //! | [`walks`] | the scanner's backward walks over host and local-part bytes |
