@@ -326,14 +326,39 @@ pub(crate) unsafe fn fill<V: Vector>(
         let (dot, rare) = unsafe { busy::<V>(text.as_ptr().add(pos)) };
         if dot | rare {
             // SAFETY: as above.
-            let mask = candidates(unsafe { classes::<V>(text.as_ptr().add(pos)) }, pos);
+            let c = unsafe {
+                if rare {
+                    classes::<V>(text.as_ptr().add(pos))
+                } else {
+                    dot_classes::<V>(text.as_ptr().add(pos))
+                }
+            };
+            let mask = candidates(c, pos);
             out[len] = (pos, mask);
             len += (mask != 0) as usize;
         }
         pos += BLOCK;
     }
+    // The last bytes (fewer than READ_AHEAD: one block or two) are classified from a
+    // copy padded with zero bytes, which are in no class, so that the copy's classes are
+    // the text's. (Byte by byte, the last block of every text, as short as a line or a
+    // mail part, cost about a thousand instructions.)
     if len < BATCH && pos < text.len() {
-        return fill_scalar_from(text, pos, drop_one_byte_runs, out, len);
+        let rest = &text[pos..];
+        debug_assert!(rest.len() < READ_AHEAD);
+        let mut padded = [0u8; BLOCK + READ_AHEAD];
+        padded[..rest.len()].copy_from_slice(rest);
+        let mut b = 0;
+        while b < rest.len() && len < BATCH {
+            // SAFETY: `b < READ_AHEAD`, so the READ_AHEAD bytes at `b` are inside
+            // `padded`.
+            let c = unsafe { classes::<V>(padded.as_ptr().add(b)) };
+            let mask = candidates(c, pos + b);
+            out[len] = (pos + b, mask);
+            len += (mask != 0) as usize;
+            b += BLOCK;
+        }
+        pos += b;
     }
     (len, pos)
 }
@@ -342,23 +367,11 @@ pub(crate) unsafe fn fill<V: Vector>(
 #[inline(never)]
 pub(crate) fn fill_scalar(
     text: &[u8],
-    pos: usize,
-    drop_one_byte_runs: bool,
-    out: &mut Batch,
-) -> (usize, usize) {
-    fill_scalar_from(text, pos, drop_one_byte_runs, out, 0)
-}
-
-/// [`fill_scalar`] into a batch that has `len` blocks already (the vector kernels' last
-/// blocks, which a vector load would overrun: met once per text, out of line).
-#[inline(never)]
-fn fill_scalar_from(
-    text: &[u8],
     mut pos: usize,
     drop_one_byte_runs: bool,
     out: &mut Batch,
-    mut len: usize,
 ) -> (usize, usize) {
+    let mut len = 0;
     while pos < text.len() && len < BATCH {
         let mask = classes_scalar(text, pos).candidates(text, pos, drop_one_byte_runs);
         if mask != 0 {
