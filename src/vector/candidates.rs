@@ -45,8 +45,8 @@
 //! started, whatever the kernel, so every kernel gives the same candidates. A vector
 //! kernel reads the bytes `at..at + 66` of a block (the block plus the two bytes a `。`
 //! or a `://` starting at its end needs) only when they exist ([`READ_AHEAD`]);
-//! otherwise the scalar classification handles the block. Bits for positions past the
-//! end of the text are never set.
+//! otherwise it classifies a copy of the last bytes padded with zero bytes, which are in
+//! no class. Bits for positions past the end of the text are never set.
 
 use super::simd::{alphanumeric_digit, Vector};
 use crate::ascii::is_host_no_dot;
@@ -265,8 +265,9 @@ pub(crate) unsafe fn classes<V: Vector>(p: *const u8) -> Classes {
 /// [`super::Ops::fill`] a vector at a time: the blocks with candidates from `pos` on,
 /// into `out`; returns how many, and where the next call goes on (the end of the text,
 /// or past it, once there is nothing more). Groups of [`GROUP`] blocks while a group's
-/// bytes and the three after them are readable, and a batch has room for one; then
-/// single blocks, the last ones (a vector load would overrun) by [`fill_scalar`].
+/// bytes and the two after them are readable, until the batch has more than 16 blocks;
+/// then single blocks, the last ones (which a vector load would overrun) from a copy
+/// padded with zero bytes.
 ///
 /// # Safety
 /// The CPU has the instruction set of `V`.
