@@ -9,8 +9,8 @@
 //! a function compiled for its instruction set.
 //!
 //! Invariants: `movemask` gives bit `k` for lane `k` (lane 0 is the lowest address), its
-//! other bits clear, and `movemask_reversed` bit `BYTES - 1 - k`; [`Vector::BYTES`] is at most 32, so a mask and one more bit fit in a
-//! `u64`.
+//! other bits clear, and `movemask_reversed` bit `BYTES - 1 - k`; [`Vector::BYTES`] is at
+//! most 32, so a mask and one more bit fit in a `u64`.
 
 /// A vector of [`Vector::BYTES`] byte lanes.
 ///
