@@ -190,6 +190,24 @@ pub(crate) unsafe fn busy<V: Vector>(p: *const u8) -> (bool, bool) {
     }
 }
 
+/// Adds the classes of the vector `v`, whose lanes are bits `shift..shift + BYTES` (in
+/// reverse order), that need only its own bytes: `.`, ASCII HostCharNoDot, non-ASCII.
+/// Returns its digits, which [`classes`] needs too.
+///
+/// # Safety
+/// The CPU has the instruction set of `V`.
+#[inline(always)]
+unsafe fn add_own_classes<V: Vector>(c: &mut Classes, v: V, shift: usize) -> V {
+    // SAFETY: the caller's CPU has the instruction set of `V`.
+    unsafe {
+        let (alnum, digit) = alphanumeric_digit(v);
+        c.dot |= v.eq(V::splat(b'.')).movemask_reversed() << shift;
+        c.host |= alnum.or(v.eq(V::splat(b'-'))).movemask_reversed() << shift;
+        c.non_ascii |= v.movemask_reversed() << shift;
+        digit
+    }
+}
+
 /// The classes of a block with neither `E3` nor `:/` ([`busy`]): its dots and host
 /// classes, the rest empty.
 ///
@@ -201,17 +219,7 @@ pub(crate) unsafe fn dot_classes<V: Vector>(p: *const u8) -> Classes {
     let mut k = 0;
     while k < BLOCK {
         // SAFETY: k + BYTES <= 64 bytes from `p` are readable; the CPU has `V`'s set.
-        unsafe {
-            let v = V::load(p.add(k));
-            let shift = BLOCK - V::BYTES - k;
-            c.dot |= v.eq(V::splat(b'.')).movemask_reversed() << shift;
-            c.host |= alphanumeric_digit(v)
-                .0
-                .or(v.eq(V::splat(b'-')))
-                .movemask_reversed()
-                << shift;
-            c.non_ascii |= v.movemask_reversed() << shift;
-        }
+        unsafe { add_own_classes(&mut c, V::load(p.add(k)), BLOCK - V::BYTES - k) };
         k += V::BYTES;
     }
     c
@@ -233,10 +241,9 @@ pub(crate) unsafe fn classes<V: Vector>(p: *const u8) -> Classes {
             let v = V::load(p.add(k));
             let v1 = V::load(p.add(k + 1));
             let v2 = V::load(p.add(k + 2));
-            let (alnum, digit) = alphanumeric_digit(v);
             // The vector's lanes are bits `shift..shift + BYTES`, in reverse order.
             let shift = BLOCK - V::BYTES - k;
-            c.dot |= v.eq(V::splat(b'.')).movemask_reversed() << shift;
+            let digit = add_own_classes(&mut c, v, shift);
             c.ideographic |= v
                 .eq(V::splat(0xE3))
                 .and(v1.eq(V::splat(0x80)))
@@ -249,8 +256,6 @@ pub(crate) unsafe fn classes<V: Vector>(p: *const u8) -> Classes {
                 .and(v2.eq(V::splat(b'/')))
                 .movemask_reversed()
                 << shift;
-            c.host |= alnum.or(v.eq(V::splat(b'-'))).movemask_reversed() << shift;
-            c.non_ascii |= v.movemask_reversed() << shift;
             c.literal |= digit
                 .or(v.or(V::splat(0x20)).eq(V::splat(b'l')))
                 .or(v.eq(V::splat(b'[')))
