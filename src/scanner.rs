@@ -71,7 +71,7 @@ use crate::tables::PROPS_BLOCKS;
 use crate::terminate::{terminate, terminate_in, BracketStack};
 use crate::tld::{pack_short_from, TldPolicy, TldSet};
 use crate::utf8;
-use crate::vector::{Candidates, Kernel, Ops, WithOps, SCHEME_MARK};
+use crate::vector::{Candidates, Kernel, Ops, TldShape, WithOps, SCHEME_MARK};
 
 const FULLWIDTH_FULL_STOP: u32 = 0xFF0E;
 
@@ -255,7 +255,7 @@ pub(crate) struct Scanner<'t, 'p> {
     pos: usize,
     /// No link starts before this.
     floor: usize,
-    dots: Candidates,
+    dots: Candidates<'p>,
     kernel: Kernel,
     run: Option<HostRun>,
     stack: BracketStack,
@@ -400,7 +400,13 @@ impl<'t, 'p> Scanner<'t, 'p> {
             min_tld_len,
             pos: 0,
             floor: 0,
-            dots: Candidates::new(min_tld_len),
+            dots: Candidates::new(match tlds {
+                Some(set) => TldShape {
+                    drop_one_byte_runs: min_tld_len > 1,
+                    first_non_ascii: set.first_non_ascii(),
+                },
+                None => TldShape::ANY,
+            }),
             kernel,
             run: None,
             stack: BracketStack::new(),

@@ -358,6 +358,12 @@ impl TldSet {
         self.min_len
     }
 
+    /// The filter of [`TldSet::may_start_with`]: bit `cp % 4096` is set for the first
+    /// character `cp` of each non-ASCII entry.
+    pub(crate) fn first_non_ascii(&self) -> &[u64; 64] {
+        &self.first_non_ascii
+    }
+
     /// Whether some entry may start with the non-ASCII code point `cp` (false: none does).
     #[inline]
     pub(crate) fn may_start_with(&self, cp: u32) -> bool {

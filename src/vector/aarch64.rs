@@ -15,7 +15,7 @@ use core::arch::aarch64::*;
 
 #[cfg(test)]
 use super::candidates::Classes;
-use super::candidates::{self, Batch};
+use super::candidates::{self, Batch, TldShape};
 use super::ops::{Ops, WithOps};
 use super::runs::{self, Runs};
 use super::simd::{Lookup, Vector};
@@ -119,14 +119,8 @@ impl Runs for NeonOps {
 
 impl Ops for NeonOps {
     #[inline(always)]
-    fn fill(
-        self,
-        text: &[u8],
-        at: usize,
-        drop_one_byte_runs: bool,
-        out: &mut Batch,
-    ) -> (usize, usize) {
-        neon_fill(text, at, drop_one_byte_runs, out)
+    fn fill(self, text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> (usize, usize) {
+        neon_fill(text, at, tlds, out)
     }
     #[inline(always)]
     fn walk_host(self, text: &[u8], i: usize, stop: usize, next: u8) -> (usize, bool, u8) {
@@ -159,9 +153,9 @@ fn neon_outlined<W: WithOps>(work: W) -> W::Output {
 /// [`Ops::fill`] of the NEON kernel, out of line (a call per batch of blocks costs the
 /// scanner's loop less than the registers the search would take).
 #[inline(never)]
-fn neon_fill(text: &[u8], at: usize, drop_one_byte_runs: bool, out: &mut Batch) -> (usize, usize) {
+fn neon_fill(text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> (usize, usize) {
     // SAFETY: NEON is in the baseline.
-    unsafe { candidates::fill::<uint8x16_t>(text, at, drop_one_byte_runs, out) }
+    unsafe { candidates::fill::<uint8x16_t>(text, at, tlds, out) }
 }
 
 /// Runs `work` with the NEON [`Ops`].

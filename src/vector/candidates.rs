@@ -25,6 +25,14 @@
 //!   one ASCII HostCharNoDot and then an ASCII byte that is not (`e.g.`, `1.5%`,
 //!   `v2.0 `): the run is one byte long, so it is no TLD.
 //!
+//! One check needs a table, and is made as the cursor ([`super::Candidates`]) hands a `。`
+//! out ([`TldShape::may_follow_ideographic`]): a `。` before a character of three bytes
+//! that no TLD starts with (the filter of `TldSet::may_start_with`). In Chinese text most
+//! `。` end a sentence before the next one; the scanner rejected each as the first thing
+//! it looked at, but the trip there cost more than the rest of the sentence's search
+//! (`email-intl.txt` without its links: 0.90× the time). In the kernel, a loop over a
+//! block's `。` cost more than it saved.
+//!
 //! Patterns that cross the end of a block are left in (conservative). So the scanner
 //! sees only plausible candidates: in prose, where most dots end sentences, and in hostile
 //! lines of `a.a.a.…` or `.com.com.…`, almost none reach the scalar code.
@@ -66,6 +74,46 @@ pub(crate) const BATCH: usize = GROUP + 16;
 /// A batch of blocks with candidates: `(block start, candidate mask)`, in order.
 pub(crate) type Batch = [(usize, u64); BATCH];
 
+/// What the search knows of the scanner's TLDs, for the checks that depend on them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TldShape<'p> {
+    /// No TLD is one byte long: a dot before a one-byte run is no candidate.
+    pub(crate) drop_one_byte_runs: bool,
+    /// The first characters of the non-ASCII TLDs, as a filter: bit `cp % 4096` of the
+    /// 4096 is set for each (`TldSet::may_start_with`). A `。` before a three-byte
+    /// character whose bit is clear is no candidate.
+    pub(crate) first_non_ascii: &'p [u64; 64],
+}
+
+impl TldShape<'_> {
+    /// Whether the character at `next` (after a `。`) may start a TLD: false only for a
+    /// three-byte character whose bit of `first_non_ascii` is clear. The scanner rejects
+    /// such a `。` as the first thing it looks at, with nothing else changed (and so one
+    /// before a character that is no HostChar, or invalid UTF-8, on which the run after
+    /// the dot is empty).
+    #[inline(always)]
+    pub(crate) fn may_follow_ideographic(self, text: &[u8], next: usize) -> bool {
+        match text.get(next..next + 3) {
+            Some(&[b0, b1, b2]) if b0 & 0xF0 == 0xE0 => {
+                let cp = ((b0 as usize & 0x0F) << 12)
+                    | ((b1 as usize & 0x3F) << 6)
+                    | (b2 as usize & 0x3F);
+                let slot = cp % 4096;
+                self.first_non_ascii[slot / 64] >> (slot % 64) & 1 == 1
+            }
+            _ => true,
+        }
+    }
+}
+
+impl TldShape<'static> {
+    /// For a scanner that takes any TLD (of one byte or more, starting with anything).
+    pub(crate) const ANY: TldShape<'static> = TldShape {
+        drop_one_byte_runs: false,
+        first_non_ascii: &[u64::MAX; 64],
+    };
+}
+
 /// The byte classes of one block, one bit per byte in reverse order: bit `63 - i` is byte
 /// `at + i`, so that a carry, which runs to higher bits, runs back through the text (see
 /// [`nearest_outside_above`]), and a mask's first byte is its highest bit.
@@ -98,10 +146,11 @@ const LAST_THREE: u64 = 0b111;
 impl Classes {
     /// The candidate positions of the block at `at` of `text`, in the order of
     /// [`Classes`]: the `。` and `.` that the checks of the module do not rule out (the
-    /// one-byte runs only with `drop_one_byte_runs`), and the `://` of [`scheme_marks`].
+    /// one-byte runs only when `tlds` has no one-byte entry; the `。` before a character
+    /// that starts no TLD are left to the cursor), and the `://` of [`scheme_marks`].
     /// No branch, but for the rare `://` before a literal host's first byte.
     #[inline(always)]
-    pub(crate) fn candidates(self, text: &[u8], at: usize, drop_one_byte_runs: bool) -> u64 {
+    pub(crate) fn candidates(self, text: &[u8], at: usize, tlds: TldShape<'_>) -> u64 {
         let (next_host, next_non_ascii) = match text.get(at + BLOCK) {
             Some(&b) => (is_host_no_dot(b), b >= 0x80),
             None => (false, false),
@@ -119,7 +168,7 @@ impl Classes {
         let continues_2 = (runs << 2) | 0b11;
         let continues_3 = (runs << 3) | LAST_THREE;
         let one_byte_run = self.dot & host_after & !continues_2;
-        let one_byte_run = one_byte_run & 0u64.wrapping_sub(drop_one_byte_runs as u64);
+        let one_byte_run = one_byte_run & 0u64.wrapping_sub(tlds.drop_one_byte_runs as u64);
         let dots =
             (self.dot & !(empty_run | inner | one_byte_run)) | (self.ideographic & continues_3);
         let schemes = self.scheme & ((self.literal << 3) | LAST_THREE);
@@ -280,11 +329,11 @@ pub(crate) unsafe fn classes<V: Vector>(p: *const u8) -> Classes {
 pub(crate) unsafe fn fill<V: Vector>(
     text: &[u8],
     mut pos: usize,
-    drop_one_byte_runs: bool,
+    tlds: TldShape<'_>,
     out: &mut Batch,
 ) -> (usize, usize) {
     let mut len = 0;
-    let candidates = |c: Classes, at: usize| c.candidates(text, at, drop_one_byte_runs);
+    let candidates = |c: Classes, at: usize| c.candidates(text, at, tlds);
     // A group's bytes and the two after them.
     let group_end = GROUP * BLOCK + READ_AHEAD - BLOCK;
     while pos + group_end <= text.len() {
@@ -374,12 +423,12 @@ pub(crate) unsafe fn fill<V: Vector>(
 pub(crate) fn fill_scalar(
     text: &[u8],
     mut pos: usize,
-    drop_one_byte_runs: bool,
+    tlds: TldShape<'_>,
     out: &mut Batch,
 ) -> (usize, usize) {
     let mut len = 0;
     while pos < text.len() && len < BATCH {
-        let mask = classes_scalar(text, pos).candidates(text, pos, drop_one_byte_runs);
+        let mask = classes_scalar(text, pos).candidates(text, pos, tlds);
         if mask != 0 {
             out[len] = (pos, mask);
             len += 1;

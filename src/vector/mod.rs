@@ -41,6 +41,7 @@ pub(crate) mod walks;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
+pub(crate) use candidates::TldShape;
 #[cfg(test)]
 use candidates::{classes_scalar, Classes, READ_AHEAD};
 use candidates::{Batch, BATCH, BLOCK};
@@ -184,7 +185,7 @@ pub(crate) const SCHEME_MARK: usize = 0;
 /// The Dots of a text, and the `://` marks, in order, from a position that only moves
 /// forward: the blocks with candidates come from the kernel a batch at a time
 /// ([`Ops::fill`]), and this walks their masks.
-pub(crate) struct Candidates {
+pub(crate) struct Candidates<'p> {
     /// Start of the current block.
     base: usize,
     /// Candidates of the current block not yet returned (bit `63 - i`: `base + i`, the
@@ -198,14 +199,13 @@ pub(crate) struct Candidates {
     /// Where the kernel goes on after the batch: blocks are at `0, 64, 128, …` from where
     /// the text starts, whatever the kernel.
     resume: usize,
-    /// Dots before a one-byte run are dropped (the TLD set has no one-byte entry).
-    drop_one_byte_runs: bool,
+    /// The checks that depend on the TLDs.
+    tlds: TldShape<'p>,
 }
 
-impl Candidates {
-    /// The candidates for a scanner whose TLDs are never shorter than `min_tld_len`
-    /// bytes.
-    pub(crate) fn new(min_tld_len: usize) -> Candidates {
+impl<'p> Candidates<'p> {
+    /// The candidates for a scanner whose TLDs have the shape `tlds`.
+    pub(crate) fn new(tlds: TldShape<'p>) -> Candidates<'p> {
         Candidates {
             base: 0,
             mask: 0,
@@ -213,7 +213,7 @@ impl Candidates {
             next: 0,
             len: 0,
             resume: 0,
-            drop_one_byte_runs: min_tld_len > 1,
+            tlds,
         }
     }
 
@@ -245,8 +245,7 @@ impl Candidates {
                     } else {
                         self.resume
                     };
-                    (self.len, self.resume) =
-                        ops.fill(text, at, self.drop_one_byte_runs, &mut self.batch);
+                    (self.len, self.resume) = ops.fill(text, at, self.tlds, &mut self.batch);
                     self.next = 0;
                     if self.len == 0 {
                         return None;
@@ -262,7 +261,12 @@ impl Candidates {
                 let len = match text[at] {
                     b'.' => 1,
                     b':' => SCHEME_MARK,
-                    _ => 3,
+                    _ => {
+                        if !self.tlds.may_follow_ideographic(text, at + 3) {
+                            continue;
+                        }
+                        3
+                    }
                 };
                 return Some((at, len));
             }
@@ -289,6 +293,7 @@ mod tests {
     use super::Ops;
     use super::*;
     use crate::ascii::{is_host_no_dot, C_DOT, C_HOST, C_HYPHEN, PLAIN, SIMPLE, SIMPLE_INCLUDE};
+    use crate::tld::TldSet;
 
     /// Both skips of a kernel, through its [`Ops`].
     struct Skips<'t>(&'t [u8], usize);
@@ -321,7 +326,7 @@ mod tests {
     }
 
     /// [`Ops::fill`] of a kernel: the batch, and where it goes on.
-    struct Fill<'t>(&'t [u8], usize, bool);
+    struct Fill<'t>(&'t [u8], usize, TldShape<'static>);
     impl WithOps for Fill<'_> {
         type Output = (Vec<(usize, u64)>, usize);
         fn run<O: Ops>(self, ops: O) -> Self::Output {
@@ -332,7 +337,7 @@ mod tests {
     }
 
     /// [`Candidates::next`] with a kernel's [`Ops`].
-    struct Next<'c, 't>(&'c mut Candidates, &'t [u8], usize);
+    struct Next<'c, 't>(&'c mut Candidates<'static>, &'t [u8], usize);
     impl WithOps for Next<'_, '_> {
         type Output = Option<(usize, usize)>;
         fn run<O: Ops>(self, ops: O) -> Self::Output {
@@ -342,16 +347,24 @@ mod tests {
 
     fn next(
         kernel: Kernel,
-        c: &mut Candidates,
+        c: &mut Candidates<'static>,
         text: &[u8],
         from: usize,
     ) -> Option<(usize, usize)> {
         kernel.with_ops(Next(c, text, from))
     }
 
+    /// The shape of the IANA list, but for its shortest entry, of `min_tld_len` bytes.
+    fn shape(min_tld_len: usize) -> TldShape<'static> {
+        TldShape {
+            drop_one_byte_runs: min_tld_len > 1,
+            first_non_ascii: TldSet::iana().first_non_ascii(),
+        }
+    }
+
     /// Every Dot, and which of them could start a link by the checks of the filter
-    /// applied with no block boundaries (for `。`, only the byte after it), for a TLD set
-    /// whose shortest entry has `min_tld_len` bytes: `(all, live)`.
+    /// applied with no block boundaries (for `。`, only the character after it), for
+    /// [`shape`]`(min_tld_len)`: `(all, live)`.
     fn naive(text: &[u8], min_tld_len: usize) -> (Vec<usize>, Vec<usize>) {
         let all: Vec<usize> = (0..text.len())
             .filter(|&i| text[i] == b'.' || text[i..].starts_with("。".as_bytes()))
@@ -367,6 +380,16 @@ mod tests {
                     _ => {}
                 }
                 if dot_len == 3 {
+                    // A character of three bytes that no IANA TLD starts with.
+                    // (Three bytes that are no character: the run after the dot is empty,
+                    // so the scanner rejects the dot, and the filter may drop it too.)
+                    if text.get(d + 3).is_some_and(|&b| b & 0xF0 == 0xE0) {
+                        let next = text[d + 3..].utf8_chunks().next();
+                        return match next.and_then(|chunk| chunk.valid().chars().next()) {
+                            Some(c) => TldSet::iana().may_start_with(c as u32),
+                            None => false,
+                        };
+                    }
                     return true;
                 }
                 let mut e = d + 1;
@@ -396,7 +419,7 @@ mod tests {
     }
 
     fn all(kernel: Kernel, text: &[u8], min_tld_len: usize) -> Vec<usize> {
-        let mut c = Candidates::new(min_tld_len);
+        let mut c = Candidates::new(shape(min_tld_len));
         let mut out = Vec::new();
         let mut from = 0;
         while let Some((at, len)) = next(kernel, &mut c, text, from) {
@@ -411,7 +434,7 @@ mod tests {
     #[test]
     fn kernels_agree_with_the_naive_search() {
         let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
-        let pieces: [&[u8]; 14] = [
+        let pieces: [&[u8]; 16] = [
             b".",
             "。".as_bytes(),
             b"a",
@@ -426,8 +449,12 @@ mod tests {
             b"S",
             b"l",
             b"[1",
+            // No TLD starts with these; the first does not end a host either.
+            "（".as_bytes(),
+            "这".as_bytes(),
         ];
         let mut marks_seen = 0;
+        let mut ideographic_dropped = 0;
         for round in 0..400 {
             // Some texts long enough for whole groups of blocks, and for batches to fill.
             let len = if round % 4 == 0 {
@@ -463,6 +490,19 @@ mod tests {
                         .all(|d| dots.contains(d) || schemes.contains(d)),
                     "round {round}: a non-dot was kept"
                 );
+                // Never a `。` before a character of three bytes that starts no TLD.
+                assert!(
+                    expected.iter().all(|&d| live.contains(&d)
+                        || text[d] != 0xE3
+                        || !text[d + 3..].starts_with("（".as_bytes())
+                            && !text[d + 3..].starts_with("这".as_bytes())
+                            && !text[d + 3..].starts_with("。".as_bytes())),
+                    "round {round}: a `。` before a character that starts no TLD was kept"
+                );
+                ideographic_dropped += dots
+                    .iter()
+                    .filter(|&&d| text[d] == 0xE3 && !live.contains(&d) && !expected.contains(&d))
+                    .count();
                 for kernel in Kernel::available() {
                     assert_eq!(
                         all(kernel, &text, min_tld_len),
@@ -483,6 +523,10 @@ mod tests {
             }
         }
         assert!(marks_seen > 20, "only {marks_seen} `://` marks were tested");
+        assert!(
+            ideographic_dropped > 20,
+            "only {ideographic_dropped} `。` before no TLD were dropped"
+        );
     }
 
     /// 300 texts of up to 200 bytes from `alphabet`, with one byte in 24 anything.
@@ -644,7 +688,7 @@ mod tests {
             );
             for kernel in Kernel::available() {
                 let mut rng = Rng::new(round as u64);
-                let mut c = Candidates::new(2);
+                let mut c = Candidates::new(shape(2));
                 let mut from = 0;
                 loop {
                     let expected = whole.iter().copied().find(|&d| d >= from);
@@ -664,7 +708,10 @@ mod tests {
         let text = [b'.'; 100];
         for kernel in Kernel::available() {
             assert_eq!(kernel.classes(&text, 100), Classes::default());
-            assert_eq!(kernel.with_ops(Fill(&text, 128, false)), (vec![], 128));
+            assert_eq!(
+                kernel.with_ops(Fill(&text, 128, TldShape::ANY)),
+                (vec![], 128)
+            );
         }
     }
 
@@ -678,7 +725,7 @@ mod tests {
         }
         text[999] = b'.';
         for kernel in Kernel::available() {
-            let mut c = Candidates::new(2);
+            let mut c = Candidates::new(shape(2));
             assert_eq!(next(kernel, &mut c, &text, 0), Some((0, 1)));
             assert_eq!(next(kernel, &mut c, &text, 1), Some((61, 1)));
             assert_eq!(next(kernel, &mut c, &text, 62), Some((64, 1)));
@@ -686,7 +733,7 @@ mod tests {
             assert_eq!(next(kernel, &mut c, &text, 131), Some((500, 1)));
             assert_eq!(next(kernel, &mut c, &text, 996), Some((996, 1)));
             assert_eq!(next(kernel, &mut c, &text, 997), None);
-            assert_eq!(next(kernel, &mut Candidates::new(2), b"", 0), None);
+            assert_eq!(next(kernel, &mut Candidates::new(shape(2)), b"", 0), None);
         }
     }
 

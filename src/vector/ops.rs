@@ -23,7 +23,7 @@
 //! enabled (and which only a [`super::Kernel`] of that kind, or a value of that type,
 //! calls), so holding one proves the CPU has it.
 
-use super::candidates::{fill_scalar, Batch};
+use super::candidates::{fill_scalar, Batch, TldShape};
 use super::runs::{Runs, ScalarRuns};
 
 /// The operations of one kernel (see the module): the two skips of [`Runs`], and the
@@ -33,15 +33,8 @@ use super::runs::{Runs, ScalarRuns};
 pub(crate) trait Ops: Runs {
     /// The blocks with a candidate from `at` on (blocks start at `at`, `at + 64`, …), into
     /// `out`: `(how many, where the next call goes on)`, none only at the end of the text
-    /// (see [`super::candidates`]). With `drop_one_byte_runs`, dots before a one-byte run
-    /// are no candidates.
-    fn fill(
-        self,
-        text: &[u8],
-        at: usize,
-        drop_one_byte_runs: bool,
-        out: &mut Batch,
-    ) -> (usize, usize);
+    /// (see [`super::candidates`]), by the checks that `tlds` allows.
+    fn fill(self, text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> (usize, usize);
 
     /// Walks back from `i` over ASCII host bytes (`[A-Za-z0-9.-]`) while above `stop`, as
     /// the scanner's host walk does byte by byte: returns the new position, whether a bad
@@ -94,14 +87,8 @@ pub(crate) trait WithOps {
 /// The portable kernel: the scalar skips and candidate search, and no walk.
 impl Ops for ScalarRuns {
     #[inline(always)]
-    fn fill(
-        self,
-        text: &[u8],
-        at: usize,
-        drop_one_byte_runs: bool,
-        out: &mut Batch,
-    ) -> (usize, usize) {
-        fill_scalar(text, at, drop_one_byte_runs, out)
+    fn fill(self, text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> (usize, usize) {
+        fill_scalar(text, at, tlds, out)
     }
     #[inline(always)]
     fn outlined<W: WithOps>(self, work: W) -> W::Output {

@@ -18,7 +18,7 @@ use core::arch::x86_64::*;
 
 #[cfg(test)]
 use super::candidates::Classes;
-use super::candidates::{self, Batch};
+use super::candidates::{self, Batch, TldShape};
 use super::ops::{Ops, WithOps};
 use super::runs::{self, Runs, ScalarRuns};
 use super::simd::{Lookup, Vector};
@@ -171,14 +171,8 @@ impl Runs for Sse2Ops {
 
 impl Ops for Sse2Ops {
     #[inline(always)]
-    fn fill(
-        self,
-        text: &[u8],
-        at: usize,
-        drop_one_byte_runs: bool,
-        out: &mut Batch,
-    ) -> (usize, usize) {
-        sse2_fill(text, at, drop_one_byte_runs, out)
+    fn fill(self, text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> (usize, usize) {
+        sse2_fill(text, at, tlds, out)
     }
     #[inline(always)]
     fn walk_host(self, text: &[u8], i: usize, stop: usize, next: u8) -> (usize, bool, u8) {
@@ -200,9 +194,9 @@ fn sse2_outlined<W: WithOps>(work: W) -> W::Output {
 
 /// [`Ops::fill`] of the SSE2 kernel, out of line (as [`avx2_fill`]).
 #[inline(never)]
-fn sse2_fill(text: &[u8], at: usize, drop_one_byte_runs: bool, out: &mut Batch) -> (usize, usize) {
+fn sse2_fill(text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> (usize, usize) {
     // SAFETY: SSE2 is in the baseline.
-    unsafe { candidates::fill::<__m128i>(text, at, drop_one_byte_runs, out) }
+    unsafe { candidates::fill::<__m128i>(text, at, tlds, out) }
 }
 
 /// Runs `work` with the SSE2 [`Ops`].
@@ -242,15 +236,9 @@ impl Runs for Avx2Ops {
 
 impl Ops for Avx2Ops {
     #[inline(always)]
-    fn fill(
-        self,
-        text: &[u8],
-        at: usize,
-        drop_one_byte_runs: bool,
-        out: &mut Batch,
-    ) -> (usize, usize) {
+    fn fill(self, text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> (usize, usize) {
         // SAFETY: the CPU has AVX2 (see the type).
-        unsafe { avx2_fill(text, at, drop_one_byte_runs, out) }
+        unsafe { avx2_fill(text, at, tlds, out) }
     }
     #[inline(always)]
     fn walk_host(self, text: &[u8], i: usize, stop: usize, next: u8) -> (usize, bool, u8) {
@@ -294,14 +282,9 @@ unsafe fn avx2_outlined<W: WithOps>(work: W) -> W::Output {
 /// The CPU has AVX2, BMI1, BMI2, LZCNT and POPCNT.
 #[inline(never)]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn avx2_fill(
-    text: &[u8],
-    at: usize,
-    drop_one_byte_runs: bool,
-    out: &mut Batch,
-) -> (usize, usize) {
+unsafe fn avx2_fill(text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> (usize, usize) {
     // SAFETY: the caller's promise.
-    unsafe { candidates::fill::<__m256i>(text, at, drop_one_byte_runs, out) }
+    unsafe { candidates::fill::<__m256i>(text, at, tlds, out) }
 }
 
 /// Runs `work` with the AVX2 [`Ops`], compiled with AVX2 (and BMI1, BMI2, LZCNT, POPCNT)
