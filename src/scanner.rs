@@ -403,6 +403,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
             dots: Candidates::new(match tlds {
                 Some(set) => TldShape {
                     drop_one_byte_runs: min_tld_len > 1,
+                    drop_digit_runs: !set.digit_first(),
                     first_non_ascii: set.first_non_ascii(),
                 },
                 None => TldShape::ANY,

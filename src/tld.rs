@@ -60,6 +60,8 @@ pub struct TldSet {
     /// start with ASCII: a label starting with any other non-ASCII character is not in the
     /// set, which the scanner learns after decoding one character instead of the run.
     first_non_ascii: Box<[u64; 64]>,
+    /// Some entry starts with an ASCII digit (none of the IANA list does).
+    digit_first: bool,
 }
 
 /// Why a TLD list was rejected: an entry that is not a TLD (with its line), or a file that
@@ -304,12 +306,14 @@ impl TldSet {
             max_len: 0,
             min_len: usize::MAX,
             first_non_ascii: Box::new([0; 64]),
+            digit_first: false,
         };
         let mask = capacity - 1;
         for label in labels {
             let bytes = label.as_bytes();
             set.max_len = set.max_len.max(bytes.len());
             set.min_len = set.min_len.min(bytes.len());
+            set.digit_first |= bytes.first().is_some_and(u8::is_ascii_digit);
             if let Some(first) = label.chars().next().filter(|c| !c.is_ascii()) {
                 let bit = first as usize % 4096;
                 set.first_non_ascii[bit / 64] |= 1 << (bit % 64);
@@ -356,6 +360,11 @@ impl TldSet {
     /// The length of the shortest entry in bytes (`usize::MAX` for an empty set).
     pub(crate) fn min_len(&self) -> usize {
         self.min_len
+    }
+
+    /// Whether some entry starts with an ASCII digit.
+    pub(crate) fn digit_first(&self) -> bool {
+        self.digit_first
     }
 
     /// The filter of [`TldSet::may_start_with`]: bit `cp % 4096` is set for the first

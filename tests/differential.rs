@@ -828,3 +828,35 @@ fn shortest_tld_of_a_list_counts() {
         assert_eq!(found, want, "{entries:?}");
     }
 }
+
+/// The candidate search drops a `.` before a digit and a `。` before a character that
+/// starts no TLD, by what it knows of the list: a list with such TLDs still finds the
+/// links that end in them, and the IANA list finds none.
+#[test]
+fn candidates_dropped_for_the_list_are_kept_for_another() {
+    let text = "a.1ab b.22 c。这个 d.这个 e。1ab f。ab 。这个 g.这";
+    for (entries, want) in [
+        (
+            Some(vec!["1ab", "这个"]),
+            vec!["a.1ab", "c。这个", "d.这个", "e。1ab"],
+        ),
+        (Some(vec!["ab"]), vec!["f。ab"]),
+        (None, vec![]),
+    ] {
+        let policy = match &entries {
+            Some(entries) => {
+                TldPolicy::List(Arc::new(TldSet::from_list(entries).expect("valid list")))
+            }
+            None => TldPolicy::Iana,
+        };
+        let finder = LinkFinder::builder().tld_policy(policy.clone()).build();
+        let links: Vec<Link> = finder.links(text).map(Link::from).collect();
+        assert_eq!(
+            links,
+            oracle::find_links(text.as_bytes(), &policy),
+            "{entries:?}"
+        );
+        let found: Vec<&str> = links.iter().map(|l| &text[l.start()..l.end()]).collect();
+        assert_eq!(found, want, "{entries:?}");
+    }
+}

@@ -259,7 +259,14 @@ impl<'p> Candidates<'p> {
             if at >= from {
                 self.mask &= !candidates::bit(i);
                 let len = match text[at] {
-                    b'.' => 1,
+                    b'.' => {
+                        if self.tlds.drop_digit_runs
+                            && text.get(at + 1).is_some_and(u8::is_ascii_digit)
+                        {
+                            continue;
+                        }
+                        1
+                    }
                     b':' => SCHEME_MARK,
                     _ => {
                         if !self.tlds.may_follow_ideographic(text, at + 3) {
@@ -358,6 +365,7 @@ mod tests {
     fn shape(min_tld_len: usize) -> TldShape<'static> {
         TldShape {
             drop_one_byte_runs: min_tld_len > 1,
+            drop_digit_runs: true,
             first_non_ascii: TldSet::iana().first_non_ascii(),
         }
     }
@@ -391,6 +399,10 @@ mod tests {
                         };
                     }
                     return true;
+                }
+                if text[d + 1].is_ascii_digit() {
+                    // No IANA TLD starts with a digit.
+                    return false;
                 }
                 let mut e = d + 1;
                 while e < text.len() && is_host_no_dot(text[e]) {
@@ -737,17 +749,41 @@ mod tests {
         }
     }
 
-    /// A dot before a one-byte run (`e.g`, `1.5%`) is dropped when no TLD is that short,
+    /// A `.` before a digit is dropped when no TLD starts with one (whatever follows the
+    /// digit: `1.5%`, `v2.0.1`, `1.5GB`), and kept otherwise.
+    #[test]
+    fn digit_runs_are_dropped_when_no_tld_starts_with_a_digit() {
+        let text = b"1.5% v2.0.1 is 1.5GB x.ab".to_vec();
+        for kernel in Kernel::available() {
+            let mut digits = shape(1);
+            // (`.0` in `v2.0.1` is an inner label either way.)
+            let found = |shape: TldShape<'static>| {
+                let mut c = Candidates::new(shape);
+                let mut out = Vec::new();
+                let mut from = 0;
+                while let Some((at, len)) = next(kernel, &mut c, &text, from) {
+                    out.push(at);
+                    from = at + len;
+                }
+                out
+            };
+            assert_eq!(found(digits), [22], "{kernel:?}");
+            digits.drop_digit_runs = false;
+            assert_eq!(found(digits), [1, 9, 16, 22], "{kernel:?}");
+        }
+    }
+
+    /// A dot before a one-byte run (`e.g`, `a.b%`) is dropped when no TLD is that short,
     /// and kept otherwise, in blocks with one dot and in dense ones, and at the end of
     /// the text.
     #[test]
     fn one_byte_runs_are_dropped_when_no_tld_is_that_short() {
-        // One dot per block: `.g` and `.5` have one-byte runs, `.ab` a two-byte one,
+        // One dot per block: `.g` and `.b` have one-byte runs, `.ab` a two-byte one,
         // `.α` and `.qé` are not known to be short (non-ASCII), `.x` ends the text.
         let mut sparse = Vec::new();
         for piece in [
             "see e.g this",
-            "1.5% of",
+            "a.b% of",
             "x.ab and",
             "y.α or",
             "z.qé",
