@@ -5,9 +5,9 @@
 //! bytes `E3 80 82`). So the scanner only ever needs the positions of those two, in order
 //! — and of the few `://` that may start a host without a TLD (`http://localhost/`),
 //! marked in the same pass ([`scheme_marks`]). A kernel classifies a 64-byte block into
-//! six `u64` bitmasks, one bit per byte ([`Classes`]): `.`, the start of `。`, the `:` of
-//! a `://`, ASCII HostCharNoDot (`[A-Za-z0-9-]`), non-ASCII, and the bytes that may start
-//! a literal host (`[lL0-9[]`) ([`classes`], written once over [`Vector`];
+//! seven `u64` bitmasks, one bit per byte ([`Classes`]): `.`, the start of `。`, the `:`
+//! of a `://`, ASCII HostCharNoDot (`[A-Za-z0-9-]`), non-ASCII, `@`, and the bytes that
+//! may start a literal host (`[lL0-9[]`) ([`classes`], written once over [`Vector`];
 //! [`classes_scalar`] byte by byte). [`Classes::candidates`] then drops, with integer
 //! operations and no branch for the whole block, the dots that can never start a link —
 //! those checks of the scanner that need no table:
@@ -21,6 +21,11 @@
 //!   it, by one carry, `((killers << 1) + host) & !host`, which runs back through the
 //!   text because the masks hold the bytes in reverse order (bit 63 is the block's first
 //!   byte: the vector kernels reverse each vector before taking its mask);
+//! * in the same carry, a dot whose run of ASCII HostCharNoDot ends at `@` (`.smith` in
+//!   `john.smith@example.com`): a host right before `@` is a local part, never a URL, so
+//!   the scanner rejects it however the run ends (a TLD or not); in mail, where addresses
+//!   fill the headers and the quoting lines, these were a tenth of the candidates
+//!   (`email-en.mbox`: 0.97× the time without them);
 //! * when the scanner's TLD set has no one-byte entry (the IANA list), a dot followed by
 //!   one ASCII HostCharNoDot and then an ASCII byte that is not (`e.g.`, `1.5%`,
 //!   `v2.0 `): the run is one byte long, so it is no TLD.
@@ -136,6 +141,8 @@ pub(crate) struct Classes {
     pub(crate) host: u64,
     /// Bytes >= 0x80.
     pub(crate) non_ascii: u64,
+    /// `@`.
+    pub(crate) at_sign: u64,
     /// What may start a host without a TLD after `://`: `l`, `L`, a digit, `[`.
     pub(crate) literal: u64,
 }
@@ -168,7 +175,8 @@ impl Classes {
         let empty_run = self.dot & !host_after & !non_ascii_after;
         // Dots followed by a label: each kills the dot before its run, if that run is
         // all ASCII HostCharNoDot and inside the block.
-        let inner = nearest_outside_above(self.dot & host_after, self.host) & self.dot;
+        let inner =
+            nearest_outside_above((self.dot & host_after) | self.at_sign, self.host) & self.dot;
         // Byte i's bit: byte i + 2 / i + 3 may continue a run (ASCII HostCharNoDot or
         // non-ASCII); set where that byte is past the block.
         let runs = self.host | self.non_ascii;
@@ -260,6 +268,7 @@ unsafe fn add_own_classes<V: Vector>(c: &mut Classes, v: V, shift: usize) -> V {
         c.dot |= v.eq(V::splat(b'.')).movemask_reversed() << shift;
         c.host |= alnum.or(v.eq(V::splat(b'-'))).movemask_reversed() << shift;
         c.non_ascii |= v.movemask_reversed() << shift;
+        c.at_sign |= v.eq(V::splat(b'@')).movemask_reversed() << shift;
         digit
     }
 }
@@ -459,6 +468,7 @@ pub(crate) fn classes_scalar(text: &[u8], at: usize) -> Classes {
         c.scheme |= bit(b == b':' && next_two == Some(b"//"));
         c.host |= bit(is_host_no_dot(b));
         c.non_ascii |= bit(b >= 0x80);
+        c.at_sign |= bit(b == b'@');
         c.literal |= bit(matches!(b, b'l' | b'L' | b'0'..=b'9' | b'['));
     }
     c

@@ -408,6 +408,10 @@ mod tests {
                 while e < text.len() && is_host_no_dot(text[e]) {
                     e += 1;
                 }
+                if text.get(e) == Some(&b'@') {
+                    // A local part.
+                    return false;
+                }
                 let one_byte_run = e == d + 2 && text.get(e).is_none_or(|&b| b < 0x80);
                 if one_byte_run && min_tld_len > 1 {
                     return false;
@@ -446,7 +450,7 @@ mod tests {
     #[test]
     fn kernels_agree_with_the_naive_search() {
         let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
-        let pieces: [&[u8]; 16] = [
+        let pieces: [&[u8]; 17] = [
             b".",
             "。".as_bytes(),
             b"a",
@@ -464,6 +468,7 @@ mod tests {
             // No TLD starts with these; the first does not end a host either.
             "（".as_bytes(),
             "这".as_bytes(),
+            b"@",
         ];
         let mut marks_seen = 0;
         let mut ideographic_dropped = 0;
@@ -770,6 +775,19 @@ mod tests {
             assert_eq!(found(digits), [22], "{kernel:?}");
             digits.drop_digit_runs = false;
             assert_eq!(found(digits), [1, 9, 16, 22], "{kernel:?}");
+        }
+    }
+
+    /// A dot whose ASCII run ends at `@` is dropped (a local part), whether or not the
+    /// run is a TLD; one whose run goes on past the block is kept.
+    #[test]
+    fn local_parts_are_dropped() {
+        let mut text = b"john.smith@example.com and x.com@y".to_vec();
+        text.resize(60, b' ');
+        // `.ab` at 60 runs past the block's end, to the `@` at 66.
+        text.extend_from_slice(b".abcde@x.org");
+        for kernel in Kernel::available() {
+            assert_eq!(all(kernel, &text, 2), [18, 60, 68], "{kernel:?}");
         }
     }
 
