@@ -325,6 +325,15 @@ fn web_scheme_len(text: &[u8], start: usize, floor: usize) -> usize {
     }
 }
 
+/// [`FoundTld::after`] when the byte after the TLD was not looked at.
+const NOT_SEEN: u16 = 0x100;
+
+/// [`FoundTld::after`]-like: the byte at `i`, or [`NOT_SEEN`] past the end of the text.
+#[inline(always)]
+fn byte_at(text: &[u8], i: usize) -> u16 {
+    text.get(i).map_or(NOT_SEEN, |&b| u16::from(b))
+}
+
 /// A TLD found by [`Scanner::tld`].
 #[derive(Clone, Copy)]
 struct FoundTld {
@@ -333,8 +342,11 @@ struct FoundTld {
     dot_len: usize,
     /// Where it ends.
     end: usize,
-    /// An ASCII byte other than a dot was seen at `end`.
-    no_trailing_dot: bool,
+    /// The byte at `end` when it was seen (an ASCII byte other than a dot: no trailing
+    /// dot), else [`NOT_SEEN`]. The checks after the TLD compare it with no load of their
+    /// own: in link-dense text each link's checks wait for the one before, and a load
+    /// is the longest step of that chain.
+    after: u16,
     /// The dot and the TLD are ASCII.
     ascii: bool,
     /// The list's ICANN section may have entries under the TLD
@@ -657,7 +669,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
                         dot,
                         dot_len: 1,
                         end,
-                        no_trailing_dot: true,
+                        after: u16::from(after),
                         ascii: true,
                         icann: self.last_tld_icann,
                     });
@@ -759,7 +771,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
                     dot,
                     dot_len,
                     end,
-                    no_trailing_dot: false,
+                    after: NOT_SEEN,
                     ascii: false,
                     icann: true,
                 });
@@ -781,7 +793,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 dot,
                 dot_len,
                 end,
-                no_trailing_dot: false,
+                after: NOT_SEEN,
                 ascii: ascii && dot_len == 1,
                 icann: packed.is_none_or(icann_entries_below),
             });
@@ -797,7 +809,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
             dot,
             dot_len,
             mut end,
-            no_trailing_dot,
+            after,
             ascii,
             icann,
         } = found;
@@ -807,25 +819,28 @@ impl<'t, 'p> Scanner<'t, 'p> {
         let email_end = end;
 
         // 2. A trailing dot is taken (`candidate` has ruled out another label after it;
-        //    with `no_trailing_dot`, it has seen an ASCII byte other than a dot there).
+        //    when it has seen the byte after the TLD, that is an ASCII byte other than a
+        //    dot).
         let mut trailing_dot = 0;
-        if !no_trailing_dot && end < n {
+        let mut after = after;
+        if after == NOT_SEEN && end < n {
             let (cp, len) = utf8::decode(text, end);
             if is_dot_cp(cp) {
                 trailing_dot = len;
                 end += len;
             }
+            after = byte_at(text, end);
         }
 
         // A host right before '@' is the local part of an email, never a URL: the email
         // is found from the candidate after the '@'.
-        if end < n && text[end] == b'@' {
+        if after == u16::from(b'@') {
             return Err(resume);
         }
 
         // 3. Port: ':' and 1–5 digits up to 65535.
         let mut has_port = false;
-        if end < n && text[end] == b':' {
+        if after == u16::from(b':') {
             // The digits (up to six, to tell five from more) and their value, in one pass.
             let (mut digits, mut value) = (0, 0u32);
             for &d in text[end + 1..].iter().take(6) {
@@ -841,6 +856,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 }
                 end += 1 + digits;
                 has_port = true;
+                after = byte_at(text, end);
             }
         }
 
@@ -907,7 +923,8 @@ impl<'t, 'p> Scanner<'t, 'p> {
         }
 
         // 8. Path, query, fragment; or drop the trailing dot.
-        let link_end = if end < n && matches!(text[end], b'/' | b'?' | b'#') {
+        // (`/`, `?`, `#`, compared as the u16 they are.)
+        let link_end = if matches!(after, 0x2F | 0x3F | 0x23) {
             terminate_in(ops, text, end, &mut self.stack)
         } else if trailing_dot > 0 && !has_port {
             end - trailing_dot
