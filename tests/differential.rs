@@ -829,9 +829,10 @@ fn shortest_tld_of_a_list_counts() {
     }
 }
 
-/// The candidate search drops a `.` before a digit and a `。` before a character that
-/// starts no TLD, by what it knows of the list: a list with such TLDs still finds the
-/// links that end in them, and the IANA list finds none.
+/// A run after a `.` that starts with a digit is rejected before its lookup, and a `。`
+/// before a character that starts no TLD is dropped by the candidate search, by what the
+/// scanner knows of the list: a list with such TLDs still finds the links that end in
+/// them, and the IANA list finds none.
 #[test]
 fn candidates_dropped_for_the_list_are_kept_for_another() {
     let text = "a.1ab b.22 c。这个 d.这个 e。1ab f。ab 。这个 g.这";

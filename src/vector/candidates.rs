@@ -30,17 +30,16 @@
 //!   one ASCII HostCharNoDot and then an ASCII byte that is not (`e.g.`, `1.5%`,
 //!   `v2.0 `): the run is one byte long, so it is no TLD.
 //!
-//! Two checks are made as the cursor ([`super::Candidates`]) hands a candidate out, one
-//! byte or one character after it: a `.` before an ASCII digit, when no TLD starts with
-//! one (`1.5`, `v2.0`, `10.3`: [`TldShape::drop_digit_runs`]), and a `。` before a
-//! character of three bytes that no TLD starts with (the filter of
+//! One check is made as the cursor ([`super::Candidates`]) hands a `。` out: a `。`
+//! before a character of three bytes that no TLD starts with (the filter of
 //! `TldSet::may_start_with`; [`TldShape::may_follow_ideographic`]). In Chinese text most
-//! `。` end a sentence before the next one. The scanner rejected both as the first thing
+//! `。` end a sentence before the next one. The scanner rejected them as the first thing
 //! it looked at, but the trip there cost more than the rest of the search: on
-//! `email-intl.txt` without its links, handing out neither takes 0.82× the time, on
-//! `email-en.mbox` the first takes 0.96×. A digit mask in the kernels, with no branch,
-//! made the search of every block with dots slower than the trips it saved; so did a loop
-//! over a block's `。`.
+//! `email-intl.txt` without its links, handing them out no more takes 0.90× the time. A
+//! loop over a block's `。` in the kernels cost more than it saved. (A `.` before a digit,
+//! which no IANA TLD starts with, was dropped the same way, for 0.96× the time of
+//! `email-en.mbox`; but the test on every `.` made lines with a link every few bytes 9 %
+//! slower, and the scanner now rejects those runs before their lookup instead.)
 //!
 //! Patterns that cross the end of a block are left in (conservative). So the scanner
 //! sees only plausible candidates: in prose, where most dots end sentences, and in hostile
@@ -88,8 +87,6 @@ pub(crate) type Batch = [(usize, u64); BATCH];
 pub(crate) struct TldShape<'p> {
     /// No TLD is one byte long: a dot before a one-byte run is no candidate.
     pub(crate) drop_one_byte_runs: bool,
-    /// No TLD starts with an ASCII digit: a `.` before a digit is no candidate.
-    pub(crate) drop_digit_runs: bool,
     /// The first characters of the non-ASCII TLDs, as a filter: bit `cp % 4096` of the
     /// 4096 is set for each (`TldSet::may_start_with`). A `。` before a three-byte
     /// character whose bit is clear is no candidate.
@@ -121,7 +118,6 @@ impl TldShape<'static> {
     /// For a scanner that takes any TLD (of one byte or more, starting with anything).
     pub(crate) const ANY: TldShape<'static> = TldShape {
         drop_one_byte_runs: false,
-        drop_digit_runs: false,
         first_non_ascii: &[u64::MAX; 64],
     };
 }

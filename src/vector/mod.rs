@@ -259,14 +259,7 @@ impl<'p> Candidates<'p> {
             if at >= from {
                 self.mask &= !candidates::bit(i);
                 let len = match text[at] {
-                    b'.' => {
-                        if self.tlds.drop_digit_runs
-                            && text.get(at + 1).is_some_and(u8::is_ascii_digit)
-                        {
-                            continue;
-                        }
-                        1
-                    }
+                    b'.' => 1,
                     b':' => SCHEME_MARK,
                     _ => {
                         if !self.tlds.may_follow_ideographic(text, at + 3) {
@@ -365,7 +358,6 @@ mod tests {
     fn shape(min_tld_len: usize) -> TldShape<'static> {
         TldShape {
             drop_one_byte_runs: min_tld_len > 1,
-            drop_digit_runs: true,
             first_non_ascii: TldSet::iana().first_non_ascii(),
         }
     }
@@ -399,10 +391,6 @@ mod tests {
                         };
                     }
                     return true;
-                }
-                if text[d + 1].is_ascii_digit() {
-                    // No IANA TLD starts with a digit.
-                    return false;
                 }
                 let mut e = d + 1;
                 while e < text.len() && is_host_no_dot(text[e]) {
@@ -751,30 +739,6 @@ mod tests {
             assert_eq!(next(kernel, &mut c, &text, 996), Some((996, 1)));
             assert_eq!(next(kernel, &mut c, &text, 997), None);
             assert_eq!(next(kernel, &mut Candidates::new(shape(2)), b"", 0), None);
-        }
-    }
-
-    /// A `.` before a digit is dropped when no TLD starts with one (whatever follows the
-    /// digit: `1.5%`, `v2.0.1`, `1.5GB`), and kept otherwise.
-    #[test]
-    fn digit_runs_are_dropped_when_no_tld_starts_with_a_digit() {
-        let text = b"1.5% v2.0.1 is 1.5GB x.ab".to_vec();
-        for kernel in Kernel::available() {
-            let mut digits = shape(1);
-            // (`.0` in `v2.0.1` is an inner label either way.)
-            let found = |shape: TldShape<'static>| {
-                let mut c = Candidates::new(shape);
-                let mut out = Vec::new();
-                let mut from = 0;
-                while let Some((at, len)) = next(kernel, &mut c, &text, from) {
-                    out.push(at);
-                    from = at + len;
-                }
-                out
-            };
-            assert_eq!(found(digits), [22], "{kernel:?}");
-            digits.drop_digit_runs = false;
-            assert_eq!(found(digits), [1, 9, 16, 22], "{kernel:?}");
         }
     }
 
