@@ -817,7 +817,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
             dot,
             dot_len,
             mut end,
-            after,
+            mut after,
             ascii,
             icann,
         } = found;
@@ -830,7 +830,6 @@ impl<'t, 'p> Scanner<'t, 'p> {
         //    when it has seen the byte after the TLD, that is an ASCII byte other than a
         //    dot).
         let mut trailing_dot = 0;
-        let mut after = after;
         if after == NOT_SEEN && end < n {
             let (cp, len) = utf8::decode(text, end);
             if is_dot_cp(cp) {

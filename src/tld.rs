@@ -209,6 +209,14 @@ fn hash_lowercase(bytes: &[u8]) -> u64 {
     h
 }
 
+/// Where the first character `cp` of an entry is in the filter of
+/// [`TldSet::first_non_ascii`]: the word and the bit of bit `cp % 4096`.
+#[inline(always)]
+pub(crate) fn first_char_bit(cp: u32) -> (usize, u64) {
+    let bit = cp as usize % 4096;
+    (bit / 64, 1 << (bit % 64))
+}
+
 impl TldSet {
     /// Builds a set from entries such as `com`, `XN--P1AI` or `рф`. ASCII is folded to lower
     /// case; each `xn--` entry also adds its decoded Unicode form. An entry must be a single
@@ -315,8 +323,8 @@ impl TldSet {
             set.min_len = set.min_len.min(bytes.len());
             set.digit_first |= bytes.first().is_some_and(u8::is_ascii_digit);
             if let Some(first) = label.chars().next().filter(|c| !c.is_ascii()) {
-                let bit = first as usize % 4096;
-                set.first_non_ascii[bit / 64] |= 1 << (bit % 64);
+                let (word, bit) = first_char_bit(first as u32);
+                set.first_non_ascii[word] |= bit;
             }
             if let Some(key) = pack_short(bytes) {
                 let bit = short_filter_bit(key);
@@ -376,8 +384,8 @@ impl TldSet {
     /// Whether some entry may start with the non-ASCII code point `cp` (false: none does).
     #[inline]
     pub(crate) fn may_start_with(&self, cp: u32) -> bool {
-        let bit = cp as usize % 4096;
-        self.first_non_ascii[bit / 64] & (1 << (bit % 64)) != 0
+        let (word, bit) = first_char_bit(cp);
+        self.first_non_ascii[word] & bit != 0
     }
 
     /// Whether `label` is in the set (ASCII case-insensitive).

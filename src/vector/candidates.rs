@@ -66,6 +66,7 @@
 
 use super::simd::{alphanumeric_digit, Vector};
 use crate::ascii::is_host_no_dot;
+use crate::tld::first_char_bit;
 
 /// Bytes per block: one bit of the mask per byte.
 pub(crate) const BLOCK: usize = 64;
@@ -87,9 +88,9 @@ pub(crate) type Batch = [(usize, u64); BATCH];
 pub(crate) struct TldShape<'p> {
     /// No TLD is one byte long: a dot before a one-byte run is no candidate.
     pub(crate) drop_one_byte_runs: bool,
-    /// The first characters of the non-ASCII TLDs, as a filter: bit `cp % 4096` of the
-    /// 4096 is set for each (`TldSet::may_start_with`). A `。` before a three-byte
-    /// character whose bit is clear is no candidate.
+    /// The first characters of the non-ASCII TLDs, as a filter: the bit of
+    /// [`first_char_bit`] is set for each (`TldSet::may_start_with`). A `。` before a
+    /// three-byte character whose bit is clear is no candidate.
     pub(crate) first_non_ascii: &'p [u64; 64],
 }
 
@@ -103,11 +104,10 @@ impl TldShape<'_> {
     pub(crate) fn may_follow_ideographic(self, text: &[u8], next: usize) -> bool {
         match text.get(next..next + 3) {
             Some(&[b0, b1, b2]) if b0 & 0xF0 == 0xE0 => {
-                let cp = ((b0 as usize & 0x0F) << 12)
-                    | ((b1 as usize & 0x3F) << 6)
-                    | (b2 as usize & 0x3F);
-                let slot = cp % 4096;
-                self.first_non_ascii[slot / 64] >> (slot % 64) & 1 == 1
+                let cp =
+                    ((b0 as u32 & 0x0F) << 12) | ((b1 as u32 & 0x3F) << 6) | (b2 as u32 & 0x3F);
+                let (word, bit) = first_char_bit(cp);
+                self.first_non_ascii[word] & bit != 0
             }
             _ => true,
         }
