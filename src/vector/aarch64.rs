@@ -70,6 +70,15 @@ impl Vector for uint8x16_t {
             vgetq_lane_u16(vreinterpretq_u16_u8(sum), 0) as u64
         }
     }
+    #[inline(always)]
+    unsafe fn load_reversed(p: *const u8) -> Self {
+        // The bytes of each 8-byte half reversed, then the halves swapped.
+        // SAFETY: 16 bytes at `p` are readable (the caller's promise).
+        unsafe {
+            let v = vrev64q_u8(vld1q_u8(p));
+            vextq_u8::<8>(v, v)
+        }
+    }
 }
 
 impl Lookup for uint8x16_t {

@@ -20,7 +20,8 @@
 //!   found backwards from the *second* dot, as the nearest non-HostCharNoDot byte before
 //!   it, by one carry, `((killers << 1) + host) & !host`, which runs back through the
 //!   text because the masks hold the bytes in reverse order (bit 63 is the block's first
-//!   byte: the vector kernels reverse each vector before taking its mask);
+//!   byte: the vector kernels load each vector with its lanes reversed, so that every
+//!   mask taken from it comes out reversed);
 //! * in the same carry, a dot whose run of ASCII HostCharNoDot ends at `@` (`.smith` in
 //!   `john.smith@example.com`): a host right before `@` is a local part, never a URL, so
 //!   the scanner rejects it however the run ends (a TLD or not); in mail, where addresses
@@ -250,8 +251,8 @@ pub(crate) unsafe fn busy<V: Vector>(p: *const u8) -> (bool, bool) {
     }
 }
 
-/// Adds the classes of the vector `v`, whose lanes are bits `shift..shift + BYTES` (in
-/// reverse order), that need only its own bytes: `.`, ASCII HostCharNoDot, non-ASCII.
+/// Adds the classes of the vector `v`, loaded in reverse order ([`Vector::load_reversed`]:
+/// its lanes are bits `shift..shift + BYTES`), that need only its own bytes: `.`, ASCII HostCharNoDot, non-ASCII.
 /// Returns its digits, which [`classes`] needs too.
 ///
 /// # Safety
@@ -261,10 +262,10 @@ unsafe fn add_own_classes<V: Vector>(c: &mut Classes, v: V, shift: usize) -> V {
     // SAFETY: the caller's CPU has the instruction set of `V`.
     unsafe {
         let (alnum, digit) = alphanumeric_digit(v);
-        c.dot |= v.eq(V::splat(b'.')).movemask_reversed() << shift;
-        c.host |= alnum.or(v.eq(V::splat(b'-'))).movemask_reversed() << shift;
-        c.non_ascii |= v.movemask_reversed() << shift;
-        c.at_sign |= v.eq(V::splat(b'@')).movemask_reversed() << shift;
+        c.dot |= v.eq(V::splat(b'.')).movemask() << shift;
+        c.host |= alnum.or(v.eq(V::splat(b'-'))).movemask() << shift;
+        c.non_ascii |= v.movemask() << shift;
+        c.at_sign |= v.eq(V::splat(b'@')).movemask() << shift;
         digit
     }
 }
@@ -280,7 +281,7 @@ pub(crate) unsafe fn dot_classes<V: Vector>(p: *const u8) -> Classes {
     let mut k = 0;
     while k < BLOCK {
         // SAFETY: k + BYTES <= 64 bytes from `p` are readable; the CPU has `V`'s set.
-        unsafe { add_own_classes(&mut c, V::load(p.add(k)), BLOCK - V::BYTES - k) };
+        unsafe { add_own_classes(&mut c, V::load_reversed(p.add(k)), BLOCK - V::BYTES - k) };
         k += V::BYTES;
     }
     c
@@ -299,28 +300,30 @@ pub(crate) unsafe fn classes<V: Vector>(p: *const u8) -> Classes {
     while k < BLOCK {
         // SAFETY: k + 2 + BYTES <= 66 bytes from `p` are readable; the CPU has `V`'s set.
         unsafe {
-            let v = V::load(p.add(k));
-            let v1 = V::load(p.add(k + 1));
-            let v2 = V::load(p.add(k + 2));
-            // The vector's lanes are bits `shift..shift + BYTES`, in reverse order.
+            // Loaded in reverse order, so that each mask has the bytes in reverse order;
+            // lane `j` of `v1` and `v2` is the byte one and two after lane `j` of `v`.
+            let v = V::load_reversed(p.add(k));
+            let v1 = V::load_reversed(p.add(k + 1));
+            let v2 = V::load_reversed(p.add(k + 2));
+            // The vector's lanes are bits `shift..shift + BYTES`.
             let shift = BLOCK - V::BYTES - k;
             let digit = add_own_classes(&mut c, v, shift);
             c.ideographic |= v
                 .eq(V::splat(0xE3))
                 .and(v1.eq(V::splat(0x80)))
                 .and(v2.eq(V::splat(0x82)))
-                .movemask_reversed()
+                .movemask()
                 << shift;
             c.scheme |= v
                 .eq(V::splat(b':'))
                 .and(v1.eq(V::splat(b'/')))
                 .and(v2.eq(V::splat(b'/')))
-                .movemask_reversed()
+                .movemask()
                 << shift;
             c.literal |= digit
                 .or(v.or(V::splat(0x20)).eq(V::splat(b'l')))
                 .or(v.eq(V::splat(b'[')))
-                .movemask_reversed()
+                .movemask()
                 << shift;
         }
         k += V::BYTES;

@@ -9,8 +9,9 @@
 //! a function compiled for its instruction set.
 //!
 //! Invariants: `movemask` gives bit `k` for lane `k` (lane 0 is the lowest address), its
-//! other bits clear, and `movemask_reversed` bit `BYTES - 1 - k`; [`Vector::BYTES`] is at
-//! most 32, so a mask and one more bit fit in a `u64`.
+//! other bits clear; `load_reversed` puts the byte at `p + BYTES - 1 - k` in lane `k`, so
+//! that the `movemask` of any lane-wise function of such loads has the bytes in reverse
+//! order; [`Vector::BYTES`] is at most 32, so a mask and one more bit fit in a `u64`.
 
 /// A vector of [`Vector::BYTES`] byte lanes.
 ///
@@ -39,12 +40,10 @@ pub(crate) trait Vector: Copy {
     unsafe fn or(self, other: Self) -> Self;
     /// The top bit of each lane, as bit `k` for lane `k`.
     unsafe fn movemask(self) -> u64;
-    /// The top bit of each lane in reverse order, as bit `BYTES - 1 - k` for lane `k`.
-    #[inline(always)]
-    unsafe fn movemask_reversed(self) -> u64 {
-        // SAFETY: the trait's contract.
-        unsafe { self.movemask().reverse_bits() >> (64 - Self::BYTES) }
-    }
+    /// The `BYTES` bytes at `p` in reverse order: lane `k` holds the byte at
+    /// `p + BYTES - 1 - k`. Reversing the loads of a block, rather than each of the masks
+    /// taken from them, costs one reversal per load instead of one per class.
+    unsafe fn load_reversed(p: *const u8) -> Self;
 }
 
 /// A vector with a 16-entry byte table lookup (`pshufb`, `tbl`): the nibble tests of

@@ -58,14 +58,14 @@ impl Vector for __m128i {
         _mm_movemask_epi8(self) as u16 as u64
     }
     #[inline(always)]
-    unsafe fn movemask_reversed(self) -> u64 {
+    unsafe fn load_reversed(p: *const u8) -> Self {
         // SSE2 has no byte shuffle: the 32-bit lanes reversed, then the 16-bit halves of
-        // each, then the bytes of each half by shifts (fewer instructions than reversing
-        // the 16 bits of the mask).
-        let dwords = _mm_shuffle_epi32::<0x1B>(self);
+        // each, then the bytes of each half by shifts.
+        // SAFETY: 16 bytes at `p` are readable (the caller's promise).
+        let v = unsafe { _mm_loadu_si128(p as *const __m128i) };
+        let dwords = _mm_shuffle_epi32::<0x1B>(v);
         let words = _mm_shufflehi_epi16::<0xB1>(_mm_shufflelo_epi16::<0xB1>(dwords));
-        let bytes = _mm_or_si128(_mm_slli_epi16::<8>(words), _mm_srli_epi16::<8>(words));
-        _mm_movemask_epi8(bytes) as u16 as u64
+        _mm_or_si128(_mm_slli_epi16::<8>(words), _mm_srli_epi16::<8>(words))
     }
 }
 
@@ -107,18 +107,17 @@ impl Vector for __m256i {
         unsafe { _mm256_movemask_epi8(self) as u32 as u64 }
     }
     #[inline(always)]
-    unsafe fn movemask_reversed(self) -> u64 {
-        // Each 16-byte half reversed by a shuffle (which stays within halves), then the
-        // two halves of the mask swapped: two instructions more than `movemask`, where
-        // a reversal of the 64 bits of a block costs about fifteen.
-        // SAFETY: the CPU has AVX2.
+    unsafe fn load_reversed(p: *const u8) -> Self {
+        // The two 16-byte halves loaded swapped (the second into the low half), then each
+        // reversed by a shuffle, which stays within halves.
+        // SAFETY: 32 bytes at `p` are readable, and the CPU has AVX2 (the caller's promise).
         unsafe {
             let reverse = _mm256_setr_epi8(
                 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8,
                 7, 6, 5, 4, 3, 2, 1, 0,
             );
-            let m = _mm256_movemask_epi8(_mm256_shuffle_epi8(self, reverse)) as u32;
-            m.rotate_left(16) as u64
+            let swapped = _mm256_loadu2_m128i(p as *const __m128i, p.add(16) as *const __m128i);
+            _mm256_shuffle_epi8(swapped, reverse)
         }
     }
 }
