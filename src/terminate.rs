@@ -10,10 +10,16 @@
 //!
 //! Two kinds of runs go through the vector kernels of [`crate::vector`] instead of the
 //! byte loop; the automaton is generic over them ([`Runs`]) and compiled once per kernel
-//! ([`Kernel::with_ops`]), so that each kernel's skips are inlined into it. With an empty stack, a run of *simple* bytes (ASCII Include or Soft and
-//! no terminator of the part: most of a path such as `/blog/2024/notes.html`) moves
-//! `last_safe` past its last Include byte, in one call. With brackets open, a run of
-//! *plain* bytes (ASCII Include, no part's separator) moves `last_safe` to its end.
+//! ([`Kernel::with_ops`]), so that each kernel's skips are inlined into it. With an empty
+//! stack, a run of *simple* bytes (ASCII Include or Soft and no terminator of the part:
+//! most of a path such as `/blog/2024/notes.html`) moves `last_safe` past its last Include
+//! byte, in one call. With brackets open, a run of *plain* bytes (ASCII Include, no part's
+//! separator) moves `last_safe` to its end.
+//!
+//! The scanner calls the automaton out of line ([`terminate_in`]), after the automaton's
+//! first two steps made inline for the common path: a `/`, a simple run, and a byte that
+//! ends every link when the stack is empty (a space, a line break, `)`), or the end of the
+//! text. A path that goes on otherwise continues in the automaton from that state.
 //!
 //! The parts, their terminators and ClearStackOpen sets are those of [`crate::parts`];
 //! the byte sets, those of [`crate::ascii`].
@@ -131,7 +137,13 @@ pub(crate) fn terminate(
     stack: &mut BracketStack,
     kernel: Kernel,
 ) -> usize {
-    kernel.with_ops(Terminate { text, start, stack })
+    kernel.with_ops(Terminate {
+        text,
+        at: start,
+        part: None,
+        last_safe: start,
+        stack,
+    })
 }
 
 /// [`terminate`] from code that holds a kernel's [`Ops`] (the scanner's loop): a direct
@@ -143,13 +155,43 @@ pub(crate) fn terminate_in<O: Ops>(
     start: usize,
     stack: &mut BracketStack,
 ) -> usize {
-    ops.outlined(Terminate { text, start, stack })
+    // Most paths are a `/` and a run of simple bytes that ends where any link ends with
+    // an empty stack (`https://example.com/a/b.html `): the automaton's first two steps,
+    // here, with no call; it goes on from there when the run ends otherwise.
+    if text.get(start) == Some(&b'/') {
+        let path = start + 1;
+        let (next, included) = match text.get(path) {
+            Some(&b) if SIMPLE[b as usize] => ops.skip_simple(text, path),
+            _ => (path, 0),
+        };
+        let last_safe = path.max(included);
+        if text.get(next).is_none_or(|&b| ENDS_EMPTY_STACK[b as usize]) {
+            return last_safe;
+        }
+        return ops.outlined(Terminate {
+            text,
+            at: next,
+            part: Some(UrlPart::Path),
+            last_safe,
+            stack,
+        });
+    }
+    ops.outlined(Terminate {
+        text,
+        at: start,
+        part: None,
+        last_safe: start,
+        stack,
+    })
 }
 
-/// The arguments of [`terminate`], waiting for a kernel's [`Runs`].
+/// The arguments of [`terminate`], waiting for a kernel's [`Runs`]: the automaton's state
+/// at `at` (the part it is in, if any, and the end of the link so far).
 struct Terminate<'a> {
     text: &'a [u8],
-    start: usize,
+    at: usize,
+    part: Option<UrlPart>,
+    last_safe: usize,
     stack: &'a mut BracketStack,
 }
 
@@ -157,20 +199,24 @@ impl WithOps for Terminate<'_> {
     type Output = usize;
     #[inline(always)]
     fn run<O: Ops>(self, ops: O) -> usize {
-        terminate_with(self.text, self.start, self.stack, ops)
+        terminate_with(self, ops)
     }
 }
 
-/// The automaton, with `runs` skipping [`PLAIN`] and [`SIMPLE`] runs. Inlined into each
-/// kernel's instantiation.
+/// The automaton from the state of `state`, with an empty stack, and `runs` skipping
+/// [`PLAIN`] and [`SIMPLE`] runs. Inlined into each kernel's instantiation.
 #[inline(always)]
-fn terminate_with<R: Runs>(text: &[u8], start: usize, stack: &mut BracketStack, runs: R) -> usize {
+fn terminate_with<R: Runs>(state: Terminate<'_>, runs: R) -> usize {
+    let Terminate {
+        text,
+        at: mut i,
+        mut part,
+        mut last_safe,
+        stack,
+    } = state;
     let n = text.len();
-    let mut last_safe = start;
-    let mut part: Option<UrlPart> = None;
     let mut previous: Option<UrlPart> = None;
     stack.clear();
-    let mut i = start;
     while i < n {
         let b = text[i];
         if let Some(current) = part {
@@ -268,4 +314,65 @@ fn terminate_with<R: Runs>(text: &[u8], start: usize, stack: &mut BracketStack, 
         }
     }
     last_safe
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The inline first steps of [`terminate_in`] end every path where the automaton
+    /// alone does, whether they end it or hand it over, in every kernel.
+    #[test]
+    fn the_inline_path_steps_agree_with_the_automaton() {
+        struct Inline<'a>(&'a [u8], usize);
+        impl WithOps for Inline<'_> {
+            type Output = usize;
+            fn run<O: Ops>(self, ops: O) -> usize {
+                terminate_in(ops, self.0, self.1, &mut BracketStack::new())
+            }
+        }
+        let paths = [
+            "/",
+            "/a",
+            "/a ",
+            "/a/b.html ",
+            "/a.",
+            "/a.)",
+            "/a.) x",
+            "/a,.;!'\" \n",
+            "/a(b) ",
+            "/a(b",
+            "/a)b",
+            "/a]",
+            "/a?b=c&d ",
+            "/a#f:~:text=x ",
+            "/a/b?c#d ",
+            "/wiki/Ракь_(планета)). ",
+            "/a。b ",
+            "/a\u{200B}b ",
+            "/a<b ",
+            "/a{b}c ",
+            "//a// ",
+            "/a:b ",
+            "/a\u{7F}b",
+            "/a%20b\t",
+            "/ab\u{FF0C}cd",
+        ];
+        for kernel in Kernel::available() {
+            for path in paths {
+                let text = format!("x.com{path}");
+                let bytes = text.as_bytes();
+                let at = 5;
+                let alone = terminate(bytes, at, &mut BracketStack::new(), kernel);
+                let inline = kernel.with_ops(Inline(bytes, at));
+                assert_eq!(inline, alone, "{} on {text:?}", kernel.name());
+                // A long simple run ahead of the rest, so that the vector skips run too.
+                let long = format!("x.com/{}{}", "ab/".repeat(40), &path[1..]);
+                let bytes = long.as_bytes();
+                let alone = terminate(bytes, at, &mut BracketStack::new(), kernel);
+                let inline = kernel.with_ops(Inline(bytes, at));
+                assert_eq!(inline, alone, "{} on {long:?}", kernel.name());
+            }
+        }
+    }
 }
