@@ -5,9 +5,10 @@
 //! bytes `E3 80 82`). So the scanner only ever needs the positions of those two, in order
 //! — and of the few `://` that may start a host without a TLD (`http://localhost/`),
 //! marked in the same pass ([`scheme_marks`]). A kernel classifies a 64-byte block into
-//! seven `u64` bitmasks, one bit per byte ([`Classes`]): `.`, the start of `。`, the `:`
-//! of a `://`, ASCII HostCharNoDot (`[A-Za-z0-9-]`), non-ASCII, `@`, and the bytes that
-//! may start a literal host (`[lL0-9[]`) ([`classes`], written once over [`Vector`];
+//! eight `u64` bitmasks, one bit per byte ([`Classes`]): `.`, the start of `。`, the `:`
+//! of a `://`, ASCII HostCharNoDot (`[A-Za-z0-9-]`), ASCII digits, non-ASCII, `@`, and
+//! the bytes that may start a literal host (`[lL0-9[]`) ([`classes`], written once over
+//! [`Vector`];
 //! [`classes_scalar`] byte by byte). [`Classes::candidates`] then drops, with integer
 //! operations and no branch for the whole block, the dots that can never start a link —
 //! those checks of the scanner that need no table:
@@ -29,7 +30,12 @@
 //!   (`email-en.mbox`: 0.97× the time without them);
 //! * when the scanner's TLD set has no one-byte entry (the IANA list), a dot followed by
 //!   one ASCII HostCharNoDot and then an ASCII byte that is not (`e.g.`, `1.5%`,
-//!   `v2.0 `): the run is one byte long, so it is no TLD.
+//!   `v2.0 `): the run is one byte long, so it is no TLD;
+//! * when no entry of the set starts with an ASCII digit (the IANA list), a `.` followed
+//!   by one (`2.4.0`, `v1.9.3-p545`, IPv4 addresses, whose literal hosts come from the
+//!   `://` marks): its run is no TLD. In prose these were the largest part of the
+//!   candidates the scanner rejected (`email-intl.txt` without its links: 5,500 of
+//!   12,800).
 //!
 //! One check is made as the cursor ([`super::Candidates`]) hands a `。` out: a `。`
 //! before a character of three bytes that no TLD starts with (the filter of
@@ -37,10 +43,10 @@
 //! `。` end a sentence before the next one. The scanner rejected them as the first thing
 //! it looked at, but the trip there cost more than the rest of the search: on
 //! `email-intl.txt` without its links, handing them out no more takes 0.90× the time. A
-//! loop over a block's `。` in the kernels cost more than it saved. (A `.` before a digit,
-//! which no IANA TLD starts with, was dropped the same way, for 0.96× the time of
-//! `email-en.mbox`; but the test on every `.` made lines with a link every few bytes 9 %
-//! slower, and the scanner now rejects those runs before their lookup instead.)
+//! loop over a block's `。` in the kernels cost more than it saved. (A `.` before a digit
+//! was dropped by the cursor once, but its test on every `.` made lines with a link every
+//! few bytes 9 % slower; the kernels' mask of digits costs less, now that they reverse a
+//! block's loads rather than each of its masks.)
 //!
 //! Patterns that cross the end of a block are left in (conservative). So the scanner
 //! sees only plausible candidates: in prose, where most dots end sentences, and in hostile
@@ -89,6 +95,8 @@ pub(crate) type Batch = [(usize, u64); BATCH];
 pub(crate) struct TldShape<'p> {
     /// No TLD is one byte long: a dot before a one-byte run is no candidate.
     pub(crate) drop_one_byte_runs: bool,
+    /// No TLD starts with an ASCII digit: a `.` before one is no candidate.
+    pub(crate) drop_digit_runs: bool,
     /// The first characters of the non-ASCII TLDs, as a filter: the bit of
     /// [`first_char_bit`] is set for each (`TldSet::may_start_with`). A `。` before a
     /// three-byte character whose bit is clear is no candidate.
@@ -119,6 +127,7 @@ impl TldShape<'static> {
     /// For a scanner that takes any TLD (of one byte or more, starting with anything).
     pub(crate) const ANY: TldShape<'static> = TldShape {
         drop_one_byte_runs: false,
+        drop_digit_runs: false,
         first_non_ascii: &[u64::MAX; 64],
     };
 }
@@ -136,6 +145,8 @@ pub(crate) struct Classes {
     pub(crate) scheme: u64,
     /// ASCII HostCharNoDot: `[A-Za-z0-9-]`.
     pub(crate) host: u64,
+    /// ASCII digits: `[0-9]`.
+    pub(crate) digit: u64,
     /// Bytes >= 0x80.
     pub(crate) non_ascii: u64,
     /// `@`.
@@ -157,14 +168,15 @@ const LAST_THREE: u64 = 0b111;
 impl Classes {
     /// The candidate positions of the block at `at` of `text`, in the order of
     /// [`Classes`]: the `。` and `.` that the checks of the module do not rule out (the
-    /// one-byte runs only when `tlds` has no one-byte entry; the `。` before a character
-    /// that starts no TLD are left to the cursor), and the `://` of [`scheme_marks`].
+    /// one-byte runs only when `tlds` has no one-byte entry, the runs that start with a
+    /// digit only when it has no such entry; the `。` before a character that starts no
+    /// TLD are left to the cursor), and the `://` of [`scheme_marks`].
     /// No branch, but for the rare `://` before a literal host's first byte.
     #[inline(always)]
     pub(crate) fn candidates(self, text: &[u8], at: usize, tlds: TldShape<'_>) -> u64 {
-        let (next_host, next_non_ascii) = match text.get(at + BLOCK) {
-            Some(&b) => (is_host_no_dot(b), b >= 0x80),
-            None => (false, false),
+        let (next_host, next_digit, next_non_ascii) = match text.get(at + BLOCK) {
+            Some(&b) => (is_host_no_dot(b), b.is_ascii_digit(), b >= 0x80),
+            None => (false, false, false),
         };
         // Byte i's bit: byte i + 1 is ASCII HostCharNoDot / non-ASCII.
         let host_after = (self.host << 1) | next_host as u64;
@@ -181,8 +193,10 @@ impl Classes {
         let continues_3 = (runs << 3) | LAST_THREE;
         let one_byte_run = self.dot & host_after & !continues_2;
         let one_byte_run = one_byte_run & 0u64.wrapping_sub(tlds.drop_one_byte_runs as u64);
-        let dots =
-            (self.dot & !(empty_run | inner | one_byte_run)) | (self.ideographic & continues_3);
+        let digit_run = self.dot & ((self.digit << 1) | next_digit as u64);
+        let digit_run = digit_run & 0u64.wrapping_sub(tlds.drop_digit_runs as u64);
+        let dots = (self.dot & !(empty_run | inner | one_byte_run | digit_run))
+            | (self.ideographic & continues_3);
         let schemes = self.scheme & ((self.literal << 3) | LAST_THREE);
         if schemes == 0 {
             dots
@@ -252,8 +266,9 @@ pub(crate) unsafe fn busy<V: Vector>(p: *const u8) -> (bool, bool) {
 }
 
 /// Adds the classes of the vector `v`, loaded in reverse order ([`Vector::load_reversed`]:
-/// its lanes are bits `shift..shift + BYTES`), that need only its own bytes: `.`, ASCII HostCharNoDot, non-ASCII.
-/// Returns its digits, which [`classes`] needs too.
+/// its lanes are bits `shift..shift + BYTES`), that need only its own bytes: `.`, ASCII
+/// HostCharNoDot, digits, non-ASCII, `@`. Returns its digits, which [`classes`] needs
+/// too.
 ///
 /// # Safety
 /// The CPU has the instruction set of `V`.
@@ -266,6 +281,7 @@ unsafe fn add_own_classes<V: Vector>(c: &mut Classes, v: V, shift: usize) -> V {
         c.host |= alnum.or(v.eq(V::splat(b'-'))).movemask() << shift;
         c.non_ascii |= v.movemask() << shift;
         c.at_sign |= v.eq(V::splat(b'@')).movemask() << shift;
+        c.digit |= digit.movemask() << shift;
         digit
     }
 }
@@ -466,6 +482,7 @@ pub(crate) fn classes_scalar(text: &[u8], at: usize) -> Classes {
         c.ideographic |= bit(b == 0xE3 && next_two == Some(&[0x80, 0x82]));
         c.scheme |= bit(b == b':' && next_two == Some(b"//"));
         c.host |= bit(is_host_no_dot(b));
+        c.digit |= bit(b.is_ascii_digit());
         c.non_ascii |= bit(b >= 0x80);
         c.at_sign |= bit(b == b'@');
         c.literal |= bit(matches!(b, b'l' | b'L' | b'0'..=b'9' | b'['));

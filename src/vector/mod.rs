@@ -358,6 +358,7 @@ mod tests {
     fn shape(min_tld_len: usize) -> TldShape<'static> {
         TldShape {
             drop_one_byte_runs: min_tld_len > 1,
+            drop_digit_runs: true,
             first_non_ascii: TldSet::iana().first_non_ascii(),
         }
     }
@@ -391,6 +392,10 @@ mod tests {
                         };
                     }
                     return true;
+                }
+                if text[d + 1].is_ascii_digit() {
+                    // No IANA TLD starts with a digit.
+                    return false;
                 }
                 let mut e = d + 1;
                 while e < text.len() && is_host_no_dot(text[e]) {
@@ -438,7 +443,7 @@ mod tests {
     #[test]
     fn kernels_agree_with_the_naive_search() {
         let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
-        let pieces: [&[u8]; 17] = [
+        let pieces: [&[u8]; 18] = [
             b".",
             "。".as_bytes(),
             b"a",
@@ -453,6 +458,7 @@ mod tests {
             b"S",
             b"l",
             b"[1",
+            b"7",
             // No TLD starts with these; the first does not end a host either.
             "（".as_bytes(),
             "这".as_bytes(),
@@ -503,6 +509,14 @@ mod tests {
                             && !text[d + 3..].starts_with("这".as_bytes())
                             && !text[d + 3..].starts_with("。".as_bytes())),
                     "round {round}: a `。` before a character that starts no TLD was kept"
+                );
+                // Never a `.` before a digit, even across the end of a block.
+                assert!(
+                    expected
+                        .iter()
+                        .all(|&d| text[d] != b'.'
+                            || !text.get(d + 1).is_some_and(u8::is_ascii_digit)),
+                    "round {round}: a `.` before a digit was kept"
                 );
                 ideographic_dropped += dots
                     .iter()
