@@ -1112,16 +1112,18 @@ impl<'t, 'p> Scanner<'t, 'p> {
             // either. When the floor or a byte that ends a host comes next, that is the
             // whole walk (the label is bad when empty or when it starts or ends with `-`;
             // an ASCII start needs no Ignored skipped); else the walk goes on from there.
-            let mut class = C_DOT;
+            // `first`: the class of `text[i]` (the dot's while the label is empty).
+            let (mut class, mut first) = (C_DOT, C_DOT);
             while i > floor {
                 class = HOST_CLASS[text[i - 1] as usize];
                 if class & 1 == 0 {
                     break;
                 }
+                first = class;
                 i -= 1;
             }
             if i == floor || class == C_STOP {
-                bad |= i == dot || text[i] == b'-' || text[dot - 1] == b'-';
+                bad |= first != C_HOST || text[dot - 1] == b'-';
                 return (i, bad, false, false);
             }
             if i < dot {
