@@ -264,10 +264,16 @@ pub(crate) struct Scanner<'t, 'p> {
     /// Whether that link has its scheme.
     found_scheme: bool,
     /// The packed short TLD ([`TldSet::contains_packed`]) the fast path of
-    /// [`Scanner::candidate`] found last (0: none): link-dense text repeats its TLDs.
+    /// [`Scanner::candidate`] found last (`u64::MAX`, which is no key: none): link-dense
+    /// text repeats its TLDs.
     last_tld: u64,
     /// [`icann_entries_below`] of `last_tld`.
     last_tld_icann: bool,
+    /// When `last_tld` is all letters: the mask of its bytes (else 0), and the shift of
+    /// the byte after it. A run that starts with those letters in any case, before an
+    /// ASCII byte that is no HostChar, is that TLD: one compare, no word analysis.
+    last_letters_mask: u64,
+    last_letters_shift: u32,
     /// The Public Suffix List's verdict on the host of the URL found last
     /// ([`Suffix::No`] for a host without a TLD, and when `suffixes` asks for none; not
     /// kept with [`SuffixRule::DropIcann`], whose finder reads no verdict).
@@ -428,8 +434,10 @@ impl<'t, 'p> Scanner<'t, 'p> {
             found_suffix: Suffix::No,
             suffixes,
             last_host: LastHost::new(),
-            last_tld: 0,
+            last_tld: u64::MAX,
             last_tld_icann: true,
+            last_letters_mask: 0,
+            last_letters_shift: 0,
         }
     }
 
@@ -638,6 +646,22 @@ impl<'t, 'p> Scanner<'t, 'p> {
         // it is a TLD is one packed lookup (or one compare, when it is the TLD found
         // last). Everything else takes the general path below.
         if let (1, Some(set), Some(word)) = (dot_len, self.tlds, word_at(text, dot + 1)) {
+            // The TLD found last, when it is all letters (`.com` in `x.com\n` lines): a
+            // byte OR 0x20 is one of its lowercase letters only when it is that letter in
+            // either case. (With a mask of 0 there is no match: `last_tld` is never 0.)
+            if (word | 0x2020_2020_2020_2020) & self.last_letters_mask == self.last_tld {
+                let after = (word >> self.last_letters_shift) as u8;
+                if after < 0x80 && after != b'.' && !ascii::HOST_NO_DOT[after as usize] {
+                    return Ok(FoundTld {
+                        dot,
+                        dot_len: 1,
+                        end: dot + 1 + (self.last_letters_shift / 8) as usize,
+                        after: u16::from(after),
+                        ascii: true,
+                        icann: self.last_tld_icann,
+                    });
+                }
+            }
             let len = ascii_host_run(word);
             if len < 8 {
                 let after = (word >> (8 * len)) as u8;
@@ -666,6 +690,10 @@ impl<'t, 'p> Scanner<'t, 'p> {
                         }
                         self.last_tld = key;
                         self.last_tld_icann = icann_entries_below(key);
+                        let letters = word & present & 0x4040_4040_4040_4040
+                            == present & 0x4040_4040_4040_4040;
+                        self.last_letters_mask = if letters { present } else { 0 };
+                        self.last_letters_shift = 8 * len as u32;
                     }
                     return Ok(FoundTld {
                         dot,

@@ -861,3 +861,54 @@ fn candidates_dropped_for_the_list_are_kept_for_another() {
         assert_eq!(found, want, "{entries:?}");
     }
 }
+
+/// The scanner matches the TLD it found last with one compare while it is all letters:
+/// in any case, and only as a whole run before a byte that ends it; a TLD with a digit or
+/// a hyphen goes through the whole test every time (a control character OR 0x20 is a
+/// digit, and `\r` OR 0x20 is `-`).
+#[test]
+fn the_tld_found_last_is_matched_whole() {
+    let units = [
+        "a.com ",
+        "b.COM\n",
+        "c.Com:8",
+        "d.coma ",
+        "e.com- ",
+        "f.com.",
+        "g.com1 ",
+        "h.co ",
+        "i.comé ",
+        "j.com@k.com ",
+        "l.com/p ",
+        "m.a-b ",
+        "n.a\rb ",
+        "o.A-B?q ",
+        "p.c1 ",
+        "q.c\u{11} ",
+        "r.C1\t",
+        "s.org ",
+        "t.ORG\t",
+        "u.or ",
+    ];
+    let custom = TldPolicy::List(Arc::new(
+        TldSet::from_list(&["com", "org", "a-b", "c1"]).expect("valid list"),
+    ));
+    let mut rng = Rng::new(0x1A57_7D);
+    for policy in [TldPolicy::Iana, custom] {
+        let finder = LinkFinder::builder().tld_policy(policy.clone()).build();
+        let mut links_seen = 0;
+        for round in 0..300 {
+            let text: String = (0..1 + rng.below(40))
+                .map(|_| units[rng.below(units.len())])
+                .collect();
+            let links: Vec<Link> = finder.links(&text).map(Link::from).collect();
+            assert_eq!(
+                links,
+                oracle::find_links(text.as_bytes(), &policy),
+                "round {round}: {text:?}"
+            );
+            links_seen += links.len();
+        }
+        assert!(links_seen > 1000, "{links_seen}");
+    }
+}
