@@ -238,7 +238,10 @@ fn terminate_with<R: Runs>(state: Terminate<'_>, runs: R) -> usize {
             }
             if PLAIN[b as usize] {
                 // A run of plain ASCII Include bytes only moves `last_safe` to its end.
-                i = runs.skip_plain(text, i + 1);
+                i += 1;
+                if text.get(i).is_some_and(|&b| PLAIN[b as usize]) {
+                    i = runs.skip_plain(text, i);
+                }
                 last_safe = i;
                 continue;
             }
