@@ -14,7 +14,9 @@
 //!    other than a dot ends — is settled on one 8-byte word: the run's length by a few
 //!    integer operations on all its bytes at once, the lookup by one packed compare with
 //!    the TLD found last, or by the packed table. The same word rejects an empty run and
-//!    an ASCII inner label (a dot and an ASCII host byte after the run).
+//!    an ASCII inner label (a dot and an ASCII host byte after the run). Before all that,
+//!    a TLD found last that is all letters is matched on the word with one OR and one
+//!    compare, and the byte after it tested (link-dense text repeats its TLD).
 //! 3. **Trailing dot, `@`, port**: a constant amount of look-ahead. A dot followed by
 //!    another label rejects R before any lookup, and that dot is the next candidate: unless
 //!    both labels are ASCII and both dots `.` (which the vector filter judges faster), the

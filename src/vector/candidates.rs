@@ -8,10 +8,9 @@
 //! eight `u64` bitmasks, one bit per byte ([`Classes`]): `.`, the start of `。`, the `:`
 //! of a `://`, ASCII HostCharNoDot (`[A-Za-z0-9-]`), ASCII digits, non-ASCII, `@`, and
 //! the bytes that may start a literal host (`[lL0-9[]`) ([`classes`], written once over
-//! [`Vector`];
-//! [`classes_scalar`] byte by byte). [`Classes::candidates`] then drops, with integer
-//! operations and no branch for the whole block, the dots that can never start a link —
-//! those checks of the scanner that need no table:
+//! [`Vector`]; [`classes_scalar`] byte by byte). [`Classes::candidates`] then drops, with
+//! integer operations and no branch for the whole block, the dots that can never start a
+//! link — those checks of the scanner that need no table:
 //!
 //! * a dot followed by an ASCII byte that is not HostCharNoDot (a space, a second dot…):
 //!   the run after it is empty, so it is no TLD; the same for a `。` three bytes further
