@@ -756,6 +756,30 @@ mod tests {
         }
     }
 
+    /// A `.` before a digit is dropped when no TLD starts with one (whatever follows the
+    /// digit: `1.5%`, `v2.0.1`, `1.5GB`), and kept otherwise, in every kernel.
+    #[test]
+    fn digit_runs_are_dropped_when_no_tld_starts_with_a_digit() {
+        let text = b"1.5% v2.0.1 is 1.5GB x.ab";
+        for kernel in Kernel::available() {
+            let found = |shape: TldShape<'static>| {
+                let mut c = Candidates::new(shape);
+                let mut out = Vec::new();
+                let mut from = 0;
+                while let Some((at, len)) = next(kernel, &mut c, text, from) {
+                    out.push(at);
+                    from = at + len;
+                }
+                out
+            };
+            let mut digits = shape(1);
+            // (`.0` in `v2.0.1` is an inner label either way.)
+            assert_eq!(found(digits), [22], "{kernel:?}");
+            digits.drop_digit_runs = false;
+            assert_eq!(found(digits), [1, 9, 16, 22], "{kernel:?}");
+        }
+    }
+
     /// A dot whose ASCII run ends at `@` is dropped (a local part), whether or not the
     /// run is a TLD; one whose run goes on past the block is kept.
     #[test]
