@@ -16,6 +16,8 @@ use core::arch::aarch64::*;
 #[cfg(test)]
 use super::candidates::Classes;
 use super::candidates::{self, Batch, TldShape};
+#[cfg(feature = "mail")]
+use super::fields;
 use super::ops::{Ops, WithOps};
 use super::runs::{self, Runs};
 use super::simd::{Lookup, Vector};
@@ -107,6 +109,13 @@ impl Lookup for uint8x16_t {
 pub(crate) unsafe fn neon_classes(text: &[u8], at: usize) -> Classes {
     // SAFETY: the caller's promise; NEON is in the baseline.
     unsafe { candidates::classes::<uint8x16_t>(text.as_ptr().add(at)) }
+}
+
+/// NEON [`fields::field_end`].
+#[cfg(feature = "mail")]
+pub(crate) fn neon_field_end(text: &[u8], at: usize) -> usize {
+    // SAFETY: NEON is in the baseline.
+    unsafe { fields::field_end::<uint8x16_t>(text, at) }
 }
 
 /// The NEON kernel's [`Ops`].

@@ -9,6 +9,7 @@
 //! | [`ops`] | one kernel's operations as a trait, for the code compiled once per kernel with them inlined |
 //! | [`runs`] | the skips of the termination automaton over plain and simple path bytes |
 //! | [`walks`] | the scanner's backward walks over host and local-part bytes |
+//! | [`fields`] | the end of a folded header field, for mail mode's header loop |
 //! | `x86_64`, `aarch64` | the instantiations: SSE2 and AVX2, NEON |
 //!
 //! Kernels: AVX2 and SSE2 on x86_64 (chosen at run time), NEON on aarch64, and a portable
@@ -34,6 +35,8 @@
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 pub(crate) mod candidates;
+#[cfg(feature = "mail")]
+pub(crate) mod fields;
 pub(crate) mod ops;
 pub(crate) mod runs;
 pub(crate) mod simd;
@@ -142,6 +145,24 @@ impl Kernel {
             Kind::Avx2 => unsafe { x86_64::avx2_with_ops(work) },
             #[cfg(target_arch = "aarch64")]
             Kind::Neon => aarch64::neon_with_ops(work),
+        }
+    }
+
+    /// The end of the folded header field that holds `text[at]`
+    /// ([`fields::field_end_scalar`]): just past the first line break at or after `at` that
+    /// no space or tab follows, or `text.len()`.
+    #[cfg(feature = "mail")]
+    #[inline]
+    pub(crate) fn field_end(self, text: &[u8], at: usize) -> usize {
+        match self.0 {
+            Kind::Portable => fields::field_end_scalar(text, at),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Sse2 => x86_64::sse2_field_end(text, at),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: an AVX2 kernel is only made after detecting AVX2.
+            Kind::Avx2 => unsafe { x86_64::avx2_field_end(text, at) },
+            #[cfg(target_arch = "aarch64")]
+            Kind::Neon => aarch64::neon_field_end(text, at),
         }
     }
 

@@ -19,6 +19,8 @@ use core::arch::x86_64::*;
 #[cfg(test)]
 use super::candidates::Classes;
 use super::candidates::{self, Batch, TldShape};
+#[cfg(feature = "mail")]
+use super::fields;
 use super::ops::{Ops, WithOps};
 use super::runs::{self, Runs, ScalarRuns};
 use super::simd::{Lookup, Vector};
@@ -152,6 +154,13 @@ pub(crate) unsafe fn sse2_classes(text: &[u8], at: usize) -> Classes {
     unsafe { candidates::classes::<__m128i>(text.as_ptr().add(at)) }
 }
 
+/// SSE2 [`fields::field_end`].
+#[cfg(feature = "mail")]
+pub(crate) fn sse2_field_end(text: &[u8], at: usize) -> usize {
+    // SAFETY: SSE2 is in the baseline.
+    unsafe { fields::field_end::<__m128i>(text, at) }
+}
+
 /// The SSE2 kernel's [`Ops`]: the vector candidate search and host walk, the scalar skips
 /// and no local-part walk (both need a byte shuffle).
 #[derive(Clone, Copy)]
@@ -212,6 +221,17 @@ pub(crate) fn sse2_with_ops<W: WithOps>(work: W) -> W::Output {
 pub(crate) unsafe fn avx2_classes(text: &[u8], at: usize) -> Classes {
     // SAFETY: the caller's promises.
     unsafe { candidates::classes::<__m256i>(text.as_ptr().add(at)) }
+}
+
+/// AVX2 [`fields::field_end`].
+///
+/// # Safety
+/// The CPU has AVX2.
+#[target_feature(enable = "avx2")]
+#[cfg(feature = "mail")]
+pub(crate) unsafe fn avx2_field_end(text: &[u8], at: usize) -> usize {
+    // SAFETY: the caller's promise.
+    unsafe { fields::field_end::<__m256i>(text, at) }
 }
 
 /// The AVX2 kernel's [`Ops`]. A value exists only inside [`avx2_with_ops`], which runs

@@ -6,17 +6,18 @@
 //! # Algorithm
 //!
 //! For each field, the name is compared as bytes before any parser runs: the bytes up to
-//! the first colon or line break (one `memchr2`), when they hold no white space and the
-//! colon comes first, are the name as the parser would read it (its `parse_header_name`
-//! drops white space, lowers the case, and looks the result up in its table), so they
-//! are compared, ignoring case, with the dozen names the scan reads ([`Fields::name`]).
+//! the first colon, when no white space (line breaks included) comes before it, are the
+//! name as the parser would read it (its `parse_header_name` drops white space, lowers
+//! the case, and looks the result up in its table), so they are compared, ignoring case,
+//! with the dozen names the scan reads ([`Fields::name`]).
 //! A name that is none of them is a field the scan ignores: no [`HeaderName`] is made for
 //! it. A name with white space in it or before its colon, or a line without a colon, is
 //! read by the parser's `parse_header_name` (rare: malformed mail).
 //!
 //! The parser skips an ignored field (`Received:`, `DKIM-Signature:`, …: most of a
 //! message's header) one byte at a time until a line break that no space or tab follows.
-//! Here each line of such a field is one `memchr` for its line break. The fields the scan
+//! Here such a field is one vector scan for that line break, continuation lines included
+//! ([`Kernel::field_end`]). The fields the scan
 //! reads go to the parser function that [`Fields::parser`] maps them to.
 //!
 //! # Invariants
@@ -33,6 +34,8 @@
 
 use mail_parser::parsers::MessageStream;
 use mail_parser::{Header, HeaderName, HeaderValue, MessageParser};
+
+use crate::vector::Kernel;
 
 /// The most fields of one header block kept ([`parse_headers`]); the rest are read past.
 pub(crate) const MAX_KEPT_FIELDS: usize = 1000;
@@ -233,13 +236,18 @@ impl Fields {
     /// the scan ignores, for which no [`HeaderName`] is made.
     fn name<'x>(self, stream: &mut MessageStream<'x>) -> Name<'x> {
         let rest = stream.bytes(stream.offset()..stream.len());
-        let Some(colon) = memchr::memchr2(b':', b'\n', rest) else {
+        // The first colon or white space (a line break is white space): a name is short,
+        // so a byte loop is cheaper than a search.
+        let Some(colon) = rest
+            .iter()
+            .position(|&b| b == b':' || b.is_ascii_whitespace())
+        else {
             return Name::Other;
         };
-        let token = &rest[..colon];
-        if colon == 0 || rest[colon] != b':' || token.iter().any(u8::is_ascii_whitespace) {
+        if colon == 0 || rest[colon] != b':' {
             return Name::Other;
         }
+        let token = &rest[..colon];
         let is = |name: &str| token.eq_ignore_ascii_case(name.as_bytes());
         let name = match token.len() {
             2 if self.index && is("to") => HeaderName::To,
@@ -268,27 +276,14 @@ impl Fields {
 }
 
 /// The parser's `parse_and_ignore`: past the line break that ends the field (one not
-/// followed by a space or a tab, which is consumed), else to the end of the input.
+/// followed by a space or a tab, which is consumed), else to the end of the input. The
+/// parser reads such a field a byte at a time; here it is one vector scan over its lines
+/// ([`Kernel::field_end`]), which is the same position: the parser stops at the first line
+/// break after which it reads neither a space nor a tab.
 fn skip_field(stream: &mut MessageStream<'_>) {
     let rest = stream.bytes(stream.offset()..stream.len());
-    let mut at = 0;
-    loop {
-        match memchr::memchr(b'\n', &rest[at..]) {
-            Some(i) => {
-                at += i + 1;
-                if matches!(rest.get(at), Some(b' ' | b'\t')) {
-                    at += 1;
-                } else {
-                    break;
-                }
-            }
-            None => {
-                at = rest.len();
-                break;
-            }
-        }
-    }
-    stream.skip_bytes(at);
+    let end = Kernel::detect().field_end(rest, 0);
+    stream.skip_bytes(end);
 }
 
 #[cfg(test)]
