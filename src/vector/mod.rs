@@ -10,6 +10,7 @@
 //! | [`runs`] | the skips of the termination automaton over plain and simple path bytes |
 //! | [`walks`] | the scanner's backward walks over host and local-part bytes |
 //! | [`fields`] | the end of a folded header field, for mail mode's header loop |
+//! | [`base64`] | base64 decoded 32 characters at a time, for mail mode's decoders |
 //! | `x86_64`, `aarch64` | the instantiations: SSE2 and AVX2, NEON |
 //!
 //! Kernels: AVX2 and SSE2 on x86_64 (chosen at run time), NEON on aarch64, and a portable
@@ -34,6 +35,8 @@
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
+#[cfg(feature = "mail")]
+pub(crate) mod base64;
 pub(crate) mod candidates;
 #[cfg(feature = "mail")]
 pub(crate) mod fields;
@@ -163,6 +166,20 @@ impl Kernel {
             Kind::Avx2 => unsafe { x86_64::avx2_field_end(text, at) },
             #[cfg(target_arch = "aarch64")]
             Kind::Neon => aarch64::neon_field_end(text, at),
+        }
+    }
+
+    /// Decodes the blocks of 32 base64 alphabet characters at the start of `input` onto
+    /// `out` and returns how many characters they were ([`base64::blocks`]); 0 for a
+    /// kernel without a vector decoder, whose caller decodes all with its scalar loop.
+    #[cfg(feature = "mail")]
+    #[inline]
+    pub(crate) fn base64_blocks(self, input: &[u8], out: &mut Vec<u8>) -> usize {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: an AVX2 kernel is only made after detecting AVX2.
+            Kind::Avx2 => unsafe { base64::blocks(input, out) },
+            _ => 0,
         }
     }
 

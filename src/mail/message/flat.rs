@@ -530,18 +530,10 @@ fn base64_body(stream: &mut MessageStream<'_>, boundary: &Boundary) -> Option<Ve
     let mut i = 0;
     while i < data.len() {
         if count == 0 {
-            while let Some(&[a, b, c, d]) = data.get(i..i + 4) {
-                let v = [a, b, c, d].map(|ch| super::base64::VALUES[ch as usize]);
-                if (v[0] | v[1] | v[2] | v[3]) & 0x80 != 0 {
-                    break;
-                }
-                let n = u32::from(v[0]) << 18
-                    | u32::from(v[1]) << 12
-                    | u32::from(v[2]) << 6
-                    | u32::from(v[3]);
-                out.extend_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8]);
-                last = d;
-                i += 4;
+            let groups = super::base64::decode_groups(&data[i..], &mut out);
+            if groups > 0 {
+                i += groups;
+                last = data[i - 1];
             }
             if i == data.len() {
                 break;
