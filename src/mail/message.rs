@@ -74,6 +74,7 @@ pub(crate) mod flat;
 mod general;
 pub(crate) mod headers;
 mod nesting;
+mod one_line;
 mod warning;
 
 pub use warning::{Base64Problem, BodyProblem, MailWarning};

@@ -12,7 +12,9 @@
 //! with the dozen names the scan reads ([`Fields::name`]).
 //! A name that is none of them is a field the scan ignores: no [`HeaderName`] is made for
 //! it. A name with white space in it or before its colon, or a line without a colon, is
-//! read by the parser's `parse_header_name` (rare: malformed mail).
+//! read by the parser's `parse_header_name` (rare: malformed mail). The values of ids
+//! and unstructured fields on one line are read without the parser ([`one_line`]), others
+//! by its field parsers.
 //!
 //! The parser skips an ignored field (`Received:`, `DKIM-Signature:`, …: most of a
 //! message's header) one byte at a time until a line break that no space or tab follows.
@@ -35,6 +37,7 @@
 use mail_parser::parsers::MessageStream;
 use mail_parser::{Header, HeaderName, HeaderValue, MessageParser};
 
+use super::one_line;
 use crate::vector::Kernel;
 
 /// The most fields of one header block kept ([`parse_headers`]); the rest are read past.
@@ -112,11 +115,16 @@ impl Fields {
         match name {
             // `with_mime_headers`.
             HeaderName::ContentType | HeaderName::ContentDisposition => stream.parse_content_type(),
-            HeaderName::ContentId | HeaderName::MessageId => stream.parse_id(),
+            // The one-line forms without the parser's byte loop ([`one_line`]).
+            HeaderName::ContentId | HeaderName::MessageId => {
+                one_line::id(stream).unwrap_or_else(|| stream.parse_id())
+            }
             HeaderName::ContentDescription
             | HeaderName::ContentLocation
             | HeaderName::ContentTransferEncoding
-            | HeaderName::Subject => stream.parse_unstructured(),
+            | HeaderName::Subject => {
+                one_line::unstructured(stream).unwrap_or_else(|| stream.parse_unstructured())
+            }
             HeaderName::InReplyTo | HeaderName::References if self.index => stream.parse_id(),
             HeaderName::From | HeaderName::To | HeaderName::Cc if self.index => {
                 stream.parse_address()
