@@ -72,9 +72,9 @@ mod base64;
 mod charset;
 pub(crate) mod flat;
 mod general;
+mod header_values;
 pub(crate) mod headers;
 mod nesting;
-mod one_line;
 mod warning;
 
 pub use warning::{Base64Problem, BodyProblem, MailWarning};

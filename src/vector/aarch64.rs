@@ -111,6 +111,13 @@ pub(crate) unsafe fn neon_classes(text: &[u8], at: usize) -> Classes {
     unsafe { candidates::classes::<uint8x16_t>(text.as_ptr().add(at)) }
 }
 
+/// NEON [`fields::name_end`].
+#[cfg(feature = "mail")]
+pub(crate) fn neon_name_end(text: &[u8], at: usize) -> usize {
+    // SAFETY: NEON is in the baseline.
+    unsafe { fields::name_end::<uint8x16_t>(text, at) }
+}
+
 /// NEON [`fields::field_end`].
 #[cfg(feature = "mail")]
 pub(crate) fn neon_field_end(text: &[u8], at: usize) -> usize {

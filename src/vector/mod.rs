@@ -9,7 +9,7 @@
 //! | [`ops`] | one kernel's operations as a trait, for the code compiled once per kernel with them inlined |
 //! | [`runs`] | the skips of the termination automaton over plain and simple path bytes |
 //! | [`walks`] | the scanner's backward walks over host and local-part bytes |
-//! | [`fields`] | the end of a folded header field, for mail mode's header loop |
+//! | [`fields`] | the ends of a header field and of its name, for mail mode's header loop |
 //! | [`base64`] | base64 decoded 32 characters at a time, for mail mode's decoders |
 //! | `x86_64`, `aarch64` | the instantiations: SSE2 and AVX2, NEON |
 //!
@@ -148,6 +148,23 @@ impl Kernel {
             Kind::Avx2 => unsafe { x86_64::avx2_with_ops(work) },
             #[cfg(target_arch = "aarch64")]
             Kind::Neon => aarch64::neon_with_ops(work),
+        }
+    }
+
+    /// The first colon or ASCII white space at or after `at`, or `text.len()`
+    /// ([`fields::name_end_scalar`]): where a header field's name ends.
+    #[cfg(feature = "mail")]
+    #[inline]
+    pub(crate) fn name_end(self, text: &[u8], at: usize) -> usize {
+        match self.0 {
+            Kind::Portable => fields::name_end_scalar(text, at),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Sse2 => x86_64::sse2_name_end(text, at),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: an AVX2 kernel is only made after detecting AVX2.
+            Kind::Avx2 => unsafe { x86_64::avx2_name_end(text, at) },
+            #[cfg(target_arch = "aarch64")]
+            Kind::Neon => aarch64::neon_name_end(text, at),
         }
     }
 

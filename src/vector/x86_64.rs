@@ -154,6 +154,13 @@ pub(crate) unsafe fn sse2_classes(text: &[u8], at: usize) -> Classes {
     unsafe { candidates::classes::<__m128i>(text.as_ptr().add(at)) }
 }
 
+/// SSE2 [`fields::name_end`].
+#[cfg(feature = "mail")]
+pub(crate) fn sse2_name_end(text: &[u8], at: usize) -> usize {
+    // SAFETY: SSE2 is in the baseline.
+    unsafe { fields::name_end::<__m128i>(text, at) }
+}
+
 /// SSE2 [`fields::field_end`].
 #[cfg(feature = "mail")]
 pub(crate) fn sse2_field_end(text: &[u8], at: usize) -> usize {
@@ -221,6 +228,17 @@ pub(crate) fn sse2_with_ops<W: WithOps>(work: W) -> W::Output {
 pub(crate) unsafe fn avx2_classes(text: &[u8], at: usize) -> Classes {
     // SAFETY: the caller's promises.
     unsafe { candidates::classes::<__m256i>(text.as_ptr().add(at)) }
+}
+
+/// AVX2 [`fields::name_end`].
+///
+/// # Safety
+/// The CPU has AVX2.
+#[target_feature(enable = "avx2")]
+#[cfg(feature = "mail")]
+pub(crate) unsafe fn avx2_name_end(text: &[u8], at: usize) -> usize {
+    // SAFETY: the caller's promise.
+    unsafe { fields::name_end::<__m256i>(text, at) }
 }
 
 /// AVX2 [`fields::field_end`].

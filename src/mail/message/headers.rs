@@ -12,9 +12,9 @@
 //! with the dozen names the scan reads ([`Fields::name`]).
 //! A name that is none of them is a field the scan ignores: no [`HeaderName`] is made for
 //! it. A name with white space in it or before its colon, or a line without a colon, is
-//! read by the parser's `parse_header_name` (rare: malformed mail). The values of ids
-//! and unstructured fields on one line are read without the parser ([`one_line`]), others
-//! by its field parsers.
+//! read by the parser's `parse_header_name` (rare: malformed mail). The common forms of
+//! the values of content types, ids and unstructured fields are read without the parser
+//! ([`header_values`]), other forms by its field parsers.
 //!
 //! The parser skips an ignored field (`Received:`, `DKIM-Signature:`, …: most of a
 //! message's header) one byte at a time until a line break that no space or tab follows.
@@ -37,7 +37,7 @@
 use mail_parser::parsers::MessageStream;
 use mail_parser::{Header, HeaderName, HeaderValue, MessageParser};
 
-use super::one_line;
+use super::header_values;
 use crate::vector::Kernel;
 
 /// The most fields of one header block kept ([`parse_headers`]); the rest are read past.
@@ -114,16 +114,18 @@ impl Fields {
     ) -> HeaderValue<'x> {
         match name {
             // `with_mime_headers`.
-            HeaderName::ContentType | HeaderName::ContentDisposition => stream.parse_content_type(),
-            // The one-line forms without the parser's byte loop ([`one_line`]).
+            // The common forms without the parser's byte loop ([`header_values`]).
+            HeaderName::ContentType | HeaderName::ContentDisposition => {
+                header_values::content_type(stream).unwrap_or_else(|| stream.parse_content_type())
+            }
             HeaderName::ContentId | HeaderName::MessageId => {
-                one_line::id(stream).unwrap_or_else(|| stream.parse_id())
+                header_values::id(stream).unwrap_or_else(|| stream.parse_id())
             }
             HeaderName::ContentDescription
             | HeaderName::ContentLocation
             | HeaderName::ContentTransferEncoding
             | HeaderName::Subject => {
-                one_line::unstructured(stream).unwrap_or_else(|| stream.parse_unstructured())
+                header_values::unstructured(stream).unwrap_or_else(|| stream.parse_unstructured())
             }
             HeaderName::InReplyTo | HeaderName::References if self.index => stream.parse_id(),
             HeaderName::From | HeaderName::To | HeaderName::Cc if self.index => {
@@ -244,15 +246,9 @@ impl Fields {
     /// the scan ignores, for which no [`HeaderName`] is made.
     fn name<'x>(self, stream: &mut MessageStream<'x>) -> Name<'x> {
         let rest = stream.bytes(stream.offset()..stream.len());
-        // The first colon or white space (a line break is white space): a name is short,
-        // so a byte loop is cheaper than a search.
-        let Some(colon) = rest
-            .iter()
-            .position(|&b| b == b':' || b.is_ascii_whitespace())
-        else {
-            return Name::Other;
-        };
-        if colon == 0 || rest[colon] != b':' {
+        // The first colon or white space (a line break is white space).
+        let colon = Kernel::detect().name_end(rest, 0);
+        if colon == 0 || rest.get(colon) != Some(&b':') {
             return Name::Other;
         }
         let token = &rest[..colon];
