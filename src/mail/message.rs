@@ -7,11 +7,14 @@
 //! from its declared charset to UTF-8 (ISO-2022-JP, Shift_JIS, EUC-KR, GB18030, KOI8-R,
 //! windows-125x, … through `encoding_rs`), and RFC 2047 encoded words of the Subject
 //! decoded. Two paths make that tree, both reading header blocks with one loop that keeps
-//! no record of the fields the scan ignores (`message/headers.rs`): a flat message (text
-//! parts, multiparts of them, attachments) is read by `message/flat.rs`, with its own
-//! quoted-printable and base64 decoders; any other (nested messages, digests, bodies that
-//! do not decode) by `message/general.rs`, the parser's own loop. Single-byte charsets are
-//! decoded by table (`message/charset.rs`). The walk then takes each part's body out of the
+//! no record of the fields the scan ignores (`message/headers.rs`, which skips them a
+//! vector at a time and reads the common forms of the values it keeps without the
+//! parser's byte loop, `message/header_values.rs`): a flat message (text parts,
+//! multiparts of them, attachments) is read by `message/flat.rs`, with its own
+//! quoted-printable and base64 decoders (base64 32 characters at a time with AVX2,
+//! `message/base64.rs`); any other (nested messages, digests, bodies that do not decode)
+//! by `message/general.rs`, the parser's own loop. Single-byte charsets are decoded by
+//! table (`message/charset.rs`). The walk then takes each part's body out of the
 //! tree (a decoded text becomes the scanned text without a copy), in order:
 //!
 //! * the decoded Subject is scanned as part `subject`;
