@@ -5,8 +5,8 @@
 //!
 //! One pass over the bytes with a 4-character accumulator. An alphabet character adds its
 //! 6 bits; every fourth one completes 3 bytes. Between groups, the run of whole groups
-//! that follows (most of a line) is decoded eight characters at a time
-//! ([`decode_groups`]), with the same result. `=` ends a quantum early: with 2 or 3
+//! that follows (most of a line) is decoded in blocks, 32 characters at a time with the
+//! AVX2 kernel and eight at a time after that ([`decode_groups`]), with the same result. `=` ends a quantum early: with 2 or 3
 //! characters pending it completes 1 or 2 bytes, then decoding goes on after it (a body
 //! made of several base64 runs, each padded, decodes to the runs' bytes one after the
 //! other, as the MIME parser reads it). Line breaks and white space are skipped; every
@@ -57,9 +57,9 @@ pub(crate) fn is_base64_char(byte: u8) -> bool {
 /// such runs, one per line. Blocks of 32 characters go through the vector kernel
 /// ([`Kernel::base64_blocks`]); then eight characters at a time make six bytes with one
 /// table look-up each and one test of all eight.
-pub(crate) fn decode_groups(input: &[u8], out: &mut Vec<u8>) -> usize {
+pub(crate) fn decode_groups(kernel: Kernel, input: &[u8], out: &mut Vec<u8>) -> usize {
     // Blocks of 32 characters with the vector kernel, where it has a decoder.
-    let mut i = Kernel::detect().base64_blocks(input, out);
+    let mut i = kernel.base64_blocks(input, out);
     while let Some(chunk) = input.get(i..i + 8) {
         let v: [u8; 8] = std::array::from_fn(|k| VALUES[chunk[k] as usize]);
         if v.iter().fold(0, |all, &x| all | x) & 0x80 != 0 {
@@ -87,12 +87,13 @@ pub(crate) fn decode(input: &[u8]) -> Decoded {
         bytes: Vec::with_capacity(input.len() / 4 * 3 + 3),
         ..Decoded::default()
     };
+    let kernel = Kernel::detect();
     let mut acc: u32 = 0;
     let mut pending = 0u8;
     let mut i = 0;
     while i < input.len() {
         if pending == 0 {
-            i += decode_groups(&input[i..], &mut out.bytes);
+            i += decode_groups(kernel, &input[i..], &mut out.bytes);
             if i == input.len() {
                 break;
             }
@@ -239,7 +240,7 @@ mod tests {
                 String::from_utf8_lossy(&input)
             );
             let mut groups = Vec::new();
-            let n = decode_groups(&input, &mut groups);
+            let n = decode_groups(Kernel::detect(), &input, &mut groups);
             assert_eq!(n % 4, 0);
             assert!(input[..n].iter().all(|&b| is_base64_char(b)));
             assert!(input.len() - n < 4 || !input[n..n + 4].iter().all(|&b| is_base64_char(b)));

@@ -524,13 +524,14 @@ fn base64_body(stream: &mut MessageStream<'_>, boundary: &Boundary) -> Option<Ve
     // The body ends at a `--` at the latest: room for what comes before the first `-`.
     let room = memchr::memchr(b'-', data).unwrap_or(data.len());
     let mut out = Vec::with_capacity(room / 4 * 3 + 3);
+    let kernel = crate::vector::Kernel::detect();
     let mut last = b'\n';
     // The group being read: its characters' bits from the top, and how many it has.
     let (mut group, mut count) = (0u32, 0u32);
     let mut i = 0;
     while i < data.len() {
         if count == 0 {
-            let groups = super::base64::decode_groups(&data[i..], &mut out);
+            let groups = super::base64::decode_groups(kernel, &data[i..], &mut out);
             if groups > 0 {
                 i += groups;
                 last = data[i - 1];

@@ -19,8 +19,9 @@
 //! The parser skips an ignored field (`Received:`, `DKIM-Signature:`, …: most of a
 //! message's header) one byte at a time until a line break that no space or tab follows.
 //! Here such a field is one vector scan for that line break, continuation lines included
-//! ([`Kernel::field_end`]). The fields the scan
-//! reads go to the parser function that [`Fields::parser`] maps them to.
+//! ([`Kernel::field_end`]), and a name's end is one vector scan too ([`Kernel::name_end`]).
+//! The fields the scan reads go to the parser function that [`Fields::parser`] maps them
+//! to, or to [`header_values`] for their common forms.
 //!
 //! # Invariants
 //!
@@ -133,7 +134,7 @@ impl Fields {
             }
             HeaderName::Date if self.index => stream.parse_date(),
             _ => {
-                skip_field(stream);
+                skip_field(Kernel::detect(), stream);
                 HeaderValue::Empty
             }
         }
@@ -166,6 +167,8 @@ pub(crate) fn read_block<'x>(
     fields: Fields,
     headers: &mut Vec<Header<'x>>,
 ) -> Block {
+    // The vector kernel, chosen once for the block (two scans a field use it).
+    let kernel = Kernel::detect();
     let mut count = 0;
     loop {
         loop {
@@ -190,11 +193,11 @@ pub(crate) fn read_block<'x>(
             }
         }
         let offset_field = stream.offset();
-        let name = match fields.name(stream) {
+        let name = match fields.name(kernel, stream) {
             Name::Read(name) => Some(name),
             Name::Ignored => {
                 count += 1;
-                skip_field(stream);
+                skip_field(kernel, stream);
                 continue;
             }
             Name::Other => stream.parse_header_name(),
@@ -244,10 +247,10 @@ impl Fields {
     /// a name of more than 34 bytes, or one it does not know, is `Other`), so a name equal
     /// to one the scan reads, ignoring case, is that field, and any other name is a field
     /// the scan ignores, for which no [`HeaderName`] is made.
-    fn name<'x>(self, stream: &mut MessageStream<'x>) -> Name<'x> {
+    fn name<'x>(self, kernel: Kernel, stream: &mut MessageStream<'x>) -> Name<'x> {
         let rest = stream.bytes(stream.offset()..stream.len());
         // The first colon or white space (a line break is white space).
-        let colon = Kernel::detect().name_end(rest, 0);
+        let colon = kernel.name_end(rest, 0);
         if colon == 0 || rest.get(colon) != Some(&b':') {
             return Name::Other;
         }
@@ -284,9 +287,9 @@ impl Fields {
 /// parser reads such a field a byte at a time; here it is one vector scan over its lines
 /// ([`Kernel::field_end`]), which is the same position: the parser stops at the first line
 /// break after which it reads neither a space nor a tab.
-fn skip_field(stream: &mut MessageStream<'_>) {
+fn skip_field(kernel: Kernel, stream: &mut MessageStream<'_>) {
     let rest = stream.bytes(stream.offset()..stream.len());
-    let end = Kernel::detect().field_end(rest, 0);
+    let end = kernel.field_end(rest, 0);
     stream.skip_bytes(end);
 }
 
