@@ -77,16 +77,19 @@ pub fn format<'a>(parameters: impl IntoIterator<Item = (&'a str, &'a str)>) -> O
 /// assert_eq!(unflow("one \ntwo\n\n>quoted \n>line\n", false), "one two\n\n> quoted line\n");
 /// ```
 pub fn unflow(text: &str, delsp: bool) -> String {
+    let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len() + 16);
     // The open paragraph: its quote depth, and whether anything was written after its
     // quote marks.
     let mut open: Option<usize> = None;
-    let mut lines = Lines::new(text).peekable();
-    while let Some(line) = lines.next() {
-        let depth = line.depth;
-        let content = line.content;
-        let next_depth = lines.peek().map(|next| next.depth);
-        let flowed = content.ends_with(' ') && content != "-- " && next_depth == Some(depth);
+    let mut line = Line::at(bytes, 0);
+    while let Some(this) = line {
+        let next = Line::at(bytes, this.end.end);
+        let depth = this.depth;
+        let content = &bytes[this.content.clone()];
+        let flowed = content.last() == Some(&b' ')
+            && content != b"-- "
+            && next.as_ref().map(|next| next.depth) == Some(depth);
         if open.is_none() {
             for _ in 0..depth {
                 out.push('>');
@@ -95,72 +98,60 @@ pub fn unflow(text: &str, delsp: bool) -> String {
                 if !content.is_empty() || flowed {
                     out.push(' ');
                 }
-            } else if content.starts_with('>') {
+            } else if content.first() == Some(&b'>') {
                 out.push(' ');
             }
             open = Some(depth);
         }
+        // Only ASCII bytes (`>`, a space, CR, LF) lie at the ends of these ranges, so
+        // each is a slice of `text` at character boundaries.
         if flowed {
-            out.push_str(if delsp {
-                &content[..content.len() - 1]
-            } else {
-                content
-            });
+            let end = this.content.end - usize::from(delsp);
+            out.push_str(&text[this.content.start..end]);
         } else {
-            out.push_str(content);
-            out.push_str(line.end);
+            out.push_str(&text[this.content.start..this.end.end]);
             open = None;
         }
+        line = next;
     }
     out
 }
 
-/// One line of a flowed text: its quote depth, its content (quote marks and stuffing
-/// removed) and its line break (`""` for the last line without one).
-struct Line<'t> {
+/// One line of a flowed text, as RFC 3676 section 4.2 reads it: its quote depth, its
+/// content (quote marks and stuffing removed) and its line break (empty for the last line
+/// without one), as ranges of the text. The content ends where the break starts.
+struct Line {
     depth: usize,
-    content: &'t str,
-    end: &'t str,
+    content: Range<usize>,
+    end: Range<usize>,
 }
 
-/// The lines of a flowed text, read as RFC 3676 section 4.2 says.
-struct Lines<'t> {
-    rest: &'t str,
-}
-
-impl<'t> Lines<'t> {
-    fn new(text: &'t str) -> Lines<'t> {
-        Lines { rest: text }
-    }
-}
-
-impl<'t> Iterator for Lines<'t> {
-    type Item = Line<'t>;
-
-    fn next(&mut self) -> Option<Line<'t>> {
-        if self.rest.is_empty() {
+impl Line {
+    /// The line that starts at `start`, if the text goes on there.
+    fn at(text: &[u8], start: usize) -> Option<Line> {
+        if start >= text.len() {
             return None;
         }
-        let (line, end, rest) = match memchr::memchr(b'\n', self.rest.as_bytes()) {
+        let (body_end, end) = match memchr::memchr(b'\n', &text[start..]) {
             Some(i) => {
-                let cr = i > 0 && self.rest.as_bytes()[i - 1] == b'\r';
-                let start = if cr { i - 1 } else { i };
-                (
-                    &self.rest[..start],
-                    &self.rest[start..=i],
-                    &self.rest[i + 1..],
-                )
+                let lf = start + i;
+                let cr = lf > start && text[lf - 1] == b'\r';
+                (lf - usize::from(cr), lf + 1)
             }
-            None => (self.rest, "", ""),
+            None => (text.len(), text.len()),
         };
-        self.rest = rest;
-        let depth = line.bytes().take_while(|&b| b == b'>').count();
-        let content = &line[depth..];
-        let content = content.strip_prefix(' ').unwrap_or(content);
+        let mut at = start;
+        while at < body_end && text[at] == b'>' {
+            at += 1;
+        }
+        let depth = at - start;
+        if at < body_end && text[at] == b' ' {
+            at += 1;
+        }
         Some(Line {
             depth,
-            content,
-            end,
+            content: at..body_end,
+            end: body_end..end,
         })
     }
 }
@@ -220,6 +211,121 @@ pub fn paragraphs(text: &str) -> impl Iterator<Item = Paragraph> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The previous implementation, over `&str` lines: the reference of
+    /// `unflow_equals_the_line_by_line_reading`.
+    fn unflow_by_str(text: &str, delsp: bool) -> String {
+        let mut out = String::with_capacity(text.len() + 16);
+        // The open paragraph: its quote depth, and whether anything was written after its
+        // quote marks.
+        let mut open: Option<usize> = None;
+        let mut lines = OldLines::new(text).peekable();
+        while let Some(line) = lines.next() {
+            let depth = line.depth;
+            let content = line.content;
+            let next_depth = lines.peek().map(|next| next.depth);
+            let flowed = content.ends_with(' ') && content != "-- " && next_depth == Some(depth);
+            if open.is_none() {
+                for _ in 0..depth {
+                    out.push('>');
+                }
+                if depth > 0 {
+                    if !content.is_empty() || flowed {
+                        out.push(' ');
+                    }
+                } else if content.starts_with('>') {
+                    out.push(' ');
+                }
+                open = Some(depth);
+            }
+            if flowed {
+                out.push_str(if delsp {
+                    &content[..content.len() - 1]
+                } else {
+                    content
+                });
+            } else {
+                out.push_str(content);
+                out.push_str(line.end);
+                open = None;
+            }
+        }
+        out
+    }
+
+    /// One line of a flowed text: its quote depth, its content (quote marks and stuffing
+    /// removed) and its line break (`""` for the last line without one).
+    struct OldLine<'t> {
+        depth: usize,
+        content: &'t str,
+        end: &'t str,
+    }
+
+    /// The lines of a flowed text, read as RFC 3676 section 4.2 says.
+    struct OldLines<'t> {
+        rest: &'t str,
+    }
+
+    impl<'t> OldLines<'t> {
+        fn new(text: &'t str) -> OldLines<'t> {
+            OldLines { rest: text }
+        }
+    }
+
+    impl<'t> Iterator for OldLines<'t> {
+        type Item = OldLine<'t>;
+
+        fn next(&mut self) -> Option<OldLine<'t>> {
+            if self.rest.is_empty() {
+                return None;
+            }
+            let (line, end, rest) = match memchr::memchr(b'\n', self.rest.as_bytes()) {
+                Some(i) => {
+                    let cr = i > 0 && self.rest.as_bytes()[i - 1] == b'\r';
+                    let start = if cr { i - 1 } else { i };
+                    (
+                        &self.rest[..start],
+                        &self.rest[start..=i],
+                        &self.rest[i + 1..],
+                    )
+                }
+                None => (self.rest, "", ""),
+            };
+            self.rest = rest;
+            let depth = line.bytes().take_while(|&b| b == b'>').count();
+            let content = &line[depth..];
+            let content = content.strip_prefix(' ').unwrap_or(content);
+            Some(OldLine {
+                depth,
+                content,
+                end,
+            })
+        }
+    }
+
+    /// Random texts of quote marks, spaces, CRs, LFs, signature separators and letters in
+    /// two scripts: the byte-range reading gives the same text as the `&str` one.
+    #[test]
+    fn unflow_equals_the_line_by_line_reading() {
+        let pieces = [">", " ", "\r", "\n", "\r\n", "a", "-- ", "é", ">> ", "--"];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 33) as usize % n
+        };
+        for _ in 0..50_000 {
+            let text: String = (0..next(16)).map(|_| pieces[next(pieces.len())]).collect();
+            for delsp in [false, true] {
+                assert_eq!(
+                    unflow(&text, delsp),
+                    unflow_by_str(&text, delsp),
+                    "{text:?} {delsp}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn fixed_text_comes_back_unchanged() {
