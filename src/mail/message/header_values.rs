@@ -33,9 +33,9 @@
 //! arrangement up to a length (and at random for `Content-Type`); the header loop's tests
 //! compare whole header blocks.
 
-use mail_parser::parsers::MessageStream;
 use std::borrow::Cow;
 
+use mail_parser::parsers::MessageStream;
 use mail_parser::{Attribute, ContentType, HeaderValue};
 
 /// The value at the stream's position, when it is one line: the line (without its `\n`)
