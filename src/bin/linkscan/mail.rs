@@ -476,6 +476,13 @@ struct FindSink<'o, 'r, W: Write> {
     listed: usize,
 }
 
+/// Room for the fields of a message's or a part's head besides the file name and the
+/// message's head (a message id, a part's path and content type).
+const HEAD_ROOM: usize = 192;
+
+/// Room reserved in a message's output at its first link.
+const LINES_ROOM: usize = 2048;
+
 /// The `file` field of a JSON line: the name as a string, or `{"bytes":…}` when it is not
 /// UTF-8 (see [`crate::render`]); `file` is the name as displayed (TSV-escaped).
 fn file_json(file: &str) -> Vec<u8> {
@@ -504,7 +511,7 @@ fn json_opt(out: &mut Vec<u8>, text: Option<&str>) {
 impl FindRender {
     /// What each line of the message starts with: its fields.
     fn message_head(&self, file: &str, index: usize, m: &ScannedMessage) -> Vec<u8> {
-        let mut head = Vec::new();
+        let mut head = Vec::with_capacity(HEAD_ROOM + file.len());
         if self.only {
             return head;
         }
@@ -532,6 +539,7 @@ impl FindRender {
         if self.only {
             return;
         }
+        head.reserve(message.len() + HEAD_ROOM);
         head.extend_from_slice(message);
         if self.format == Format::Tsv {
             head.push(b'\t');
@@ -569,6 +577,11 @@ impl FindRender {
             if !at.text_done {
                 for link in self.scanner.text_links(m, at.part, at.after) {
                     if !has_head {
+                        if message.is_none() {
+                            // A message's lines are a few hundred bytes each: room for
+                            // several at once, not a doubling from a few bytes.
+                            out.reserve(LINES_ROOM);
+                        }
                         let message =
                             message.get_or_insert_with(|| self.message_head(file, index, m));
                         self.part_head(message, part, &mut head);
@@ -585,6 +598,9 @@ impl FindRender {
             }
             while let Some(link) = part.links().get(at.kept) {
                 if !has_head {
+                    if message.is_none() {
+                        out.reserve(LINES_ROOM);
+                    }
                     let message = message.get_or_insert_with(|| self.message_head(file, index, m));
                     self.part_head(message, part, &mut head);
                     has_head = true;

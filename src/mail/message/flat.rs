@@ -69,7 +69,7 @@ pub(crate) fn parse<'x>(fields: Fields, raw: &'x [u8]) -> Option<Message<'x>> {
     // The parser keeps offsets as `u32`.
     u32::try_from(raw.len()).ok()?;
     let mut stream = MessageStream::new(raw);
-    let mut headers = Vec::new();
+    let mut headers = Vec::with_capacity(HEADERS_KEPT);
     if !headers::parse_headers(&mut stream, fields, &mut headers) {
         return None;
     }
@@ -107,6 +107,10 @@ pub(crate) fn parse<'x>(fields: Fields, raw: &'x [u8]) -> Option<Message<'x>> {
 /// How deeply multiparts may nest on this path (real mail: two or three levels); a
 /// deeper message goes the general way.
 const MAX_MULTIPART_DEPTH: usize = 8;
+
+/// Room for the header fields a block usually keeps (Content-Type, Content-Transfer-
+/// Encoding, Subject, Message-ID, …), so that the list is not grown field by field.
+const HEADERS_KEPT: usize = 8;
 
 /// The parts of a message whose root, a multipart, has just had its header block read:
 /// the root, then every part below it in document order, as the parser lists them.
@@ -153,7 +157,7 @@ fn read_parts<'x>(
             return None;
         }
         let offset_header = stream.offset();
-        let mut headers = Vec::new();
+        let mut headers = Vec::with_capacity(HEADERS_KEPT);
         if !headers::parse_headers(stream, fields, &mut headers) {
             return None;
         }
