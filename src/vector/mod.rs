@@ -485,7 +485,12 @@ mod tests {
     }
 
     fn all(kernel: Kernel, text: &[u8], min_tld_len: usize) -> Vec<usize> {
-        let mut c = Candidates::new(shape(min_tld_len));
+        all_of(kernel, text, shape(min_tld_len))
+    }
+
+    /// The candidates of `text` for TLDs of the shape `tlds`, in order.
+    fn all_of(kernel: Kernel, text: &[u8], tlds: TldShape<'static>) -> Vec<usize> {
+        let mut c = Candidates::new(tlds);
         let mut out = Vec::new();
         let mut from = 0;
         while let Some((at, len)) = next(kernel, &mut c, text, from) {
@@ -819,16 +824,7 @@ mod tests {
     fn digit_runs_are_dropped_when_no_tld_starts_with_a_digit() {
         let text = b"1.5% v2.0.1 is 1.5GB x.ab";
         for kernel in Kernel::available() {
-            let found = |shape: TldShape<'static>| {
-                let mut c = Candidates::new(shape);
-                let mut out = Vec::new();
-                let mut from = 0;
-                while let Some((at, len)) = next(kernel, &mut c, text, from) {
-                    out.push(at);
-                    from = at + len;
-                }
-                out
-            };
+            let found = |shape: TldShape<'static>| all_of(kernel, text, shape);
             let mut digits = shape(1);
             // (`.0` in `v2.0.1` is an inner label either way.)
             assert_eq!(found(digits), [22], "{kernel:?}");
