@@ -480,9 +480,6 @@ struct FindSink<'o, 'r, W: Write> {
 /// message's head (a message id, a part's path and content type).
 const HEAD_ROOM: usize = 192;
 
-/// Room reserved in a message's output at its first link.
-const LINES_ROOM: usize = 2048;
-
 /// The `file` field of a JSON line: the name as a string, or `{"bytes":…}` when it is not
 /// UTF-8 (see [`crate::render`]); `file` is the name as displayed (TSV-escaped).
 fn file_json(file: &str) -> Vec<u8> {
@@ -577,11 +574,6 @@ impl FindRender {
             if !at.text_done {
                 for link in self.scanner.text_links(m, at.part, at.after) {
                     if !has_head {
-                        if message.is_none() {
-                            // A message's lines are a few hundred bytes each: room for
-                            // several at once, not a doubling from a few bytes.
-                            out.reserve(LINES_ROOM);
-                        }
                         let message =
                             message.get_or_insert_with(|| self.message_head(file, index, m));
                         self.part_head(message, part, &mut head);
@@ -598,9 +590,6 @@ impl FindRender {
             }
             while let Some(link) = part.links().get(at.kept) {
                 if !has_head {
-                    if message.is_none() {
-                        out.reserve(LINES_ROOM);
-                    }
                     let message = message.get_or_insert_with(|| self.message_head(file, index, m));
                     self.part_head(message, part, &mut head);
                     has_head = true;
