@@ -17,7 +17,8 @@
 //! link and every field goes through it). Each of these characters starts with one of
 //! five bytes: below 0x20, 0x7F, 0xC2 (C1), 0xD8 (U+061C) or 0xE2 (U+20xx). [`next_lead`]
 //! looks for them 32 bytes at a time with a comparison that has no branch per byte (the
-//! compiler makes it vector instructions); only at such a byte does [`special_at`] decode
+//! compiler makes it vector instructions), the last bytes of a text too, padded to 32 with a
+//! byte that starts nothing (most links are shorter than 32 bytes); only at such a byte does [`special_at`] decode
 //! the character, and most 0xE2 characters (quotes, dashes) are copied on.
 
 use std::borrow::Cow;
@@ -37,23 +38,35 @@ pub(crate) fn next_lead(bytes: &[u8], backslash: bool) -> Option<usize> {
     let mut chunks = bytes.chunks_exact(CHUNK);
     let mut at = 0;
     for chunk in &mut chunks {
-        // No early exit inside the chunk: the fold is vectorised.
-        if chunk
-            .iter()
-            .fold(false, |hit, &b| hit | is_lead(b, backslash))
-        {
-            return chunk
-                .iter()
-                .position(|&b| is_lead(b, backslash))
-                .map(|i| at + i);
+        if any_lead(chunk.try_into().expect("a whole chunk"), backslash) {
+            return first_lead(chunk, backslash).map(|i| at + i);
         }
         at += CHUNK;
     }
-    chunks
-        .remainder()
+    // The last bytes (most links are shorter than a chunk) as a whole chunk too, padded
+    // with a byte that starts nothing: byte by byte, they were most of the time of
+    // `find --format jsonl`.
+    let rest = chunks.remainder();
+    let mut padded = [b'a'; CHUNK];
+    padded[..rest.len()].copy_from_slice(rest);
+    if any_lead(&padded, backslash) {
+        return first_lead(rest, backslash).map(|i| at + i);
+    }
+    None
+}
+
+/// Whether a chunk holds a byte of [`is_lead`]: no early exit, so that the fold is
+/// vectorised.
+#[inline(always)]
+fn any_lead(chunk: &[u8; CHUNK], backslash: bool) -> bool {
+    chunk
         .iter()
-        .position(|&b| is_lead(b, backslash))
-        .map(|i| at + i)
+        .fold(false, |hit, &b| hit | is_lead(b, backslash))
+}
+
+/// The first byte of [`is_lead`] in `bytes`, byte by byte.
+fn first_lead(bytes: &[u8], backslash: bool) -> Option<usize> {
+    bytes.iter().position(|&b| is_lead(b, backslash))
 }
 
 /// The escaped character that starts `bytes`, if one does: its code point and its length
@@ -227,6 +240,26 @@ mod tests {
                 assert_eq!(next_lead(&bytes, true), Some(at));
             }
             assert_eq!(next_lead("é中".repeat(len).as_bytes(), false), None);
+        }
+    }
+
+    /// Every byte value at every offset of texts of every length up to three chunks,
+    /// whole chunks, padded last bytes and both together, with a second byte after it:
+    /// the first of the two that is a lead, as a byte loop finds it.
+    #[test]
+    fn next_lead_is_the_first_lead_byte_by_byte() {
+        for len in 1..=3 * CHUNK + 1 {
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    let mut bytes = vec![b'x'; len];
+                    bytes[at] = b;
+                    bytes[len - 1 - (at * 7) % (len - at)] = b'\\';
+                    for backslash in [false, true] {
+                        let expected = bytes.iter().position(|&c| is_lead(c, backslash));
+                        assert_eq!(next_lead(&bytes, backslash), expected, "{len} {at} {b:#x}");
+                    }
+                }
+            }
         }
     }
 
