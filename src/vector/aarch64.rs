@@ -144,7 +144,7 @@ impl Runs for NeonOps {
 
 impl Ops for NeonOps {
     #[inline(always)]
-    fn fill(self, text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> (usize, usize) {
+    fn fill(self, text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> usize {
         neon_fill(text, at, tlds, out)
     }
     #[inline(always)]
@@ -175,10 +175,10 @@ fn neon_outlined<W: WithOps>(work: W) -> W::Output {
     work.run(NeonOps)
 }
 
-/// [`Ops::fill`] of the NEON kernel, out of line (a call per batch of blocks costs the
+/// [`Ops::fill`] of the NEON kernel, out of line (a call per group of blocks costs the
 /// scanner's loop less than the registers the search would take).
 #[inline(never)]
-fn neon_fill(text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> (usize, usize) {
+fn neon_fill(text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> usize {
     // SAFETY: NEON is in the baseline.
     unsafe { candidates::fill::<uint8x16_t>(text, at, tlds, out) }
 }

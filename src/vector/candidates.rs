@@ -1,5 +1,5 @@
 //! The candidate positions: the Dots that can precede a TLD, found a 64-byte block at a
-//! time, a batch of blocks per call.
+//! time, a group of 32 blocks per call.
 //!
 //! A link always has a TLD, and a TLD always follows a Dot: `.` (U+002E) or `。` (U+3002,
 //! bytes `E3 80 82`). So the scanner only ever needs the positions of those two, in order
@@ -55,10 +55,13 @@
 //! two cheap tests each (a `.`; an `E3` byte or a `:/`: [`busy`]), and only then
 //! classifies the busy ones with no branch on their contents: those with `E3` or `:/`
 //! whole ([`classes`]), those with dots only by their dots and host classes
-//! ([`dot_classes`], half the work), each kind in a loop of its own. The blocks left
-//! with candidates go into a batch of at most [`BATCH`], written whether or not they are
-//! (the count moves by 0 or 1). The cursor over them ([`super::Candidates`], beside the
-//! kernel dispatch) walks the set bits. A search block by block, which branched on
+//! ([`dot_classes`], half the work), each kind in a loop of its own. Their masks stay
+//! where the group's block index puts them ([`Batch`]), with one bit per block that has
+//! candidates; the call returns with the first group that has one. The cursor over them
+//! ([`super::Candidates`], beside the kernel dispatch) takes the blocks from those bits
+//! and walks each mask's set bits. (The masks were moved into a list of the blocks with
+//! candidates, in a third loop per group: without it, counting the links of
+//! `email-intl.txt` takes 0.97× the time, of link-free prose 0.92×.) A search block by block, which branched on
 //! every block's dots, on a second pass for `。` and `://`, and on the number of dots,
 //! spent most of its time on mispredicted branches in text where half the blocks have a
 //! candidate (`email-intl.txt`); see `benches/README.md`.
@@ -82,12 +85,26 @@ pub(crate) const READ_AHEAD: usize = BLOCK + 2;
 /// group's busy blocks mispredict their exits once per group; groups of 8 blocks were 3 %
 /// slower on `email-intl.txt` and 1.5 % on `email-en.mbox`, of 16 about 1 %.
 pub(crate) const GROUP: usize = 32;
-/// Blocks with candidates a call of [`fill`] returns at most: a group's, and some
-/// left from the groups before (it returns once it has more than 16).
-pub(crate) const BATCH: usize = GROUP + 16;
+/// A group of blocks from [`fill`]: the candidate masks of the blocks at `start`,
+/// `start + 64`, …, those whose bit of `live` is set (the others are stale).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Batch {
+    /// Where the group's first block starts.
+    pub(crate) start: usize,
+    /// Bit `b`: block `b` has candidates.
+    pub(crate) live: u32,
+    /// Block `b`'s candidates, when its bit of `live` is set.
+    pub(crate) masks: [u64; GROUP],
+}
 
-/// A batch of blocks with candidates: `(block start, candidate mask)`, in order.
-pub(crate) type Batch = [(usize, u64); BATCH];
+impl Batch {
+    /// No blocks.
+    pub(crate) const EMPTY: Batch = Batch {
+        start: 0,
+        live: 0,
+        masks: [0; GROUP],
+    };
+}
 
 /// What the search knows of the scanner's TLDs, for the checks that depend on them.
 #[derive(Clone, Copy, Debug)]
@@ -346,12 +363,11 @@ pub(crate) unsafe fn classes<V: Vector>(p: *const u8) -> Classes {
     c
 }
 
-/// [`super::Ops::fill`] a vector at a time: the blocks with candidates from `pos` on,
-/// into `out`; returns how many, and where the next call goes on (the end of the text,
-/// or past it, once there is nothing more). Groups of [`GROUP`] blocks while a group's
-/// bytes and the two after them are readable, until the batch has more than 16 blocks;
-/// then single blocks, the last ones (which a vector load would overrun) from a copy
-/// padded with zero bytes.
+/// [`super::Ops::fill`] a vector at a time: the next group of blocks with candidates from
+/// `pos` on, into `out`; returns where the next call goes on (the end of the text, or
+/// past it, once there is nothing more). Whole groups of [`GROUP`] blocks while a group's
+/// bytes and the two after them are readable; then single blocks, the last ones (which a
+/// vector load would overrun) from a copy padded with zero bytes.
 ///
 /// # Safety
 /// The CPU has the instruction set of `V`.
@@ -361,30 +377,31 @@ pub(crate) unsafe fn fill<V: Vector>(
     mut pos: usize,
     tlds: TldShape<'_>,
     out: &mut Batch,
-) -> (usize, usize) {
-    let mut len = 0;
+) -> usize {
     let candidates = |c: Classes, at: usize| c.candidates(text, at, tlds);
     // A group's bytes and the two after them.
     let group_end = GROUP * BLOCK + READ_AHEAD - BLOCK;
     while pos + group_end <= text.len() {
-        let (mut dots, mut rare) = (0u64, 0u64);
+        let (mut dots, mut rare) = (0u32, 0u32);
         for b in 0..GROUP {
             // SAFETY: the group's bytes and the two after them are inside `text`.
             let (dot, r) = unsafe { busy::<V>(text.as_ptr().add(pos + b * BLOCK)) };
-            dots |= (dot as u64) << b;
-            rare |= (r as u64) << b;
+            dots |= (dot as u32) << b;
+            rare |= (r as u32) << b;
         }
         // The blocks with `E3` or `:/`, then those with dots only, each in a loop of its
         // own (a branch between the two kinds would be mispredicted in CJK text, where
-        // they alternate); then the batch in order.
-        let mut masks = [0u64; GROUP];
+        // they alternate).
+        let mut live = 0u32;
         let mut rest = rare;
         while rest != 0 {
             let b = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             let at = pos + b * BLOCK;
             // SAFETY: the block's READ_AHEAD bytes are inside `text`.
-            masks[b] = candidates(unsafe { classes::<V>(text.as_ptr().add(at)) }, at);
+            let mask = candidates(unsafe { classes::<V>(text.as_ptr().add(at)) }, at);
+            out.masks[b] = mask;
+            live |= ((mask != 0) as u32) << b;
         }
         let mut rest = dots & !rare;
         while rest != 0 {
@@ -392,21 +409,25 @@ pub(crate) unsafe fn fill<V: Vector>(
             rest &= rest - 1;
             let at = pos + b * BLOCK;
             // SAFETY: the block's bytes are inside `text`.
-            masks[b] = candidates(unsafe { dot_classes::<V>(text.as_ptr().add(at)) }, at);
+            let mask = candidates(unsafe { dot_classes::<V>(text.as_ptr().add(at)) }, at);
+            out.masks[b] = mask;
+            live |= ((mask != 0) as u32) << b;
         }
-        let mut rest = dots | rare;
-        while rest != 0 {
-            let b = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            out[len] = (pos + b * BLOCK, masks[b]);
-            len += (masks[b] != 0) as usize;
-        }
+        out.start = pos;
+        out.live = live;
         pos += GROUP * BLOCK;
-        if len > BATCH - GROUP {
-            return (len, pos);
+        if live != 0 {
+            return pos;
         }
     }
-    while pos + READ_AHEAD <= text.len() && len < BATCH {
+    // The last group: single blocks, then the last bytes (fewer than READ_AHEAD: one
+    // block or two) from a copy padded with zero bytes, which are in no class, so that
+    // the copy's classes are the text's. (Byte by byte, the last block of every text, as
+    // short as a line or a mail part, cost about a thousand instructions.)
+    out.start = pos;
+    let mut live = 0u32;
+    let mut b = 0;
+    while pos + READ_AHEAD <= text.len() && b < GROUP {
         // SAFETY: the block's READ_AHEAD bytes are inside `text`.
         let (dot, rare) = unsafe { busy::<V>(text.as_ptr().add(pos)) };
         if dot | rare {
@@ -419,33 +440,32 @@ pub(crate) unsafe fn fill<V: Vector>(
                 }
             };
             let mask = candidates(c, pos);
-            out[len] = (pos, mask);
-            len += (mask != 0) as usize;
+            out.masks[b] = mask;
+            live |= ((mask != 0) as u32) << b;
         }
         pos += BLOCK;
+        b += 1;
     }
-    // The last bytes (fewer than READ_AHEAD: one block or two) are classified from a
-    // copy padded with zero bytes, which are in no class, so that the copy's classes are
-    // the text's. (Byte by byte, the last block of every text, as short as a line or a
-    // mail part, cost about a thousand instructions.)
-    if len < BATCH && pos < text.len() {
+    if b < GROUP && pos < text.len() {
         let rest = &text[pos..];
         debug_assert!(rest.len() < READ_AHEAD);
         let mut padded = [0u8; BLOCK + READ_AHEAD];
         padded[..rest.len()].copy_from_slice(rest);
-        let mut b = 0;
-        while b < rest.len() && len < BATCH {
-            // SAFETY: `b < READ_AHEAD`, so the READ_AHEAD bytes at `b` are inside
+        let mut k = 0;
+        while k < rest.len() && b < GROUP {
+            // SAFETY: `k < READ_AHEAD`, so the READ_AHEAD bytes at `k` are inside
             // `padded`.
-            let c = unsafe { classes::<V>(padded.as_ptr().add(b)) };
-            let mask = candidates(c, pos + b);
-            out[len] = (pos + b, mask);
-            len += (mask != 0) as usize;
-            b += BLOCK;
+            let c = unsafe { classes::<V>(padded.as_ptr().add(k)) };
+            let mask = candidates(c, pos + k);
+            out.masks[b] = mask;
+            live |= ((mask != 0) as u32) << b;
+            k += BLOCK;
+            b += 1;
         }
-        pos += b;
+        pos += k;
     }
-    (len, pos)
+    out.live = live;
+    pos
 }
 
 /// [`fill`] byte by byte: the portable kernel's.
@@ -455,17 +475,23 @@ pub(crate) fn fill_scalar(
     mut pos: usize,
     tlds: TldShape<'_>,
     out: &mut Batch,
-) -> (usize, usize) {
-    let mut len = 0;
-    while pos < text.len() && len < BATCH {
-        let mask = classes_scalar(text, pos).candidates(text, pos, tlds);
-        if mask != 0 {
-            out[len] = (pos, mask);
-            len += 1;
+) -> usize {
+    loop {
+        out.start = pos;
+        let mut live = 0u32;
+        let mut b = 0;
+        while pos < text.len() && b < GROUP {
+            let mask = classes_scalar(text, pos).candidates(text, pos, tlds);
+            out.masks[b] = mask;
+            live |= ((mask != 0) as u32) << b;
+            pos += BLOCK;
+            b += 1;
         }
-        pos += BLOCK;
+        out.live = live;
+        if live != 0 || pos >= text.len() {
+            return pos;
+        }
     }
-    (len, pos)
 }
 
 /// The classes of the bytes `at..at + 64` (fewer at the end of the text) byte by byte, in

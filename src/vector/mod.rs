@@ -5,7 +5,7 @@
 //! | module | what |
 //! | --- | --- |
 //! | [`simd`] | the [`Vector`](simd::Vector) and [`Lookup`](simd::Lookup) traits, the byte-range tests |
-//! | [`candidates`] | stage 1: the Dots that can precede a TLD, in batches of 64-byte blocks (the cursor over them is [`Candidates`], here) |
+//! | [`candidates`] | stage 1: the Dots that can precede a TLD, in groups of 64-byte blocks (the cursor over them is [`Candidates`], here) |
 //! | [`ops`] | one kernel's operations as a trait, for the code compiled once per kernel with them inlined |
 //! | [`runs`] | the skips of the termination automaton over plain and simple path bytes |
 //! | [`walks`] | the scanner's backward walks over host and local-part bytes |
@@ -50,7 +50,7 @@ mod x86_64;
 pub(crate) use candidates::TldShape;
 #[cfg(test)]
 use candidates::{classes_scalar, Classes, READ_AHEAD};
-use candidates::{Batch, BATCH, BLOCK};
+use candidates::{Batch, BLOCK};
 pub(crate) use ops::{Ops, WithOps};
 use runs::ScalarRuns;
 
@@ -240,7 +240,7 @@ fn avx2_detected() -> bool {
 pub(crate) const SCHEME_MARK: usize = 0;
 
 /// The Dots of a text, and the `://` marks, in order, from a position that only moves
-/// forward: the blocks with candidates come from the kernel a batch at a time
+/// forward: the blocks with candidates come from the kernel a group at a time
 /// ([`Ops::fill`]), and this walks their masks.
 pub(crate) struct Candidates<'p> {
     /// Start of the current block.
@@ -248,12 +248,10 @@ pub(crate) struct Candidates<'p> {
     /// Candidates of the current block not yet returned (bit `63 - i`: `base + i`, the
     /// order of [`candidates::Classes`]).
     mask: u64,
-    /// The blocks with candidates from the kernel's last call: those after the current
-    /// one are `batch[next..len]`.
+    /// The group of blocks from the kernel's last call: those after the current one are
+    /// the bits left in its `live`.
     batch: Batch,
-    next: usize,
-    len: usize,
-    /// Where the kernel goes on after the batch: blocks are at `0, 64, 128, …` from where
+    /// Where the kernel goes on after the group: blocks are at `0, 64, 128, …` from where
     /// the text starts, whatever the kernel.
     resume: usize,
     /// The checks that depend on the TLDs.
@@ -266,9 +264,7 @@ impl<'p> Candidates<'p> {
         Candidates {
             base: 0,
             mask: 0,
-            batch: [(0, 0); BATCH],
-            next: 0,
-            len: 0,
+            batch: Batch::EMPTY,
             resume: 0,
             tlds,
         }
@@ -293,7 +289,7 @@ impl<'p> Candidates<'p> {
     ) -> Option<(usize, usize)> {
         loop {
             if self.mask == 0 {
-                if self.next == self.len {
+                if self.batch.live == 0 {
                     if self.resume >= text.len() {
                         return None;
                     }
@@ -302,14 +298,15 @@ impl<'p> Candidates<'p> {
                     } else {
                         self.resume
                     };
-                    (self.len, self.resume) = ops.fill(text, at, self.tlds, &mut self.batch);
-                    self.next = 0;
-                    if self.len == 0 {
+                    self.resume = ops.fill(text, at, self.tlds, &mut self.batch);
+                    if self.batch.live == 0 {
                         return None;
                     }
                 }
-                (self.base, self.mask) = self.batch[self.next];
-                self.next += 1;
+                let b = self.batch.live.trailing_zeros() as usize;
+                self.batch.live &= self.batch.live - 1;
+                self.base = self.batch.start + b * BLOCK;
+                self.mask = self.batch.masks[b];
             }
             let i = self.mask.leading_zeros() as usize;
             let at = self.base + i;
@@ -382,14 +379,18 @@ mod tests {
         }
     }
 
-    /// [`Ops::fill`] of a kernel: the batch, and where it goes on.
+    /// [`Ops::fill`] of a kernel: the blocks with candidates, and where it goes on.
     struct Fill<'t>(&'t [u8], usize, TldShape<'static>);
     impl WithOps for Fill<'_> {
         type Output = (Vec<(usize, u64)>, usize);
         fn run<O: Ops>(self, ops: O) -> Self::Output {
-            let mut batch = [(0, 0); BATCH];
-            let (len, resume) = ops.fill(self.0, self.1, self.2, &mut batch);
-            (batch[..len].to_vec(), resume)
+            let mut batch = Batch::EMPTY;
+            let resume = ops.fill(self.0, self.1, self.2, &mut batch);
+            let blocks = (0..candidates::GROUP)
+                .filter(|b| batch.live >> b & 1 == 1)
+                .map(|b| (batch.start + b * BLOCK, batch.masks[b]))
+                .collect();
+            (blocks, resume)
         }
     }
 
@@ -778,6 +779,52 @@ mod tests {
                     let Some(at) = got else { break };
                     // Mostly small steps, some within a batch, some past several.
                     from = at + 1 + [0, 3, 70, 900, 3000][rng.below(5)];
+                }
+            }
+        }
+    }
+
+    /// One call of [`Ops::fill`] passes over the groups without a candidate and returns
+    /// the first group that has one, whole groups and the last, short one alike: the
+    /// blocks it returns are exactly those of that group with candidates, and the next
+    /// call goes on right after the group.
+    #[test]
+    fn fill_returns_the_first_group_with_a_candidate() {
+        let group = candidates::GROUP * BLOCK;
+        for len in [100, group + 10, 3 * group + 500, 5 * group] {
+            for first in [0, 63, group - 2, group + 64, 2 * group + 7, len - 4] {
+                if first + 4 > len {
+                    continue;
+                }
+                let mut text = vec![b' '; len];
+                text[first..first + 4].copy_from_slice(b".ab ");
+                // A second candidate in the same group, and one in the group after.
+                let group_start = first / group * group;
+                let same = group_start + (first - group_start + 700) % group;
+                let later = group_start + group + 100;
+                for at in [same, later] {
+                    if at + 4 <= len && at.abs_diff(first) >= 4 {
+                        text[at..at + 4].copy_from_slice(b".ab ");
+                    }
+                }
+                let (all, _) = naive(&text, 2);
+                let expected: Vec<usize> = all
+                    .iter()
+                    .filter(|&&d| d / group == first / group)
+                    .map(|&d| d / BLOCK * BLOCK)
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .into_iter()
+                    .collect();
+                for kernel in Kernel::available() {
+                    let (blocks, resume) = kernel.with_ops(Fill(&text, 0, shape(2)));
+                    let starts: Vec<usize> = blocks.iter().map(|&(at, _)| at).collect();
+                    assert_eq!(starts, expected, "{kernel:?}, length {len}, dot at {first}");
+                    assert!(blocks.iter().all(|&(_, mask)| mask != 0));
+                    assert_eq!(
+                        resume,
+                        (group_start + group).min(len.next_multiple_of(BLOCK)),
+                        "{kernel:?}, length {len}, dot at {first}"
+                    );
                 }
             }
         }

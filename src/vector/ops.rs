@@ -31,10 +31,11 @@ use super::runs::{Runs, ScalarRuns};
 /// results as the portable one ([`ScalarRuns`]), but that the walks may stop early (the
 /// scanner goes on byte by byte).
 pub(crate) trait Ops: Runs {
-    /// The blocks with a candidate from `at` on (blocks start at `at`, `at + 64`, …), into
-    /// `out`: `(how many, where the next call goes on)`, none only at the end of the text
-    /// (see [`super::candidates`]), by the checks that `tlds` allows.
-    fn fill(self, text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> (usize, usize);
+    /// The first group of blocks with a candidate from `at` on (blocks start at `at`,
+    /// `at + 64`, …), into `out`; returns where the next call goes on. No block has one
+    /// (`out.live == 0`) only at the end of the text (see [`super::candidates`]). The
+    /// checks are those that `tlds` allows.
+    fn fill(self, text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> usize;
 
     /// Walks back from `i` over ASCII host bytes (`[A-Za-z0-9.-]`) while above `stop`, as
     /// the scanner's host walk does byte by byte: returns the new position, whether a bad
@@ -87,7 +88,7 @@ pub(crate) trait WithOps {
 /// The portable kernel: the scalar skips and candidate search, and no walk.
 impl Ops for ScalarRuns {
     #[inline(always)]
-    fn fill(self, text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> (usize, usize) {
+    fn fill(self, text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> usize {
         fill_scalar(text, at, tlds, out)
     }
     #[inline(always)]

@@ -186,7 +186,7 @@ impl Runs for Sse2Ops {
 
 impl Ops for Sse2Ops {
     #[inline(always)]
-    fn fill(self, text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> (usize, usize) {
+    fn fill(self, text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> usize {
         sse2_fill(text, at, tlds, out)
     }
     #[inline(always)]
@@ -209,7 +209,7 @@ fn sse2_outlined<W: WithOps>(work: W) -> W::Output {
 
 /// [`Ops::fill`] of the SSE2 kernel, out of line (as [`avx2_fill`]).
 #[inline(never)]
-fn sse2_fill(text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> (usize, usize) {
+fn sse2_fill(text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> usize {
     // SAFETY: SSE2 is in the baseline.
     unsafe { candidates::fill::<__m128i>(text, at, tlds, out) }
 }
@@ -273,7 +273,7 @@ impl Runs for Avx2Ops {
 
 impl Ops for Avx2Ops {
     #[inline(always)]
-    fn fill(self, text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> (usize, usize) {
+    fn fill(self, text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> usize {
         // SAFETY: the CPU has AVX2 (see the type).
         unsafe { avx2_fill(text, at, tlds, out) }
     }
@@ -310,7 +310,7 @@ unsafe fn avx2_outlined<W: WithOps>(work: W) -> W::Output {
     work.run(Avx2Ops(()))
 }
 
-/// [`Ops::fill`] of the AVX2 kernel, out of line: a call per batch of blocks costs the
+/// [`Ops::fill`] of the AVX2 kernel, out of line: a call per group of blocks costs the
 /// scanner's loop less than the registers that the search inlined into it takes from
 /// the rest (link-dense text, with a link every few bytes, took 3 to 5 % more time with
 /// a search block by block inlined).
@@ -319,7 +319,7 @@ unsafe fn avx2_outlined<W: WithOps>(work: W) -> W::Output {
 /// The CPU has AVX2, BMI1, BMI2, LZCNT and POPCNT.
 #[inline(never)]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn avx2_fill(text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> (usize, usize) {
+unsafe fn avx2_fill(text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> usize {
     // SAFETY: the caller's promise.
     unsafe { candidates::fill::<__m256i>(text, at, tlds, out) }
 }
