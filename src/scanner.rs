@@ -646,7 +646,9 @@ impl<'t, 'p> Scanner<'t, 'p> {
         // other than a dot ends (`x.com `, `a@b.com\n`, `x.com:1`), looked at in one word.
         // No label follows such a run and no trailing dot, so the run is R, and whether
         // it is a TLD is one packed lookup (or one compare, when it is the TLD found
-        // last). Everything else takes the general path below.
+        // last). A run that a dot and no label end is rejected here too when the lookup
+        // fails (`a..b@x.coa..b…` took the general path for every unit). Everything else
+        // takes the general path below.
         if let (1, Some(set), Some(word)) = (dot_len, self.tlds, word_at(text, dot + 1)) {
             // The TLD found last, when it is all letters (`.com` in `x.com\n` lines): a
             // byte OR 0x20 is one of its lowercase letters only when it is that letter in
@@ -677,6 +679,17 @@ impl<'t, 'p> Scanner<'t, 'p> {
                     // An empty run, or an inner label of ASCII (`example` in
                     // `www.example.com`): no TLD. The dot at `end` is the next candidate.
                     return Err(end);
+                }
+                if after == b'.' && text.get(end + 1).is_none_or(|&b| b < 0x80) {
+                    // A dot and no label after the run (`x.coa..b`, `x.com. `): the run is
+                    // the last label, whole and ASCII, so it is a TLD only if the lookup
+                    // says so; when it is one, the general path below takes the trailing
+                    // dot.
+                    let present = u64::MAX >> (8 * (8 - len));
+                    let key = (word & present) | (0x2020_2020_2020_2020 & present);
+                    if len < self.min_tld_len || !set.contains_packed(key) {
+                        return Err(end);
+                    }
                 }
                 if after < 0x80 && after != b'.' {
                     // (A run that starts with a digit, `1.5`, `v2.0`, never comes here

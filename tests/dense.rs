@@ -7,7 +7,8 @@
 //! parts byte by byte when the previous link ended just before them. Each of those
 //! shortcuts has edges: a run of 7, 8 or 9 bytes, a run that ends fewer than 8 bytes
 //! before the end of the text, a run ended by a non-ASCII byte or a dot, a TLD that
-//! differs from the last one only in case or length, a one-byte TLD in a user list, a
+//! differs from the last one only in case or length, a run followed by a dot and no
+//! label, a one-byte TLD in a user list, a
 //! rejected host right before a good one. The texts here are built from units that sit
 //! on those edges, glued by separators that do and do not end a link, and every text is
 //! scanned with every kernel and two TLD policies; a failure prints the text.
@@ -52,6 +53,13 @@ const UNITS: &[&str] = &[
     "x.com#f",
     "x.com.",
     "x.com。",
+    // A run followed by a dot and no label, looked up on the fast path: a TLD, no TLD, a
+    // one-byte run, the longest short TLD.
+    "x.coa..b",
+    "a..b@x.co",
+    "x.org..",
+    "x.x.",
+    "x.abcdefgh.",
     "x.中国",
     "x.рф",
     "a.x",
