@@ -67,3 +67,21 @@ fn kernels_agree_on_dense_text() {
         assert_kernels_agree(&format!("round {round}"), &text);
     }
 }
+
+/// Where the compiler has the AVX-512 intrinsics (the build script's `linkscan_avx512`)
+/// and the CPU has AVX-512 F, BW and VBMI with AVX2, the AVX-512 kernel is listed and
+/// chosen (and so compared with the portable one by the tests above); elsewhere it is not
+/// listed.
+#[test]
+#[cfg(all(target_arch = "x86_64", linkscan_avx512))]
+fn the_avx512_kernel_is_chosen_where_the_cpu_has_it() {
+    let has = std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512vbmi");
+    let names: Vec<&str> = Kernel::available().iter().map(|k| k.name()).collect();
+    assert_eq!(names.contains(&"avx512"), has, "kernels {names:?}");
+    if has {
+        assert_eq!(Kernel::detect().name(), "avx512");
+    }
+}

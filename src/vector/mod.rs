@@ -11,9 +11,10 @@
 //! | [`walks`] | the scanner's backward walks over host and local-part bytes |
 //! | [`fields`] | the ends of a header field and of its name, for mail mode's header loop |
 //! | [`base64`] | base64 decoded 32 characters at a time, for mail mode's decoders |
-//! | `x86_64`, `aarch64` | the instantiations: SSE2 and AVX2, NEON |
+//! | `x86_64`, `avx512`, `aarch64` | the instantiations: SSE2 and AVX2, AVX-512 (the candidate search; the rest AVX2's), NEON |
 //!
-//! Kernels: AVX2 and SSE2 on x86_64 (chosen at run time), NEON on aarch64, and a portable
+//! Kernels: AVX-512, AVX2 and SSE2 on x86_64 (chosen at run time; AVX-512 where the
+//! compiler has its intrinsics, Rust 1.89 on), NEON on aarch64, and a portable
 //! one everywhere (the scalar definitions, also used for the last bytes of a text, where
 //! a vector load would read past the end). All give identical results; the tests force
 //! each one and compare, at every offset.
@@ -35,6 +36,11 @@
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
+// Only compiled by Rust 1.89 or later (`linkscan_avx512`), whatever the crate's
+// `rust-version`.
+#[cfg(all(target_arch = "x86_64", linkscan_avx512))]
+#[clippy::msrv = "1.89"]
+mod avx512;
 #[cfg(feature = "mail")]
 pub(crate) mod base64;
 pub(crate) mod candidates;
@@ -71,6 +77,8 @@ enum Kind {
     Sse2,
     #[cfg(target_arch = "x86_64")]
     Avx2,
+    #[cfg(all(target_arch = "x86_64", linkscan_avx512))]
+    Avx512,
     #[cfg(target_arch = "aarch64")]
     Neon,
 }
@@ -82,6 +90,10 @@ impl Kernel {
     pub fn detect() -> Kernel {
         #[cfg(target_arch = "x86_64")]
         {
+            #[cfg(linkscan_avx512)]
+            if avx512::detected() {
+                return Kernel(Kind::Avx512);
+            }
             if avx2_detected() {
                 Kernel(Kind::Avx2)
             } else {
@@ -114,13 +126,17 @@ impl Kernel {
             if avx2_detected() {
                 kernels.push(Kernel(Kind::Avx2));
             }
+            #[cfg(linkscan_avx512)]
+            if avx512::detected() {
+                kernels.push(Kernel(Kind::Avx512));
+            }
         }
         #[cfg(target_arch = "aarch64")]
         kernels.push(Kernel(Kind::Neon));
         kernels
     }
 
-    /// `"portable"`, `"sse2"`, `"avx2"` or `"neon"`.
+    /// `"portable"`, `"sse2"`, `"avx2"`, `"avx512"` or `"neon"`.
     #[cfg_attr(not(any(test, feature = "__internals")), allow(dead_code))] // tests choose kernels
     pub fn name(self) -> &'static str {
         match self.0 {
@@ -129,6 +145,8 @@ impl Kernel {
             Kind::Sse2 => "sse2",
             #[cfg(target_arch = "x86_64")]
             Kind::Avx2 => "avx2",
+            #[cfg(all(target_arch = "x86_64", linkscan_avx512))]
+            Kind::Avx512 => "avx512",
             #[cfg(target_arch = "aarch64")]
             Kind::Neon => "neon",
         }
@@ -146,6 +164,9 @@ impl Kernel {
             // SAFETY: an AVX2 kernel is only made after detecting AVX2, BMI1, BMI2, LZCNT
             // and POPCNT (`avx2_detected`).
             Kind::Avx2 => unsafe { x86_64::avx2_with_ops(work) },
+            #[cfg(all(target_arch = "x86_64", linkscan_avx512))]
+            // SAFETY: an AVX-512 kernel is only made after `avx512::detected`.
+            Kind::Avx512 => unsafe { avx512::avx512_with_ops(work) },
             #[cfg(target_arch = "aarch64")]
             Kind::Neon => aarch64::neon_with_ops(work),
         }
@@ -163,6 +184,9 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: an AVX2 kernel is only made after detecting AVX2.
             Kind::Avx2 => unsafe { x86_64::avx2_name_end(text, at) },
+            #[cfg(all(target_arch = "x86_64", linkscan_avx512))]
+            // SAFETY: an AVX-512 kernel is only made where the CPU has AVX2 too.
+            Kind::Avx512 => unsafe { x86_64::avx2_name_end(text, at) },
             #[cfg(target_arch = "aarch64")]
             Kind::Neon => aarch64::neon_name_end(text, at),
         }
@@ -181,6 +205,9 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: an AVX2 kernel is only made after detecting AVX2.
             Kind::Avx2 => unsafe { x86_64::avx2_field_end(text, at) },
+            #[cfg(all(target_arch = "x86_64", linkscan_avx512))]
+            // SAFETY: an AVX-512 kernel is only made where the CPU has AVX2 too.
+            Kind::Avx512 => unsafe { x86_64::avx2_field_end(text, at) },
             #[cfg(target_arch = "aarch64")]
             Kind::Neon => aarch64::neon_field_end(text, at),
         }
@@ -198,6 +225,9 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: an AVX2 kernel is only made after detecting AVX2.
             Kind::Avx2 => unsafe { base64::blocks(input, out) },
+            #[cfg(all(target_arch = "x86_64", linkscan_avx512))]
+            // SAFETY: an AVX-512 kernel is only made where the CPU has AVX2 too.
+            Kind::Avx512 => unsafe { base64::blocks(input, out) },
             _ => 0,
         }
     }
@@ -217,6 +247,8 @@ impl Kernel {
             Kind::Sse2 => unsafe { x86_64::sse2_classes(text, at) },
             #[cfg(target_arch = "x86_64")]
             Kind::Avx2 => unsafe { x86_64::avx2_classes(text, at) },
+            #[cfg(all(target_arch = "x86_64", linkscan_avx512))]
+            Kind::Avx512 => unsafe { avx512::avx512_classes(text, at) },
             #[cfg(target_arch = "aarch64")]
             Kind::Neon => unsafe { aarch64::neon_classes(text, at) },
         }

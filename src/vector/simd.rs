@@ -1,7 +1,8 @@
 //! The vector trait the kernels are written against, in the style of `memchr`'s: a
 //! handful of byte-lane operations, implemented once per instruction set (`__m128i` for
-//! SSE2 and `__m256i` for AVX2 in [`super::x86_64`], `uint8x16_t` for NEON in
-//! `aarch64`), and every algorithm of the layer written once, generic over it.
+//! SSE2 and `__m256i` for AVX2 in [`super::x86_64`], `__m512i` for AVX-512 in `avx512`,
+//! `uint8x16_t` for NEON in `aarch64`), and every algorithm of the layer written once,
+//! generic over it.
 //!
 //! The methods are `#[inline(always)]` and carry no `#[target_feature]` themselves: they
 //! are inlined into the generic algorithms, which are inlined into the one
@@ -11,7 +12,9 @@
 //! Invariants: `movemask` gives bit `k` for lane `k` (lane 0 is the lowest address), its
 //! other bits clear; `load_reversed` puts the byte at `p + BYTES - 1 - k` in lane `k`, so
 //! that the `movemask` of any lane-wise function of such loads has the bytes in reverse
-//! order; [`Vector::BYTES`] is at most 32, so a mask and one more bit fit in a `u64`.
+//! order; [`Vector::BYTES`] is at most 64. The walks and skips take a mask and one more
+//! bit in a `u64`, so they are only instantiated for vectors of at most 32 lanes (the
+//! AVX-512 kernel's `__m512i` serves the candidate search alone).
 
 /// A vector of [`Vector::BYTES`] byte lanes.
 ///
@@ -21,7 +24,7 @@
 /// implementing type (the constructors of [`super::Kernel`] check it), and `load` only on
 /// a pointer with [`Vector::BYTES`] readable bytes.
 pub(crate) trait Vector: Copy {
-    /// Lanes per vector: 16 or 32.
+    /// Lanes per vector: 16, 32 or 64.
     const BYTES: usize;
     /// A mask with one bit set per lane.
     const ALL: u64 = u64::MAX >> (64 - Self::BYTES);
