@@ -61,10 +61,10 @@
 //! ([`super::Candidates`], beside the kernel dispatch) takes the blocks from those bits
 //! and walks each mask's set bits. (The masks were moved into a list of the blocks with
 //! candidates, in a third loop per group: without it, counting the links of
-//! `email-intl.txt` takes 0.97× the time, of link-free prose 0.92×.) A search block by block, which branched on
-//! every block's dots, on a second pass for `。` and `://`, and on the number of dots,
-//! spent most of its time on mispredicted branches in text where half the blocks have a
-//! candidate (`email-intl.txt`); see `benches/README.md`.
+//! `email-intl.txt` takes 0.97× the time, of link-free prose 0.92×.) A search block by
+//! block, which branched on every block's dots, on a second pass for `。` and `://`,
+//! and on the number of dots, spent most of its time on mispredicted branches in text
+//! where half the blocks have a candidate (`email-intl.txt`); see `benches/README.md`.
 //!
 //! Invariants: the blocks of a text are at `0, 64, 128, …` from where the cursor
 //! started, whatever the kernel, so every kernel gives the same candidates. A vector
@@ -420,52 +420,57 @@ pub(crate) unsafe fn fill<V: Vector>(
             return pos;
         }
     }
-    // The last group: single blocks, then the last bytes (fewer than READ_AHEAD: one
+    // The last groups: single blocks, then the last bytes (fewer than READ_AHEAD: one
     // block or two) from a copy padded with zero bytes, which are in no class, so that
     // the copy's classes are the text's. (Byte by byte, the last block of every text, as
-    // short as a line or a mail part, cost about a thousand instructions.)
-    out.start = pos;
-    let mut live = 0u32;
-    let mut b = 0;
-    while pos + READ_AHEAD <= text.len() && b < GROUP {
-        // SAFETY: the block's READ_AHEAD bytes are inside `text`.
-        let (dot, rare) = unsafe { busy::<V>(text.as_ptr().add(pos)) };
-        if dot | rare {
-            // SAFETY: as above.
-            let c = unsafe {
-                if rare {
-                    classes::<V>(text.as_ptr().add(pos))
-                } else {
-                    dot_classes::<V>(text.as_ptr().add(pos))
-                }
-            };
-            let mask = candidates(c, pos);
-            out.masks[b] = mask;
-            live |= ((mask != 0) as u32) << b;
-        }
-        pos += BLOCK;
-        b += 1;
-    }
-    if b < GROUP && pos < text.len() {
-        let rest = &text[pos..];
-        debug_assert!(rest.len() < READ_AHEAD);
-        let mut padded = [0u8; BLOCK + READ_AHEAD];
-        padded[..rest.len()].copy_from_slice(rest);
-        let mut k = 0;
-        while k < rest.len() && b < GROUP {
-            // SAFETY: `k < READ_AHEAD`, so the READ_AHEAD bytes at `k` are inside
-            // `padded`.
-            let c = unsafe { classes::<V>(padded.as_ptr().add(k)) };
-            let mask = candidates(c, pos + k);
-            out.masks[b] = mask;
-            live |= ((mask != 0) as u32) << b;
-            k += BLOCK;
+    // short as a line or a mail part, cost about a thousand instructions.) The rest of a
+    // text may be a group and a byte, so the last byte may take a group of its own.
+    loop {
+        out.start = pos;
+        let mut live = 0u32;
+        let mut b = 0;
+        while pos + READ_AHEAD <= text.len() && b < GROUP {
+            // SAFETY: the block's READ_AHEAD bytes are inside `text`.
+            let (dot, rare) = unsafe { busy::<V>(text.as_ptr().add(pos)) };
+            if dot | rare {
+                // SAFETY: as above.
+                let c = unsafe {
+                    if rare {
+                        classes::<V>(text.as_ptr().add(pos))
+                    } else {
+                        dot_classes::<V>(text.as_ptr().add(pos))
+                    }
+                };
+                let mask = candidates(c, pos);
+                out.masks[b] = mask;
+                live |= ((mask != 0) as u32) << b;
+            }
+            pos += BLOCK;
             b += 1;
         }
-        pos += k;
+        if b < GROUP && pos < text.len() {
+            let rest = &text[pos..];
+            debug_assert!(rest.len() < READ_AHEAD);
+            let mut padded = [0u8; BLOCK + READ_AHEAD];
+            padded[..rest.len()].copy_from_slice(rest);
+            let mut k = 0;
+            while k < rest.len() && b < GROUP {
+                // SAFETY: `k < READ_AHEAD`, so the READ_AHEAD bytes at `k` are inside
+                // `padded`.
+                let c = unsafe { classes::<V>(padded.as_ptr().add(k)) };
+                let mask = candidates(c, pos + k);
+                out.masks[b] = mask;
+                live |= ((mask != 0) as u32) << b;
+                k += BLOCK;
+                b += 1;
+            }
+            pos += k;
+        }
+        out.live = live;
+        if live != 0 || pos >= text.len() {
+            return pos;
+        }
     }
-    out.live = live;
-    pos
 }
 
 /// [`fill`] byte by byte: the portable kernel's.

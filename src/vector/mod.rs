@@ -816,14 +816,49 @@ mod tests {
         }
     }
 
+    /// The starts of the blocks that hold `dots`, in order, once each.
+    fn blocks_of(dots: &[usize]) -> Vec<usize> {
+        let starts: std::collections::BTreeSet<usize> =
+            dots.iter().map(|&d| d / BLOCK * BLOCK).collect();
+        starts.into_iter().collect()
+    }
+
+    /// The blocks with candidates of every call of [`Ops::fill`] from the start of `text`
+    /// to its end, checking that a call finds none only at the end.
+    fn fill_all(kernel: Kernel, text: &[u8]) -> Vec<usize> {
+        let (mut found, mut at) = (Vec::new(), 0);
+        loop {
+            let (blocks, resume) = kernel.with_ops(Fill(text, at, shape(2)));
+            if blocks.is_empty() {
+                assert!(
+                    resume >= text.len(),
+                    "{kernel:?}: none from {at}, resume {resume}"
+                );
+                return found;
+            }
+            found.extend(blocks.iter().map(|&(start, _)| start));
+            at = resume;
+        }
+    }
+
     /// One call of [`Ops::fill`] passes over the groups without a candidate and returns
     /// the first group that has one, whole groups and the last, short one alike: the
     /// blocks it returns are exactly those of that group with candidates, and the next
-    /// call goes on right after the group.
+    /// call goes on right after the group. Call after call, every block with candidates
+    /// comes once.
     #[test]
     fn fill_returns_the_first_group_with_a_candidate() {
         let group = candidates::GROUP * BLOCK;
-        for len in [100, group + 10, 3 * group + 500, 5 * group] {
+        // (`2 * group + 1`: the rest after the first group is a group and a byte.)
+        let lengths = [
+            100,
+            group + 10,
+            2 * group + 1,
+            2 * group + 2,
+            3 * group + 500,
+            5 * group,
+        ];
+        for len in lengths {
             for first in [0, 63, group - 2, group + 64, 2 * group + 7, len - 4] {
                 if first + 4 > len {
                     continue;
@@ -839,26 +874,36 @@ mod tests {
                         text[at..at + 4].copy_from_slice(b".ab ");
                     }
                 }
-                let (all, _) = naive(&text, 2);
-                let expected: Vec<usize> = all
+                let (_, live) = naive(&text, 2);
+                let in_group: Vec<usize> = live
                     .iter()
-                    .filter(|&&d| d / group == first / group)
-                    .map(|&d| d / BLOCK * BLOCK)
-                    .collect::<std::collections::BTreeSet<_>>()
-                    .into_iter()
+                    .copied()
+                    .filter(|&d| d / group == first / group)
                     .collect();
                 for kernel in Kernel::available() {
                     let (blocks, resume) = kernel.with_ops(Fill(&text, 0, shape(2)));
                     let starts: Vec<usize> = blocks.iter().map(|&(at, _)| at).collect();
-                    assert_eq!(starts, expected, "{kernel:?}, length {len}, dot at {first}");
-                    assert!(blocks.iter().all(|&(_, mask)| mask != 0));
-                    assert_eq!(
-                        resume,
-                        (group_start + group).min(len.next_multiple_of(BLOCK)),
-                        "{kernel:?}, length {len}, dot at {first}"
-                    );
+                    let what = format!("{kernel:?}, length {len}, dot at {first}");
+                    assert_eq!(starts, blocks_of(&in_group), "{what}");
+                    assert!(blocks.iter().all(|&(_, mask)| mask != 0), "{what}");
+                    let group_end = (group_start + group).min(len.next_multiple_of(BLOCK));
+                    assert_eq!(resume, group_end, "{what}");
+                    assert_eq!(fill_all(kernel, &text), blocks_of(&live), "{what}");
                 }
             }
+        }
+    }
+
+    /// A text whose rest after a group is a group and a byte, with no candidate there:
+    /// the call that reaches it goes on to the end rather than stopping a byte short with
+    /// none.
+    #[test]
+    fn fill_takes_the_last_byte_of_a_group_and_a_byte() {
+        let group = candidates::GROUP * BLOCK;
+        let mut text = vec![b' '; 2 * group + 1];
+        text[..4].copy_from_slice(b".ab ");
+        for kernel in Kernel::available() {
+            assert_eq!(fill_all(kernel, &text), [0], "{kernel:?}");
         }
     }
 
