@@ -1,6 +1,6 @@
 //! The build script: tells the library whether the compiler has the AVX-512 target
 //! features and intrinsics (stable since Rust 1.89), which the AVX-512 candidate search
-//! needs (`cfg(linkscan_avx512)`, see `src/vector/x86_64.rs`). Compilers older than that,
+//! needs (`cfg(linkscan_avx512)`, see `src/vector/avx512.rs`). Compilers older than that,
 //! down to the crate's `rust-version`, build the library without it; it is then the AVX2
 //! kernel that runs on CPUs with AVX-512.
 
