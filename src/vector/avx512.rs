@@ -92,10 +92,15 @@ impl Vector for __m512i {
 }
 
 /// Whether the CPU has what this kernel's code is compiled for: the AVX2 kernel's set
-/// and AVX-512 F, BW and VBMI (the feature tests are cached loads).
+/// (AVX2, BMI1, BMI2, LZCNT, POPCNT) and AVX-512 F, BW and VBMI (the feature tests are
+/// cached loads).
 #[inline]
 pub(crate) fn detected() -> bool {
-    super::avx2_detected()
+    std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("lzcnt")
+        && std::is_x86_feature_detected!("popcnt")
         && std::is_x86_feature_detected!("avx512f")
         && std::is_x86_feature_detected!("avx512bw")
         && std::is_x86_feature_detected!("avx512vbmi")
