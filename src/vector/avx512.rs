@@ -91,21 +91,6 @@ impl Vector for __m512i {
     }
 }
 
-/// Whether the CPU has what this kernel's code is compiled for: the AVX2 kernel's set
-/// (AVX2, BMI1, BMI2, LZCNT, POPCNT) and AVX-512 F, BW and VBMI (the feature tests are
-/// cached loads).
-#[inline]
-pub(crate) fn detected() -> bool {
-    std::is_x86_feature_detected!("avx2")
-        && std::is_x86_feature_detected!("bmi1")
-        && std::is_x86_feature_detected!("bmi2")
-        && std::is_x86_feature_detected!("lzcnt")
-        && std::is_x86_feature_detected!("popcnt")
-        && std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512bw")
-        && std::is_x86_feature_detected!("avx512vbmi")
-}
-
 /// AVX-512 [`candidates::classes`] (for the tests, which compare every kernel's classes).
 ///
 /// # Safety
@@ -119,8 +104,8 @@ pub(crate) unsafe fn avx512_classes(text: &[u8], at: usize) -> Classes {
 
 /// The AVX-512 kernel's [`Ops`]: the candidate search on 64-byte vectors, the rest the
 /// AVX2 kernel's. A value exists only inside [`avx512_with_ops`] and
-/// [`avx512_outlined`], which run with every feature of [`detected`] enabled, so holding
-/// one proves the CPU has them.
+/// [`avx512_outlined`], which run with every feature of `avx512_detected` enabled, so
+/// holding one proves the CPU has them.
 #[derive(Clone, Copy)]
 pub(crate) struct Avx512Ops(());
 
@@ -140,7 +125,7 @@ impl Runs for Avx512Ops {
 impl Ops for Avx512Ops {
     #[inline(always)]
     fn fill(self, text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> usize {
-        // SAFETY: the CPU has every feature of `detected` (see the type).
+        // SAFETY: the CPU has every feature of `avx512_detected` (see the type).
         unsafe { avx512_fill(text, at, tlds, out) }
     }
     #[inline(always)]
@@ -161,7 +146,7 @@ impl Ops for Avx512Ops {
     }
     #[inline(always)]
     fn outlined<W: WithOps>(self, work: W) -> W::Output {
-        // SAFETY: the CPU has every feature of `detected` (see the type).
+        // SAFETY: the CPU has every feature of `avx512_detected` (see the type).
         unsafe { avx512_outlined(work) }
     }
 }
@@ -169,7 +154,7 @@ impl Ops for Avx512Ops {
 /// [`Ops::outlined`] of the AVX-512 kernel: [`avx512_with_ops`], never inlined.
 ///
 /// # Safety
-/// The CPU has every feature of [`detected`].
+/// The CPU has every feature of `avx512_detected`.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn avx512_outlined<W: WithOps>(work: W) -> W::Output {
@@ -179,7 +164,7 @@ unsafe fn avx512_outlined<W: WithOps>(work: W) -> W::Output {
 /// [`Ops::fill`] of the AVX-512 kernel, out of line (as the AVX2 kernel's).
 ///
 /// # Safety
-/// The CPU has every feature of [`detected`].
+/// The CPU has every feature of `avx512_detected`.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn avx512_fill(text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batch) -> usize {
@@ -187,11 +172,11 @@ unsafe fn avx512_fill(text: &[u8], at: usize, tlds: TldShape<'_>, out: &mut Batc
     unsafe { candidates::fill::<__m512i>(text, at, tlds, out) }
 }
 
-/// Runs `work` with the AVX-512 [`Ops`], compiled with every feature of [`detected`]
-/// enabled, so that the operations are inlined into it.
+/// Runs `work` with the AVX-512 [`Ops`], compiled with every feature of
+/// `avx512_detected` enabled, so that the operations are inlined into it.
 ///
 /// # Safety
-/// The CPU has every feature of [`detected`].
+/// The CPU has every feature of `avx512_detected`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx2,bmi1,bmi2,lzcnt,popcnt")]
 pub(crate) unsafe fn avx512_with_ops<W: WithOps>(work: W) -> W::Output {
     work.run(Avx512Ops(()))

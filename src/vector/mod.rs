@@ -91,7 +91,7 @@ impl Kernel {
         #[cfg(target_arch = "x86_64")]
         {
             #[cfg(linkscan_avx512)]
-            if avx512::detected() {
+            if avx512_detected() {
                 return Kernel(Kind::Avx512);
             }
             if avx2_detected() {
@@ -127,7 +127,7 @@ impl Kernel {
                 kernels.push(Kernel(Kind::Avx2));
             }
             #[cfg(linkscan_avx512)]
-            if avx512::detected() {
+            if avx512_detected() {
                 kernels.push(Kernel(Kind::Avx512));
             }
         }
@@ -165,7 +165,7 @@ impl Kernel {
             // and POPCNT (`avx2_detected`).
             Kind::Avx2 => unsafe { x86_64::avx2_with_ops(work) },
             #[cfg(all(target_arch = "x86_64", linkscan_avx512))]
-            // SAFETY: an AVX-512 kernel is only made after `avx512::detected`.
+            // SAFETY: an AVX-512 kernel is only made after `avx512_detected`.
             Kind::Avx512 => unsafe { avx512::avx512_with_ops(work) },
             #[cfg(target_arch = "aarch64")]
             Kind::Neon => aarch64::neon_with_ops(work),
@@ -266,6 +266,17 @@ fn avx2_detected() -> bool {
         && std::is_x86_feature_detected!("bmi2")
         && std::is_x86_feature_detected!("lzcnt")
         && std::is_x86_feature_detected!("popcnt")
+}
+
+/// Whether the CPU has what the AVX-512 kernel's code is compiled for: the AVX2 kernel's
+/// set and AVX-512 F, BW and VBMI (the feature tests are cached loads).
+#[cfg(all(target_arch = "x86_64", linkscan_avx512))]
+#[inline]
+fn avx512_detected() -> bool {
+    avx2_detected()
+        && std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512vbmi")
 }
 
 /// The length [`Candidates::next`] gives for the `:` of a `://` (a Dot has 1 or 3).
