@@ -83,6 +83,7 @@ mod terminate;
 mod tld;
 mod utf8;
 mod vector;
+pub mod window;
 
 pub use finder::{LinkFinder, LinkFinderBuilder, Links, DEFAULT_MAX_LINK_LEN};
 pub use format::{
@@ -98,10 +99,10 @@ pub use props::{
 };
 pub use registrable::is_public_suffix;
 pub use spans::{Span, Spans};
-pub use split::piece_end;
 pub use tables::{TLD_LIST_VERSION, UNICODE_VERSION};
 pub use terminate::{link_end, link_end_bytes, BRACKET_LIMIT};
 pub use tld::{is_syntactic_tld, TldListError, TldPolicy, TldSet};
+pub use window::piece_end;
 
 /// What this crate's tests, benchmarks, fuzz targets and command-line tool look at inside
 /// the library (feature `__internals`): not part of the API, under no semver promise.
@@ -109,7 +110,7 @@ pub use tld::{is_syntactic_tld, TldListError, TldPolicy, TldSet};
 #[doc(hidden)]
 pub mod internals {
     pub use crate::props::raw;
-    pub use crate::read::{describe, fill, read_full};
+    pub use crate::read::describe;
     pub use crate::tables::{TLDS, TLD_LIST_VERSION, UNICODE_VERSION};
     pub use crate::vector::Kernel;
 }

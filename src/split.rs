@@ -1,17 +1,10 @@
-//! Cutting a text into pieces that can be scanned independently: the basis of parallel
-//! scans and of streaming with bounded memory.
-//!
-//! A link never contains an ASCII control character or a space (they are Link_Term=Hard,
-//! not HostChar and not Link_Email), and nothing of a link's detection looks across one: a
-//! host walk, an email walk and the termination all stop there, and the scheme and
-//! `mailto:` look-backs are plain ASCII without them. So cutting just after such a byte —
-//! preferably a newline — and scanning the pieces separately gives exactly the links of a
-//! scan of the whole, shifted by each piece's offset. (Non-ASCII Hard characters are not
-//! used: some, such as U+00A0, are HostChar.)
+//! Scanning a text in pieces, cut by the rule of [`crate::window`]: the basis of parallel
+//! scans ([`LinkFinder::par_links`], [`LinkFinder::par_pieces`]) and of streaming with
+//! bounded memory ([`LinkFinder::scan_reader`]).
 //!
 //! Invariants: pieces are consecutive, non-empty and cover the text; every cut is just
-//! after a byte for which [`is_cut_byte`] holds, except where a text has none for longer
-//! than the streaming buffer (see [`crate::LinkFinder::scan_reader`]).
+//! after a byte for which [`crate::window::is_cut_byte`] holds, except where a text
+//! has none for longer than the streaming buffer (see [`crate::LinkFinder::scan_reader`]).
 
 use std::io::{self, Read};
 #[cfg(any(test, feature = "parallel"))]
@@ -19,47 +12,9 @@ use std::ops::Range;
 
 use crate::finder::LinkFinder;
 use crate::link::Link;
-
-/// Whether a link can be cut just after byte `b`: ASCII controls and space.
-#[inline]
-pub(crate) fn is_cut_byte(b: u8) -> bool {
-    b <= b' ' || b == 0x7F
-}
-
-/// The last cut position in `text` (just after the last newline, else after the last
-/// other cut byte), if any.
-fn last_cut(text: &[u8]) -> Option<usize> {
-    if let Some(i) = memchr::memrchr(b'\n', text) {
-        return Some(i + 1);
-    }
-    text.iter().rposition(|&b| is_cut_byte(b)).map(|i| i + 1)
-}
-
-/// Where a piece of `text` that starts at `start` and should hold about `size` bytes ends,
-/// so that the pieces scan independently to exactly the links of the whole: just after the
-/// last newline (else the last ASCII space or control character) before `start + size`;
-/// the end of the text if it comes first; past the limit, just after the next such byte
-/// (or at the end) when the window has none.
-///
-/// ```
-/// let text = b"one example.com\ntwo example.org\nthree";
-/// assert_eq!(linkscan::piece_end(text, 0, 20), 16);
-/// assert_eq!(linkscan::piece_end(text, 16, 100), text.len());
-/// assert_eq!(linkscan::piece_end(b"abcdef ghi", 0, 3), 7);
-/// ```
-pub fn piece_end(text: &[u8], start: usize, size: usize) -> usize {
-    let limit = start.saturating_add(size.max(1));
-    if limit >= text.len() {
-        return text.len();
-    }
-    if let Some(cut) = last_cut(&text[start..limit]) {
-        return start + cut;
-    }
-    text[limit..]
-        .iter()
-        .position(|&b| is_cut_byte(b))
-        .map_or(text.len(), |i| limit + i + 1)
-}
+#[cfg(any(test, feature = "parallel"))]
+use crate::window::piece_end;
+use crate::window::{char_boundary_before, fill, last_cut};
 
 /// Consecutive pieces of about `target` bytes (see [`piece_end`]).
 #[cfg(any(test, feature = "parallel"))]
@@ -159,13 +114,13 @@ impl LinkFinder {
         let mut eof = false;
         while !eof || filled > 0 {
             // Fill the buffer (or reach the end of the input).
-            while !eof && filled < capacity {
-                match reader.read(&mut buf[filled..]) {
-                    Ok(0) => eof = true,
-                    Ok(n) => filled += n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(e),
+            if !eof && filled < capacity {
+                let (n, error) = fill(&mut reader, &mut buf[filled..]);
+                if let Some(e) = error {
+                    return Err(e);
                 }
+                filled += n;
+                eof = filled < capacity;
             }
             let end = if eof {
                 filled
@@ -189,24 +144,6 @@ impl LinkFinder {
     }
 }
 
-/// The last position `<= at` that does not split a UTF-8 sequence (and is not 0 unless
-/// the bytes are all continuation bytes).
-fn char_boundary_before(bytes: &[u8], at: usize) -> usize {
-    let mut i = at;
-    while i > 0 && i > at.saturating_sub(4) && bytes[i - 1] & 0xC0 == 0x80 {
-        i -= 1;
-    }
-    // Step before the lead byte of an incomplete final sequence.
-    if i > 0 && bytes[i - 1] >= 0xC0 {
-        i -= 1;
-    }
-    if i == 0 {
-        at
-    } else {
-        i
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,7 +158,7 @@ mod tests {
             for pair in pieces.windows(2) {
                 assert_eq!(pair[0].end, pair[1].start);
                 assert!(
-                    is_cut_byte(text[pair[0].end - 1]),
+                    crate::window::is_cut_byte(text[pair[0].end - 1]),
                     "target {target}: {pieces:?}"
                 );
             }

@@ -586,10 +586,7 @@ impl MailScanner {
         };
         let base = message.piece_offset;
         let after = after.saturating_sub(base).min(text.len());
-        let from = text.as_bytes()[..after]
-            .iter()
-            .rposition(|&b| b <= b' ' || b == 0x7F)
-            .map_or(0, |i| i + 1);
+        let from = crate::window::restart(text.as_bytes(), after);
         let rest = &text[from..];
         self.finder
             .links(rest)

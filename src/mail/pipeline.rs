@@ -84,7 +84,8 @@ use std::thread;
 
 use rayon::prelude::*;
 
-use crate::read::{describe, fill, read_full};
+use crate::read::describe;
+use crate::window::{fill, fill_at as read_full};
 
 use super::splitter::{find_from, unescape, MboxSplitter, Split, CHUNK};
 use super::{open_mbox, MailScanner, MboxWarning, ScannedMessage};
@@ -612,20 +613,17 @@ fn read_in_chunks(
             }
             return Ok(());
         }
-        let (cut, short) = match buf.iter().rposition(|&b| b <= b' ' || b == 0x7F) {
-            Some(i) => (crate::piece_end(&buf, 0, i + 1).min(buf.len()), false),
+        let (cut, short) = match crate::window::last_cut_byte(&buf) {
+            Some(i) => (crate::piece_end(&buf, 0, i).min(buf.len()), false),
             None if buf.len() < max_run.max(CHUNK) => {
                 // No place to cut yet: read on, as far as the run goes.
                 want = buf.len() + CHUNK;
                 continue;
             }
             None => {
-                // Before the last byte that starts a character (the byte after the
-                // buffer is not known yet).
-                let mut cut = buf.len() - 1;
-                while cut + 4 > buf.len() && cut > 0 && (buf[cut] & 0xC0) == 0x80 {
-                    cut -= 1;
-                }
+                // Before the last character, unless it is ASCII (the byte after the
+                // buffer is not known yet, so the last character may go on there).
+                let cut = crate::window::char_boundary_before(&buf, buf.len());
                 (cut, true)
             }
         };

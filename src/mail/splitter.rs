@@ -48,6 +48,7 @@ use std::sync::OnceLock;
 use memchr::memmem;
 
 use super::MboxWarning;
+use crate::window;
 
 /// A complete message: a range of the buffer passed to [`MboxSplitter::split`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -352,13 +353,13 @@ impl MboxSplitter {
             let decided = search.max(pos);
             let held = (decided - pos) as u64 + open.chunked.unwrap_or(0);
             if held > self.limit {
-                let cut = match last_cut(&buf[pos..decided]) {
+                let cut = match window::last_cut(&buf[pos..decided]) {
                     Some(cut) => cut,
                     None => {
                         // No safe cut at all: cut at a character boundary, and say so.
                         open.warnings
                             .push(MboxWarning::CutWithoutWhiteSpace { len: decided - pos });
-                        char_boundary_before(&buf[pos..decided])
+                        window::char_boundary_before(&buf[pos..decided], decided - pos)
                     }
                 };
                 if cut > 0 {
@@ -425,24 +426,6 @@ fn push_chunk(open: &mut Open, limit: u64, buf: &[u8], range: Range<usize>, out:
     }
 }
 
-/// The last position in `bytes` that does not split a UTF-8 sequence (all of it when it
-/// ends with a complete character or holds nothing but continuation bytes).
-fn char_boundary_before(bytes: &[u8]) -> usize {
-    let len = bytes.len();
-    let mut i = len;
-    while i > 0 && len - i < 4 && bytes[i - 1] & 0xC0 == 0x80 {
-        i -= 1;
-    }
-    if i > 0 && bytes[i - 1] >= 0xC0 {
-        i -= 1;
-    }
-    if i == 0 {
-        len
-    } else {
-        i
-    }
-}
-
 /// Whether `line` (the start of the line after a `From ` line) starts a header: `Some`
 /// once the bytes say so, `None` when they do not yet (more data may come).
 fn header_start(line: &[u8], at_end: bool) -> Option<bool> {
@@ -462,17 +445,6 @@ fn header_start(line: &[u8], at_end: bool) -> Option<bool> {
     } else {
         None
     }
-}
-
-/// The last position just after an ASCII space or control character in `bytes`.
-fn last_cut(bytes: &[u8]) -> Option<usize> {
-    if let Some(i) = memchr::memrchr(b'\n', bytes) {
-        return Some(i + 1);
-    }
-    bytes
-        .iter()
-        .rposition(|&b| b <= b' ' || b == 0x7F)
-        .map(|i| i + 1)
 }
 
 fn trim_line_end(line: &[u8]) -> &[u8] {

@@ -44,7 +44,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
 
-use linkscan::internals::read_full;
+use linkscan::window::{self, fill_at as read_full};
 
 use crate::input::{self, describe, MAX_RUN, STDIN_NAME};
 use crate::render::Name;
@@ -517,7 +517,7 @@ impl Planner {
                 self.forced += 1;
                 let tail = 8.min(end);
                 let read = self.read_block(end - tail, tail)?;
-                return Ok(end - tail + input::char_boundary_before(&self.block[..read]));
+                return Ok(end - tail + window::char_boundary_before(&self.block[..read], read));
             }
             floor = end;
             want = (want * 2).min(MAX_RUN.max(WINDOW));
@@ -537,7 +537,7 @@ impl Planner {
                 self.size = self.at + (lo + read) as u64;
                 return Ok(Some(lo + read));
             }
-            if let Some(i) = input::last_cut(&self.block[..read]) {
+            if let Some(i) = window::last_cut(&self.block[..read]) {
                 return Ok(Some(lo + i));
             }
             hi = lo;

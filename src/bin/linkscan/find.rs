@@ -330,10 +330,7 @@ fn link_text<'a>(bytes: &'a [u8], link: &Link) -> &'a str {
 /// `after`: just after the last ASCII space or control character before it (no link
 /// crosses one), else 0.
 fn restart(bytes: &[u8], after: usize) -> usize {
-    bytes[..after]
-        .iter()
-        .rposition(|&b| b <= b' ' || b == 0x7F)
-        .map_or(0, |i| i + 1)
+    linkscan::window::restart(bytes, after)
 }
 
 /// The pieces of `window`: consecutive ranges of about [`PIECE`] bytes, cut where no link

@@ -44,8 +44,9 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread;
 
-pub(crate) use linkscan::internals::{describe, fill};
-use linkscan::{Link, LinkFinder};
+pub(crate) use linkscan::internals::describe;
+pub(crate) use linkscan::window::fill;
+use linkscan::{window, Link, LinkFinder};
 
 use crate::render::Name;
 use crate::Outcome;
@@ -265,10 +266,7 @@ fn rest_of_piece(
     batch: &mut Vec<Link>,
     mut each: impl FnMut(Piece<'_>) -> io::Result<()>,
 ) -> io::Result<()> {
-    let from = bytes[..after]
-        .iter()
-        .rposition(|&b| b <= b' ' || b == 0x7F)
-        .map_or(0, |i| i + 1);
+    let from = window::restart(bytes, after);
     // Offsets are relative to `from`. The checks look at the character before a link:
     // before `from` it is an ASCII space or control character, or the piece's start (as
     // for every piece), never an invisible one, so leaving it out changes nothing.
@@ -398,13 +396,13 @@ fn read_one(
             if eof {
                 break filled;
             }
-            if let Some(cut) = last_cut(&buf[searched..filled]) {
+            if let Some(cut) = window::last_cut(&buf[searched..filled]) {
                 break searched + cut;
             }
             searched = filled;
             if filled >= MAX_RUN.max(window) {
                 forced += 1;
-                break char_boundary_before(&buf[..filled]);
+                break window::char_boundary_before(&buf[..filled], filled);
             }
             if filled < want {
                 continue; // eager: read on into the room left
@@ -473,47 +471,6 @@ pub(crate) fn warn_forced(name: &str, forced: u64) {
     }
 }
 
-/// The last position in `text` just after a line break, else just after an ASCII space or
-/// control character.
-pub(crate) fn last_cut(text: &[u8]) -> Option<usize> {
-    if let Some(i) = memchr::memrchr(b'\n', text) {
-        return Some(i + 1);
-    }
-    // A window without a line break is searched backwards a block at a time: the test of
-    // a whole block has no early exit, so it compiles to vector compares, where a byte loop
-    // took 12 % of a run over text without white space. The byte loop then looks only at
-    // the block where the test hit, or at the window's first bytes.
-    const BLOCK: usize = 64;
-    let is_cut = |b: u8| b <= b' ' || b == 0x7F;
-    let mut end = text.len();
-    while end >= BLOCK {
-        let block = &text[end - BLOCK..end];
-        if block.iter().fold(false, |hit, &b| hit | is_cut(b)) {
-            break;
-        }
-        end -= BLOCK;
-    }
-    text[..end].iter().rposition(|&b| is_cut(b)).map(|i| i + 1)
-}
-
-/// The last position of `bytes` that does not split a UTF-8 sequence (and is not 0
-/// unless the bytes are all continuation bytes).
-pub(crate) fn char_boundary_before(bytes: &[u8]) -> usize {
-    let at = bytes.len();
-    let mut i = at;
-    while i > 0 && i > at.saturating_sub(4) && bytes[i - 1] & 0xC0 == 0x80 {
-        i -= 1;
-    }
-    if i > 0 && bytes[i - 1] >= 0xC0 {
-        i -= 1;
-    }
-    if i == 0 {
-        at
-    } else {
-        i
-    }
-}
-
 /// One read into `buf` (non-empty): the bytes read (0 at the end of the input) and the
 /// error that stopped it.
 fn read_some(reader: &mut impl Read, buf: &mut [u8]) -> (usize, Option<io::Error>) {
@@ -528,7 +485,7 @@ fn read_some(reader: &mut impl Read, buf: &mut [u8]) -> (usize, Option<io::Error
 
 #[cfg(test)]
 mod tests {
-    use super::{last_cut, read_one, Event, STREAM_WINDOW};
+    use super::{read_one, Event, STREAM_WINDOW};
     use std::io::{self, Read};
     use std::sync::mpsc;
 
@@ -588,39 +545,5 @@ mod tests {
             assert!(matches!(window.last(), Some(b' ' | b'\n')), "{window:?}");
         }
         assert_eq!(got[9], b"ddd");
-    }
-
-    /// The definition, a byte at a time.
-    fn naive(text: &[u8]) -> Option<usize> {
-        if let Some(i) = text.iter().rposition(|&b| b == b'\n') {
-            return Some(i + 1);
-        }
-        text.iter()
-            .rposition(|&b| b <= b' ' || b == 0x7F)
-            .map(|i| i + 1)
-    }
-
-    #[test]
-    fn last_cut_agrees_with_a_byte_loop_at_every_place_and_length() {
-        let mut checked = 0;
-        for len in [0, 1, 63, 64, 65, 127, 128, 129, 200, 1000] {
-            for cut in [b' ', b'\t', b'\r', 0x00, 0x7F, b'\n'] {
-                // No cut byte at all, then one at each position.
-                let plain = vec![b'x'; len];
-                assert_eq!(last_cut(&plain), None, "len {len}");
-                for at in 0..len {
-                    let mut text = plain.clone();
-                    text[at] = cut;
-                    // A byte above 0x7F near it must not count.
-                    if at + 1 < len {
-                        text[at + 1] = 0xC3;
-                    }
-                    assert_eq!(last_cut(&text), naive(&text), "len {len} cut {cut} at {at}");
-                    assert_eq!(last_cut(&text), Some(at + 1));
-                    checked += 1;
-                }
-            }
-        }
-        assert!(checked > 10_000);
     }
 }
