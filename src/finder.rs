@@ -69,7 +69,6 @@ impl LinkFinder {
     /// What decides the links this finder finds, as text: two finders with the same key
     /// find the same links (the kernel, which only makes it faster, is left out). An HTML
     /// archive keeps it to tell whether a later update reads as the build did.
-    #[cfg(feature = "mail")]
     pub(crate) fn options_key(&self) -> String {
         format!(
             "urls {} emails {} tlds {:?} max-link-len {} policy {:?} public-suffix-hosts {}",

@@ -97,7 +97,6 @@ impl Default for Linkifier {
 impl Linkifier {
     /// What decides the HTML this linkifier writes, as text ([`LinkFinder`]'s key and its
     /// own settings).
-    #[cfg(feature = "mail")]
     pub(crate) fn options_key(&self) -> String {
         format!(
             "{}; default-scheme {:?} checks {} href-schemes {:?}",
@@ -413,57 +412,6 @@ pub fn write_escaped_bytes<W: Write + ?Sized>(bytes: &[u8], out: &mut W) -> io::
         }
     }
     Ok(())
-}
-
-/// Writes the opening of a standalone HTML page, up to the first text block: doctype,
-/// `<meta charset="utf-8">`, `title` (escaped), and a style that keeps the line breaks and
-/// spaces of plain text (`white-space: pre-wrap`) while long lines still wrap. Each text
-/// goes in a [`write_text_block_start`]…[`write_text_block_end`] block; the page ends with
-/// [`write_page_end`].
-///
-/// ```
-/// use linkscan::html::{write_page_start, write_text_block_start, write_text_block_end, write_page_end, Linkifier};
-/// let mut page = Vec::new();
-/// write_page_start("notes <1>", &mut page).unwrap();
-/// write_text_block_start(&mut page).unwrap();
-/// Linkifier::new().write_html(b"see example.com\n\n  indented", &mut page).unwrap();
-/// write_text_block_end(&mut page).unwrap();
-/// write_page_end(&mut page).unwrap();
-/// let page = String::from_utf8(page).unwrap();
-/// assert!(page.starts_with("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">"));
-/// assert!(page.contains("<title>notes &lt;1&gt;</title>"));
-/// assert!(page.contains("white-space: pre-wrap"));
-/// assert!(page.contains("<pre class=\"text\" dir=\"auto\">see <bdi dir=\"ltr\"><a href=\"https://example.com\">"));
-/// assert!(page.ends_with("\n\n  indented</pre>\n</body>\n</html>\n"));
-/// ```
-pub fn write_page_start<W: Write + ?Sized>(title: &str, out: &mut W) -> io::Result<()> {
-    out.write_all(
-        b"<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n\
-          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
-    )?;
-    write_escaped(title, out)?;
-    out.write_all(
-        b"</title>\n<style>\n\
-          pre.text { white-space: pre-wrap; overflow-wrap: anywhere; }\n\
-          </style>\n</head>\n<body>\n",
-    )
-}
-
-/// Opens a block of plain text in a standalone page: `<pre class="text" dir="auto">`, so
-/// that a right-to-left text is laid out right to left, and a left-to-right one left to
-/// right, by its first strong character.
-pub fn write_text_block_start<W: Write + ?Sized>(out: &mut W) -> io::Result<()> {
-    out.write_all(b"<pre class=\"text\" dir=\"auto\">")
-}
-
-/// Closes a block opened by [`write_text_block_start`].
-pub fn write_text_block_end<W: Write + ?Sized>(out: &mut W) -> io::Result<()> {
-    out.write_all(b"</pre>\n")
-}
-
-/// Closes a page opened by [`write_page_start`].
-pub fn write_page_end<W: Write + ?Sized>(out: &mut W) -> io::Result<()> {
-    out.write_all(b"</body>\n</html>\n")
 }
 
 /// `s` escaped for HTML (see [`write_escaped`]).

@@ -16,15 +16,14 @@
 //!   and keeps hosts out of the ideographic text before them: [`Policy`].
 //! * Security checks of section 8 over detected links (TLD syntax, Identifier_Status,
 //!   Bidi_Control), an optional layer that leaves detection conformant: [`checks`].
-//! * Email archives (feature `mail`, on by default): mbox, gzip, Maildir, MIME decoding,
-//!   HTML parts: [`mail`].
+//! * The cut rule that lets a text be scanned in independent windows: [`window`].
 //! * Scans of one large text on the rayon thread pool (feature `parallel`, on by
 //!   default): [`LinkFinder::par_links`].
 //!
-//! The default features also build the `linkscan` command-line tool (feature `cli`); a
-//! library user who does not want its dependencies writes `default-features = false`
-//! and names the features above. Without any, the library depends on `memchr`, `idna`,
-//! `unicode-security` and `psl` (the Public Suffix List) alone.
+//! The library depends on `memchr`, `idna`, `unicode-security` and `psl` (the Public
+//! Suffix List), and on `rayon` with `parallel`. Email archives are the package
+//! `linkscan-mail`, the command-line tool `linkscan-cli` and the Python module
+//! `linkscan-py`, beside this one in the workspace (`ARCHITECTURE.md`).
 //!
 //! ```
 //! let text = "See ⸠example.com/αβγ⸡ and (https://en.wikipedia.org/wiki/The_Lovemakers_(film)).";
@@ -52,8 +51,6 @@ pub mod format;
 pub mod html;
 mod invisible;
 mod link;
-#[cfg(feature = "mail")]
-pub mod mail;
 mod matches;
 #[cfg(feature = "__internals")]
 #[doc(hidden)]
@@ -65,14 +62,9 @@ mod props;
 #[allow(dead_code)] // the samples and the version serve the tests
 mod psl_filter;
 mod psl_key;
-#[cfg(any(all(feature = "mail", feature = "parallel"), feature = "__internals"))]
+#[cfg(feature = "__internals")]
 mod read;
 mod registrable;
-// The Python classes are shown to Python through their `__repr__`, and are not part of
-// the Rust API (the module is private).
-#[cfg(feature = "python")]
-#[allow(missing_debug_implementations)]
-mod python;
 mod scanner;
 mod spans;
 mod split;
@@ -113,6 +105,27 @@ pub mod internals {
     pub use crate::read::describe;
     pub use crate::tables::{TLDS, TLD_LIST_VERSION, UNICODE_VERSION};
     pub use crate::vector::Kernel;
+}
+
+/// What the workspace's other packages (`linkscan-mail`) use of the engine's insides: the
+/// vector kernels for header fields and base64, and the keys that say what a finder
+/// finds. Not part of the API and under no semver promise: those packages depend on this
+/// one at an exact version (`=`), as `serde` and `serde_derive` do, so that `unsafe` code
+/// stays in this crate alone.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::vector::Kernel;
+
+    /// What decides the links `finder` finds, as text: two finders with the same key
+    /// find the same links.
+    pub fn finder_key(finder: &crate::LinkFinder) -> String {
+        finder.options_key()
+    }
+
+    /// What decides the HTML `linkifier` writes, as text.
+    pub fn linkifier_key(linkifier: &crate::html::Linkifier) -> String {
+        linkifier.options_key()
+    }
 }
 
 /// The README's Rust examples, compiled and run as doctests. (`sh no-run` marks a shell

@@ -3,12 +3,12 @@
 //! limit, the checked iterator, and termination alone against the oracle's; links are
 //! ordered, disjoint and on character boundaries. (Inputs this small are scanned in one
 //! piece by the parallel and streaming scans; `split_scans` cuts them into pieces.) The property is shared with the
-//! proptest suite: `tests/common/properties.rs`.
+//! proptest suite: `tests/it/common/properties.rs`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../tests/common/properties.rs"]
+#[path = "../../tests/it/common/properties.rs"]
 mod properties;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,12 +1,12 @@
 //! The fast finder agrees with the spec-literal oracle on arbitrary bytes, for every TLD
 //! policy (IANA, syntactic, a list of the user's own): every link, with the same offsets,
 //! kinds and schemes. The property is shared with the proptest suite:
-//! `tests/common/properties.rs`.
+//! `tests/it/common/properties.rs`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../tests/common/properties.rs"]
+#[path = "../../tests/it/common/properties.rs"]
 mod properties;
 
 fuzz_target!(|data: &[u8]| {

@@ -10,7 +10,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use linkscan::mail::html_text;
+use linkscan_mail::html_text;
 
 fn check(html: String) {
     let result = std::thread::Builder::new()

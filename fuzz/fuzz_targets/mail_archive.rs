@@ -11,13 +11,13 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use libfuzzer_sys::fuzz_target;
-use linkscan::mail::maildir::{open_message, read_maildir};
-use linkscan::mail::{open_mbox, MailScanner, MboxReader, ScannedMessage};
+use linkscan_mail::maildir::{open_message, read_maildir};
+use linkscan_mail::{open_mbox, MailScanner, MboxReader, ScannedMessage};
 
 fn check(m: &ScannedMessage) {
     for part in m.parts() {
         for link in part.links() {
-            if link.source() == linkscan::mail::LinkSource::Text {
+            if link.source() == linkscan_mail::LinkSource::Text {
                 assert_eq!(part.text().get(link.range()), Some(link.text()));
             }
         }

@@ -1,7 +1,7 @@
 //! Mail archives: any bytes read as one raw message, as an mbox archive (plain, or gzip
 //! when they start with its magic bytes) and as an HTML part must not panic or hang, and
 //! the links found must be text of their parts. The property is shared with the proptest
-//! suite: `tests/common/properties.rs` (`mail_no_panic`).
+//! suite: `crates/mail/tests/it/properties.rs` (`mail_no_panic`).
 //!
 //! Deep and wide structure: mutations of a few kilobytes never build the thousands of
 //! nested parts that break a recursive parser, so each input is also expanded. Its first
@@ -24,9 +24,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use linkscan::mail::{LinkSource, MailScanner, ScannedMessage};
+use linkscan_mail::{LinkSource, MailScanner, ScannedMessage};
 
-#[path = "../../tests/common/properties.rs"]
+#[path = "../../crates/mail/tests/it/properties.rs"]
 mod properties;
 
 /// Part headers repeated to build deep or wide messages; `{i}` is the copy's number.

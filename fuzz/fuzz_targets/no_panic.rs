@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../tests/common/properties.rs"]
+#[path = "../../tests/it/common/properties.rs"]
 mod properties;
 
 fuzz_target!(|data: &[u8]| {

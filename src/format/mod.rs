@@ -49,7 +49,7 @@
 //!   link stops before it. Likewise, with 125 brackets open, the popped entry lets
 //!   formatting write one more Open literally, which detection's full stack then rejects
 //!   (`{` × 125, `>`, `{`: the link is detected without its last `{`). Only text mixing
-//!   two kinds of brackets this way is affected; `tests/common/properties.rs`
+//!   two kinds of brackets this way is affected; `tests/it/common/properties.rs`
 //!   (`hits_bracket_gap`) describes the exact condition.
 //! * In a fragment directive, `,` is a separator but its Link_Term is Soft, so a final
 //!   `,` is escaped (`text=a,` becomes `text=a%2C`), though detection would include it.

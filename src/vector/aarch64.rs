@@ -16,7 +16,6 @@ use core::arch::aarch64::*;
 #[cfg(test)]
 use super::candidates::Classes;
 use super::candidates::{self, Batch, TldShape};
-#[cfg(feature = "mail")]
 use super::fields;
 use super::ops::{Ops, WithOps};
 use super::runs::{self, Runs};
@@ -112,14 +111,12 @@ pub(crate) unsafe fn neon_classes(text: &[u8], at: usize) -> Classes {
 }
 
 /// NEON [`fields::name_end`].
-#[cfg(feature = "mail")]
 pub(crate) fn neon_name_end(text: &[u8], at: usize) -> usize {
     // SAFETY: NEON is in the baseline.
     unsafe { fields::name_end::<uint8x16_t>(text, at) }
 }
 
 /// NEON [`fields::field_end`].
-#[cfg(feature = "mail")]
 pub(crate) fn neon_field_end(text: &[u8], at: usize) -> usize {
     // SAFETY: NEON is in the baseline.
     unsafe { fields::field_end::<uint8x16_t>(text, at) }

@@ -41,10 +41,8 @@ mod aarch64;
 #[cfg(all(target_arch = "x86_64", linkscan_avx512))]
 #[clippy::msrv = "1.89"]
 mod avx512;
-#[cfg(feature = "mail")]
 pub(crate) mod base64;
 pub(crate) mod candidates;
-#[cfg(feature = "mail")]
 pub(crate) mod fields;
 pub(crate) mod ops;
 pub(crate) mod runs;
@@ -174,9 +172,8 @@ impl Kernel {
 
     /// The first colon or ASCII white space at or after `at`, or `text.len()`
     /// ([`fields::name_end_scalar`]): where a header field's name ends.
-    #[cfg(feature = "mail")]
     #[inline]
-    pub(crate) fn name_end(self, text: &[u8], at: usize) -> usize {
+    pub fn name_end(self, text: &[u8], at: usize) -> usize {
         match self.0 {
             Kind::Portable => fields::name_end_scalar(text, at),
             #[cfg(target_arch = "x86_64")]
@@ -195,9 +192,8 @@ impl Kernel {
     /// The end of the folded header field that holds `text[at]`
     /// ([`fields::field_end_scalar`]): just past the first line break at or after `at` that
     /// no space or tab follows, or `text.len()`.
-    #[cfg(feature = "mail")]
     #[inline]
-    pub(crate) fn field_end(self, text: &[u8], at: usize) -> usize {
+    pub fn field_end(self, text: &[u8], at: usize) -> usize {
         match self.0 {
             Kind::Portable => fields::field_end_scalar(text, at),
             #[cfg(target_arch = "x86_64")]
@@ -216,11 +212,10 @@ impl Kernel {
     /// Decodes the blocks of 32 base64 alphabet characters at the start of `input` onto
     /// `out` and returns how many characters they were ([`base64::blocks`]); 0 for a
     /// kernel without a vector decoder, whose caller decodes all with its scalar loop.
-    #[cfg(feature = "mail")]
     #[inline]
     // Only x86_64 has a decoder yet: elsewhere the arguments go unused.
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables, clippy::ptr_arg))]
-    pub(crate) fn base64_blocks(self, input: &[u8], out: &mut Vec<u8>) -> usize {
+    pub fn base64_blocks(self, input: &[u8], out: &mut Vec<u8>) -> usize {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: an AVX2 kernel is only made after detecting AVX2.
@@ -378,7 +373,7 @@ impl<'p> Candidates<'p> {
 }
 
 #[cfg(test)]
-#[path = "../../tests/common/rng.rs"]
+#[path = "../../tests/it/common/rng.rs"]
 mod rng;
 
 #[cfg(test)]

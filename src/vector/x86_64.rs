@@ -19,7 +19,6 @@ use core::arch::x86_64::*;
 #[cfg(test)]
 use super::candidates::Classes;
 use super::candidates::{self, Batch, TldShape};
-#[cfg(feature = "mail")]
 use super::fields;
 use super::ops::{Ops, WithOps};
 use super::runs::{self, Runs, ScalarRuns};
@@ -155,14 +154,12 @@ pub(crate) unsafe fn sse2_classes(text: &[u8], at: usize) -> Classes {
 }
 
 /// SSE2 [`fields::name_end`].
-#[cfg(feature = "mail")]
 pub(crate) fn sse2_name_end(text: &[u8], at: usize) -> usize {
     // SAFETY: SSE2 is in the baseline.
     unsafe { fields::name_end::<__m128i>(text, at) }
 }
 
 /// SSE2 [`fields::field_end`].
-#[cfg(feature = "mail")]
 pub(crate) fn sse2_field_end(text: &[u8], at: usize) -> usize {
     // SAFETY: SSE2 is in the baseline.
     unsafe { fields::field_end::<__m128i>(text, at) }
@@ -235,7 +232,6 @@ pub(crate) unsafe fn avx2_classes(text: &[u8], at: usize) -> Classes {
 /// # Safety
 /// The CPU has AVX2.
 #[target_feature(enable = "avx2")]
-#[cfg(feature = "mail")]
 pub(crate) unsafe fn avx2_name_end(text: &[u8], at: usize) -> usize {
     // SAFETY: the caller's promise.
     unsafe { fields::name_end::<__m256i>(text, at) }
@@ -246,7 +242,6 @@ pub(crate) unsafe fn avx2_name_end(text: &[u8], at: usize) -> usize {
 /// # Safety
 /// The CPU has AVX2.
 #[target_feature(enable = "avx2")]
-#[cfg(feature = "mail")]
 pub(crate) unsafe fn avx2_field_end(text: &[u8], at: usize) -> usize {
     // SAFETY: the caller's promise.
     unsafe { fields::field_end::<__m256i>(text, at) }

@@ -1,0 +1,148 @@
+//! `linkify --addresses obfuscate`: no file of the archive folder holds an address-shaped
+//! string (`local@host.tld`, whether a finder calls it an address or not: cited
+//! Message-IDs, URLs that carry one, hosts without a known TLD) or a `mailto:`.
+
+#![cfg(feature = "mail")]
+
+use crate::common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("linkscan-obfuscate-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The address-shaped strings of `bytes`: ASCII local-part characters, `@`, and a host of
+/// two labels or more.
+fn addresses(bytes: &[u8]) -> Vec<String> {
+    let local = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+/=?^_`{|}~.-".contains(&b);
+    let host = |b: u8| b.is_ascii_alphanumeric() || b == b'.' || b == b'-';
+    let mut found = Vec::new();
+    for (at, _) in bytes.iter().enumerate().filter(|(_, &b)| b == b'@') {
+        if at == 0 || !local(bytes[at - 1]) {
+            continue;
+        }
+        let end = bytes[at + 1..]
+            .iter()
+            .position(|&b| !host(b))
+            .map_or(bytes.len(), |i| at + 1 + i);
+        let h = String::from_utf8_lossy(&bytes[at + 1..end]);
+        if h.trim_matches(['.', '-'])
+            .split('.')
+            .filter(|l| !l.is_empty())
+            .count()
+            >= 2
+        {
+            let from = at.saturating_sub(30);
+            found.push(String::from_utf8_lossy(&bytes[from..end]).into_owned());
+        }
+    }
+    found
+}
+
+/// Builds `mbox` with `--addresses obfuscate` into `out`.
+fn build_obfuscated(mbox: &Path, out: &Path) {
+    let run = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .args([
+            "linkify",
+            "--mbox",
+            "--no-progress",
+            "--addresses",
+            "obfuscate",
+        ])
+        .arg(mbox)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("linkscan runs");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+}
+
+/// Asserts that no file of `dir` holds an address or a `mailto:`; returns how many
+/// files were read.
+fn assert_no_address(dir: &Path) -> usize {
+    let mut files = 0;
+    for e in fs::read_dir(dir).unwrap() {
+        let path = e.unwrap().path();
+        let bytes = fs::read(&path).unwrap();
+        let found = addresses(&bytes);
+        assert!(
+            found.is_empty(),
+            "{}: {:?}",
+            path.display(),
+            &found[..found.len().min(5)]
+        );
+        assert!(
+            !bytes.windows(7).any(|w| w.eq_ignore_ascii_case(b"mailto:")),
+            "{}: mailto:",
+            path.display()
+        );
+        files += 1;
+    }
+    files
+}
+
+/// Every page of the English corpus's archive (and its state file).
+#[test]
+fn no_page_of_the_corpus_holds_an_address() {
+    let dir = temp_dir("corpus");
+    let mbox = common::shared().join("corpus").join("email-en.mbox");
+    build_obfuscated(&mbox, &dir);
+    let files = assert_no_address(&dir);
+    assert!(files > 8000, "{files} files");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The cases one at a time: a cited Message-ID of the archive (a link to its page, with
+/// the ID obfuscated) and one it does not have, an address the finder does not call one,
+/// a URL that carries an address (text, not a link), one that carries it as `%40`, and a
+/// subject with an address.
+#[test]
+fn cited_ids_and_urls_with_addresses_are_obfuscated() {
+    let dir = temp_dir("cases");
+    let mbox = dir.join("list.mbox");
+    fs::write(
+        &mbox,
+        "From a@example.com Mon Jan  1 00:00:00 2024\n\
+         Message-ID: <1.x@mail.example.com>\nFrom: Ann <ann@example.com>\n\
+         Subject: ask bob@example.org\n\n\
+         see <2.y@mail.example.com>, <gone@elsewhere.example.net>, a@localhost.lan,\n\
+         https://lore.kernel.org/r/20240101-1-ann@example.com/ and\n\
+         https://example.com/?to=bob%40example.org\n\n\
+         From b@example.com Mon Jan  1 00:00:00 2024\n\
+         Message-ID: <2.y@mail.example.com>\nIn-Reply-To: <1.x@mail.example.com>\n\
+         Subject: re\n\nyes, see <1.x@mail.example.com>\n",
+    )
+    .unwrap();
+    let web = dir.join("web");
+    build_obfuscated(&mbox, &web);
+    assert_no_address(&web);
+    let page = fs::read_to_string(web.join("00001.html")).unwrap();
+    assert!(
+        page.contains(
+            "<a class=\"mid\" href=\"00002.html\">&lt;2.y at mail dot example dot com&gt;</a>"
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains("&lt;gone at elsewhere dot example dot net&gt;"),
+        "{page}"
+    );
+    assert!(page.contains("a at localhost dot lan"), "{page}");
+    assert!(!page.contains("href=\"https://lore.kernel.org"), "{page}");
+    assert!(
+        page.contains("<title>ask bob at example dot org</title>"),
+        "{page}"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,461 @@
+//! `linkscan linkify --mbox FILE --out DIR --update` and `Archive::update`: an archive
+//! updated with the messages appended to its mbox is, byte for byte, the archive a full
+//! build of the whole mbox makes; whatever cannot be updated (a rewritten input, other
+//! options, a damaged state file, a Maildir, several inputs) is rebuilt, with the reason
+//! on stderr.
+
+#![cfg(feature = "mail")]
+
+use crate::common;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use linkscan_mail::archive::{Archive, Updated, STATE_FILE};
+use linkscan_mail::{MailScanner, MboxReader};
+
+/// A fresh folder under the system's temporary folder.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("linkscan-update-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Every file of `dir` (dot files too) and its bytes.
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Asserts that the folders hold the same files, byte for byte (`diff -r`).
+fn assert_same(a: &Path, b: &Path) {
+    let (fa, fb) = (files(a), files(b));
+    let names = |f: &BTreeMap<String, Vec<u8>>| f.keys().cloned().collect::<Vec<_>>();
+    assert_eq!(
+        names(&fa),
+        names(&fb),
+        "{} and {}",
+        a.display(),
+        b.display()
+    );
+    for (name, bytes) in &fa {
+        assert!(
+            *bytes == fb[name],
+            "{name} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
+    }
+    assert!(fa.contains_key(STATE_FILE));
+}
+
+/// `linkscan linkify --mbox --no-progress ARGS`: its stderr; fails the test unless it
+/// exits 0.
+fn linkify(args: &[&Path], more: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .args(["linkify", "--mbox", "--no-progress"])
+        .args(args)
+        .args(more)
+        .output()
+        .expect("linkscan runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{stderr}");
+    stderr
+}
+
+/// Builds `mbox` into `out`, whole or as an update: the stderr.
+fn build(mbox: &Path, out: &Path, update: bool) -> String {
+    let mut more = vec!["--out", out.to_str().unwrap()];
+    if update {
+        more.push("--update");
+    }
+    linkify(&[mbox], &more)
+}
+
+/// The first `n` messages of the English corpus, and where each starts.
+fn corpus_messages(n: usize) -> (Vec<u8>, Vec<usize>) {
+    let path = common::shared().join("corpus").join("email-en.mbox");
+    let data = fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let starts: Vec<usize> = MboxReader::new(&data[..])
+        .take(n + 1)
+        .map(|m| m.unwrap().offset() as usize)
+        .collect();
+    let end = starts.get(n).copied().unwrap_or(data.len());
+    let mut data = data;
+    data.truncate(end);
+    (data, starts[..n.min(starts.len())].to_vec())
+}
+
+/// Half of 1,200 messages of the corpus, updated to 1,000 and again to all of them, is
+/// at each step the archive a full build makes; an update writes fewer pages than there
+/// are, and says so.
+#[test]
+fn updates_of_an_appended_mbox_equal_full_builds() {
+    let dir = temp_dir("appended");
+    let (data, starts) = corpus_messages(1200);
+    let mbox = dir.join("list.mbox");
+    let full_mbox = dir.join("full").join("list.mbox");
+    fs::create_dir_all(full_mbox.parent().unwrap()).unwrap();
+    let (web, full) = (dir.join("web"), dir.join("web-full"));
+    fs::write(&mbox, &data[..starts[600]]).unwrap();
+    let first = build(&mbox, &web, true);
+    assert!(
+        first.contains("cannot update (no .linkscan-archive"),
+        "{first}"
+    );
+    for end in [starts[1000], data.len()] {
+        fs::write(&mbox, &data[..end]).unwrap();
+        let said = build(&mbox, &web, true);
+        assert!(!said.contains("cannot update"), "{said}");
+        fs::write(&full_mbox, &data[..end]).unwrap();
+        build(&full_mbox, &full, false);
+        assert_same(&web, &full);
+    }
+    // Nothing appended: nothing written.
+    let said = linkify(&[&mbox], &["--out", web.to_str().unwrap(), "--update"]);
+    assert!(said.is_empty() || !said.contains("cannot update"), "{said}");
+    assert_same(&web, &full);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+fn message(n: usize, extra_headers: &str, body: &str) -> String {
+    format!(
+        "From a@example.com Mon Jan  1 00:00:00 2024\n\
+         Message-ID: <{n}@example.com>\nFrom: Ann <ann@example.com>\n\
+         Date: Mon, {n} Jan 2024 10:00:00 +0100\nSubject: message {n}\n{extra_headers}\n{body}\n"
+    )
+}
+
+/// Builds `before` then updates to `after` in one folder, builds `after` whole in
+/// another, and compares them; returns the update's stderr.
+fn update_equals_full(name: &str, before: &str, after: &str, more: &[&str]) -> String {
+    let dir = temp_dir(name);
+    let mbox = dir.join("list.mbox");
+    let full_mbox = dir.join("full").join("list.mbox");
+    fs::create_dir_all(full_mbox.parent().unwrap()).unwrap();
+    let (web, full) = (dir.join("web"), dir.join("web-full"));
+    let args = |out: &Path| {
+        let mut args = vec!["--out".to_string(), out.to_str().unwrap().to_string()];
+        args.extend(more.iter().map(|s| s.to_string()));
+        args
+    };
+    fs::write(&mbox, before).unwrap();
+    let a = args(&web);
+    linkify(&[&mbox], &a.iter().map(String::as_str).collect::<Vec<_>>());
+    fs::write(&mbox, after).unwrap();
+    let mut a = args(&web);
+    a.push("--update".into());
+    let said = linkify(&[&mbox], &a.iter().map(String::as_str).collect::<Vec<_>>());
+    fs::write(&full_mbox, after).unwrap();
+    let a = args(&full);
+    linkify(
+        &[&full_mbox],
+        &a.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    assert_same(&web, &full);
+    fs::remove_dir_all(&dir).unwrap();
+    said
+}
+
+/// A message that cites, in its flowed text, the Message-ID of a message that arrives
+/// only with the update links to that message's page after the update, as in a full
+/// build; so does the page of its parent, whose replies change.
+#[test]
+fn a_citation_of_a_message_that_arrives_later_is_linked() {
+    let one = message(
+        1,
+        "Content-Type: text/plain; format=flowed\n",
+        "see <3@example.com> and example.com\n",
+    );
+    let two = message(2, "In-Reply-To: <1@example.com>\n", "yes\n");
+    let three = message(3, "", "the third\n");
+    let before = format!("{one}\n{two}\n");
+    let after = format!("{before}{three}");
+    let dir = temp_dir("cited-check");
+    let said = update_equals_full("cited", &before, &after, &[]);
+    assert!(!said.contains("cannot update"), "{said}");
+    // The full build links it (so the update does too, being equal to it).
+    let mbox = dir.join("list.mbox");
+    fs::write(&mbox, &after).unwrap();
+    build(&mbox, &dir.join("web"), false);
+    let page = fs::read_to_string(dir.join("web").join("00001.html")).unwrap();
+    assert!(
+        page.contains("<a class=\"mid\" href=\"00003.html\">&lt;3@example.com&gt;</a>"),
+        "{page}"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Bytes appended to the last message (no new `From ` line), and a message appended
+/// after a last one that had no blank line at its end: the last message is read again.
+#[test]
+fn the_last_message_is_read_again() {
+    let one = message(1, "", "one\n");
+    let two = message(
+        2,
+        "In-Reply-To: <1@example.com>\n",
+        "two, see example.org\n",
+    );
+    let before = format!("{one}\n{two}");
+    let said = update_equals_full(
+        "continued",
+        &before,
+        &format!("{before}more of two, example.net\n"),
+        &[],
+    );
+    assert!(!said.contains("cannot update"), "{said}");
+    let three = message(3, "In-Reply-To: <2@example.com>\n", "three\n");
+    let said = update_equals_full("no-blank", &before, &format!("{before}\n{three}"), &[]);
+    assert!(!said.contains("cannot update"), "{said}");
+}
+
+/// An input that no longer starts with what was built, or that is shorter, is rebuilt,
+/// and stderr says why.
+#[test]
+fn a_rewritten_input_is_rebuilt() {
+    let one = message(1, "", "one\n");
+    let two = message(2, "", "two\n");
+    let three = message(3, "", "three\n");
+    let said = update_equals_full(
+        "rewritten",
+        &format!("{one}\n{two}\n"),
+        &format!("{one}\n{}\n{three}", two.replace("two", "TWO")),
+        &[],
+    );
+    assert!(said.contains("rewritten, not appended to"), "{said}");
+    assert!(said.contains("building it whole"), "{said}");
+    let said = update_equals_full("shorter", &format!("{one}\n{two}\n"), &one, &[]);
+    assert!(said.contains("shorter than when it was built"), "{said}");
+}
+
+/// A message over the size limit is read in pieces cut where the build's reads fell:
+/// an update that would read one rebuilds, and says so.
+#[test]
+fn a_message_over_the_size_limit_is_rebuilt() {
+    let one = message(1, "", "one\n");
+    let long = message(2, "", &"see example.com/a and more words here\n".repeat(40));
+    let said = update_equals_full(
+        "over-limit",
+        &format!("{one}\n"),
+        &format!("{one}\n{long}"),
+        &["--max-message-size", "512"],
+    );
+    assert!(said.contains("over the size limit of 512 bytes"), "{said}");
+}
+
+/// Other options than those of the build: rebuilt.
+#[test]
+fn other_options_are_rebuilt() {
+    let dir = temp_dir("options");
+    let mbox = dir.join("list.mbox");
+    fs::write(&mbox, message(1, "", "write to bob@example.com\n")).unwrap();
+    let web = dir.join("web");
+    build(&mbox, &web, false);
+    let said = linkify(
+        &[&mbox],
+        &[
+            "--out",
+            web.to_str().unwrap(),
+            "--update",
+            "--addresses",
+            "obfuscate",
+        ],
+    );
+    assert!(said.contains("built with other options"), "{said}");
+    let page = fs::read_to_string(web.join("00001.html")).unwrap();
+    assert!(!page.contains("mailto:"), "{page}");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A change made to a state file.
+type Damage = Box<dyn Fn(Vec<u8>) -> Vec<u8>>;
+
+/// A state file cut short, with a byte changed, emptied, of another version, or made
+/// of garbage: rebuilt, never a panic, and the folder equals a full build.
+#[test]
+fn a_damaged_state_is_rebuilt() {
+    let dir = temp_dir("damaged");
+    let before = format!("{}\n{}\n", message(1, "", "one\n"), message(2, "", "two\n"));
+    let after = format!("{before}{}", message(3, "", "three\n"));
+    let mbox = dir.join("list.mbox");
+    let full_mbox = dir.join("full").join("list.mbox");
+    fs::create_dir_all(full_mbox.parent().unwrap()).unwrap();
+    fs::write(&full_mbox, &after).unwrap();
+    let full = dir.join("web-full");
+    build(&full_mbox, &full, false);
+    let web = dir.join("web");
+    let state = web.join(STATE_FILE);
+    let damages: Vec<(&str, Damage)> = vec![
+        ("cut", Box::new(|s: Vec<u8>| s[..s.len() / 2].to_vec())),
+        (
+            "changed",
+            Box::new(|mut s: Vec<u8>| {
+                let at = s.len() / 3;
+                s[at] ^= 0x20;
+                s
+            }),
+        ),
+        ("empty", Box::new(|_| Vec::new())),
+        ("garbage", Box::new(|_| vec![0xff; 1000])),
+        (
+            "version",
+            Box::new(|s: Vec<u8>| {
+                String::from_utf8(s)
+                    .unwrap()
+                    .replacen("state 2", "state 9", 1)
+                    .into_bytes()
+            }),
+        ),
+    ];
+    for (what, damage) in damages {
+        fs::write(&mbox, &before).unwrap();
+        build(&mbox, &web, false);
+        fs::write(&state, damage(fs::read(&state).unwrap())).unwrap();
+        fs::write(&mbox, &after).unwrap();
+        let said = build(&mbox, &web, true);
+        assert!(said.contains("cannot be used"), "{what}: {said}");
+        assert_same(&web, &full);
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Several inputs and Maildirs are not updated: they are rebuilt, with a message; a
+/// gzip archive too.
+#[test]
+fn other_inputs_are_rebuilt() {
+    let dir = temp_dir("inputs");
+    let (a, b) = (dir.join("a.mbox"), dir.join("b.mbox"));
+    fs::write(&a, message(1, "", "one\n")).unwrap();
+    fs::write(&b, message(2, "", "two\n")).unwrap();
+    let web = dir.join("web");
+    let out = ["--out", web.to_str().unwrap(), "--update"];
+    linkify(&[&a, &b], &["--out", web.to_str().unwrap()]);
+    let said = linkify(&[&a, &b], &out);
+    assert!(said.contains("an update reads one mbox file"), "{said}");
+    let maildir = dir.join("md");
+    fs::create_dir_all(maildir.join("cur")).unwrap();
+    fs::create_dir_all(maildir.join("new")).unwrap();
+    fs::create_dir_all(maildir.join("tmp")).unwrap();
+    fs::write(maildir.join("cur").join("1:2,S"), message(1, "", "one\n")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .args(["linkify", "--maildir", "--no-progress"])
+        .arg(&maildir)
+        .args(["--out", web.to_str().unwrap(), "--update"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("an update reads one mbox file"), "{said}");
+    assert!(web.join("00001.html").exists());
+    // gzip: the state names no input, and an update rebuilds.
+    let gz = dir.join("list.mbox.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut enc, message(1, "", "one\n").as_bytes()).unwrap();
+    fs::write(&gz, enc.finish().unwrap()).unwrap();
+    build(&gz, &web, false);
+    let said = build(&gz, &web, true);
+    assert!(
+        said.contains("not built from one plain mbox file"),
+        "{said}"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The library: an archive built with `Archive::push` from the first messages, then
+/// `Archive::update` with all of them, equals one built from all of them.
+#[test]
+fn the_library_updates_as_the_command_line_does() {
+    let dir = temp_dir("library");
+    let scanner = MailScanner::new();
+    let msgs: Vec<String> = (1..=30)
+        .map(|n| {
+            let reply = if n > 1 && n % 3 != 1 {
+                format!("In-Reply-To: <{}@example.com>\n", n - 1)
+            } else {
+                String::new()
+            };
+            message(n, &reply, &format!("see https://example.com/{n}\n"))
+        })
+        .collect();
+    let build_lib = |mbox: &Path, out: &Path| {
+        let mut archive = Archive::create(out).unwrap().source(mbox, &scanner);
+        let file = mbox.to_string_lossy().into_owned();
+        for m in MboxReader::new(std::io::BufReader::new(fs::File::open(mbox).unwrap())) {
+            let m = m.unwrap();
+            archive.push(&file, &scanner.scan(m.bytes())).unwrap();
+            archive.count_read_warnings(m.warnings().len());
+        }
+        archive.finish().unwrap();
+    };
+    let mbox = dir.join("list.mbox");
+    fs::write(&mbox, msgs[..20].join("\n")).unwrap();
+    let web = dir.join("web");
+    build_lib(&mbox, &web);
+    fs::write(&mbox, msgs.join("\n")).unwrap();
+    let mut archive = Archive::create(&web).unwrap();
+    let Updated::Done {
+        added, finished, ..
+    } = archive.update(&mbox, &scanner).unwrap()
+    else {
+        panic!("not updated");
+    };
+    assert_eq!(added, 11);
+    assert!(finished.written < finished.pages, "{finished:?}");
+    let full_mbox = dir.join("full").join("list.mbox");
+    fs::create_dir_all(full_mbox.parent().unwrap()).unwrap();
+    fs::write(&full_mbox, msgs.join("\n")).unwrap();
+    let full = dir.join("web-full");
+    build_lib(&full_mbox, &full);
+    assert_same(&web, &full);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An archive built through the library as Python's `build_archive` builds it (the
+/// readable policy, `Archive::push`) is the command line's, state file included, so that
+/// either can update what the other built.
+#[test]
+fn the_library_builds_the_command_lines_folder() {
+    let dir = temp_dir("library-cli");
+    let mbox = dir.join("list.mbox");
+    let msgs: Vec<String> = (1..=5)
+        .map(|n| {
+            message(
+                n,
+                "",
+                &format!("see https://example.com/{n} and bob@example.org\n"),
+            )
+        })
+        .collect();
+    fs::write(&mbox, msgs.join("\n")).unwrap();
+    let finder = linkscan::LinkFinder::builder()
+        .policy(linkscan::Policy::Readable)
+        .build();
+    let scanner = MailScanner::new().finder(finder.clone());
+    let web = dir.join("web");
+    let mut archive = Archive::create(&web)
+        .unwrap()
+        .linkifier(linkscan::html::Linkifier::new().finder(finder))
+        .source(&mbox, &scanner);
+    let file = mbox.to_string_lossy().into_owned();
+    for m in MboxReader::new(std::io::BufReader::new(fs::File::open(&mbox).unwrap())) {
+        let m = m.unwrap();
+        archive.push(&file, &scanner.scan(m.bytes())).unwrap();
+        archive.count_read_warnings(m.warnings().len());
+    }
+    archive.finish().unwrap();
+    let cli = dir.join("web-cli");
+    build(&mbox, &cli, false);
+    assert_same(&web, &cli);
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,23 @@
+//! The command line's integration tests, one binary: each module is a file of tests that
+//! run the `linkscan` binary; `common` holds the helpers (the engine's, included by path,
+//! and the runs and memory measurements of the binary).
+
+mod common;
+
+mod archive_obfuscate;
+mod archive_update;
+mod browser;
+mod checks;
+mod cli;
+mod conventions;
+mod display;
+mod filter_memory;
+mod find_memory;
+mod formatting_conformance;
+mod grep;
+mod hostile;
+mod hostile_mail;
+mod initiation;
+mod pipeline;
+mod policy;
+mod windows;

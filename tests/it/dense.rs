@@ -1,0 +1,227 @@
+//! Link-dense text: the finder equals the spec-literal oracle where links follow each
+//! other every few bytes.
+//!
+//! The scanner has a fast path for the common candidate (a `.` followed by a short ASCII
+//! run that an ASCII byte other than a dot ends, looked at as one 8-byte word), remembers
+//! the last TLD it found and the last host it rejected, and walks short hosts and local
+//! parts byte by byte when the previous link ended just before them. Each of those
+//! shortcuts has edges: a run of 7, 8 or 9 bytes, a run that ends fewer than 8 bytes
+//! before the end of the text, a run ended by a non-ASCII byte or a dot, a TLD that
+//! differs from the last one only in case or length, a run followed by a dot and no
+//! label, a one-byte TLD in a user list, a
+//! rejected host right before a good one. The texts here are built from units that sit
+//! on those edges, glued by separators that do and do not end a link, and every text is
+//! scanned with every kernel and two TLD policies; a failure prints the text.
+
+use crate::common;
+
+use std::sync::Arc;
+
+use common::rng::Rng;
+use linkscan::internals::Kernel;
+use linkscan::{oracle, Link, LinkFinder, TldPolicy, TldSet};
+
+/// Link-like units: good links, near misses, and the lengths around the 8-byte word.
+const UNITS: &[&str] = &[
+    "x.com",
+    "X.CoM",
+    "a@b.com",
+    "a.b@c.org",
+    "x.com:1",
+    "x.com:65535",
+    "x.com:65536",
+    "x.com:123456",
+    "x.com:",
+    "a.b.c.com",
+    "www.ab-c.d.com",
+    "-x.com",
+    "x-.com",
+    "x.-com",
+    ".com",
+    "x..com",
+    "x.xn--p1ai",
+    "x.co",
+    "x.comm",
+    "x.abcdefg",
+    "x.abcdefgh",
+    "x.abcdefghi",
+    "x.museum",
+    "x.photography",
+    "x.com/",
+    "x.com/a.b",
+    "x.com?q=1",
+    "x.com#f",
+    "x.com.",
+    "x.com。",
+    // A run followed by a dot and no label, looked up on the fast path: a TLD, no TLD, a
+    // one-byte run, the longest short TLD.
+    "x.coa..b",
+    "a..b@x.co",
+    "x.org..",
+    "x.x.",
+    "x.abcdefgh.",
+    "x.中国",
+    "x.рф",
+    "a.x",
+    "e.g",
+    "1.5",
+    "http://x.com",
+    "HTTPS://a.io",
+    "ftp://x.com",
+    "javascript://x.com",
+    "mailto:a@b.com",
+    "user:pw@x.com",
+    "//a@x.com",
+    "a..b@c.com",
+    "a.@b.com",
+    "@b.com",
+    "x@y@z.com",
+    "é.com",
+    "x.comé",
+    "x.c",
+    // Labels around the 16 bytes up to which a host is walked a byte at a time, and
+    // labels that a hyphen, an Ignored code point or a non-ASCII letter interrupts.
+    "abcdefghijklmno.com",
+    "abcdefghijklmnop.com",
+    "abcdefghijklmnopq.com",
+    "a-b.x-y.com",
+    "ab-.com",
+    "ab\u{AD}cd.com",
+    "\u{AD}x.com",
+    "x\u{200B}.com",
+    "ab\u{E9}cd.com",
+    "b.\u{E9}x.com",
+];
+
+/// What goes between units: link ends, host characters, brackets, non-ASCII, invalid UTF-8.
+const SEPARATORS: &[&[u8]] = &[
+    b" ",
+    b"\n",
+    b"",
+    b":",
+    b"-",
+    b"@",
+    b".",
+    b"/",
+    b"(",
+    b")",
+    b",",
+    b"\t",
+    "é".as_bytes(),
+    "\u{3000}".as_bytes(),
+    "…".as_bytes(),
+    b"\xFF",
+];
+
+fn show(text: &[u8], links: &[Link]) -> String {
+    let spans: Vec<String> = links
+        .iter()
+        .map(|l| format!("{:?}", String::from_utf8_lossy(&text[l.range()])))
+        .collect();
+    spans.join(" ")
+}
+
+/// The policies: the IANA list, and a user list with a one-byte TLD (so that one-byte
+/// runs are candidates) and an 8-byte one.
+fn policies() -> Vec<(&'static str, TldPolicy)> {
+    let list = TldSet::from_list(["com", "org", "x", "c", "abcdefgh", "io", "XN--P1AI"])
+        .expect("a valid list");
+    vec![
+        ("Iana", TldPolicy::Iana),
+        ("List", TldPolicy::List(Arc::new(list))),
+    ]
+}
+
+/// The finder equals the oracle on `text`, for every kernel and policy; returns the
+/// number of links the oracle found with the IANA list.
+fn assert_equal_to_oracle(text: &[u8], policies: &[(&str, TldPolicy)]) -> usize {
+    let mut iana = 0;
+    for (name, policy) in policies {
+        let expected = oracle::find_links(text, policy);
+        if *name == "Iana" {
+            iana = expected.len();
+        }
+        for kernel in Kernel::available() {
+            let finder = LinkFinder::builder()
+                .tld_policy(policy.clone())
+                .prefilter_kernel(kernel)
+                .max_link_len(None)
+                .build();
+            let found: Vec<Link> = finder.links_bytes(text).collect();
+            assert_eq!(
+                found,
+                expected,
+                "policy {name}, kernel {}, text {:?}\n  finder: {}\n  oracle: {}",
+                kernel.name(),
+                String::from_utf8_lossy(text),
+                show(text, &found),
+                show(text, &expected)
+            );
+            assert_eq!(finder.links_bytes(text).count(), expected.len());
+        }
+    }
+    iana
+}
+
+/// Random runs of units and separators, from one unit to dozens.
+#[test]
+fn random_dense_texts_equal_the_oracle() {
+    let policies = policies();
+    let mut rng = Rng::new(0xD3_05E0_11AC);
+    let (mut links, mut bytes) = (0, 0);
+    for _ in 0..6_000 {
+        let mut text = Vec::new();
+        let units = 1 + rng.below(24);
+        for _ in 0..units {
+            text.extend_from_slice(rng.pick(UNITS).as_bytes());
+            // Mostly a link end, as in real lists; sometimes anything.
+            let separator: &[u8] = if rng.below(3) == 0 {
+                SEPARATORS[rng.below(SEPARATORS.len())]
+            } else if rng.below(2) == 0 {
+                b" "
+            } else {
+                b"\n"
+            };
+            text.extend_from_slice(separator);
+        }
+        // Cut anywhere, so that runs end at every distance from the end of the text.
+        let cut = text.len() - rng.below(text.len().min(12) + 1);
+        links += assert_equal_to_oracle(&text[..cut], &policies);
+        bytes += cut;
+    }
+    // The texts are dense: a link every twenty bytes or so.
+    assert!(links * 32 > bytes, "{links} links in {bytes} bytes");
+}
+
+/// Each unit repeated, with each separator, long enough to cross blocks of the
+/// candidate search; and each unit alone at the end of the text, cut at every length.
+#[test]
+fn repeated_units_equal_the_oracle() {
+    let policies = policies();
+    for unit in UNITS {
+        for separator in SEPARATORS {
+            let mut text = Vec::new();
+            while text.len() < 200 {
+                text.extend_from_slice(unit.as_bytes());
+                text.extend_from_slice(separator);
+            }
+            assert_equal_to_oracle(&text, &policies);
+        }
+        let mut text = b"see ".to_vec();
+        text.extend_from_slice(unit.as_bytes());
+        for cut in 0..=text.len() {
+            assert_equal_to_oracle(&text[..cut], &policies);
+        }
+    }
+}
+
+/// The last TLD found is remembered: TLDs that differ from it only in case, length or
+/// the bytes after it are looked up again, not taken for it.
+#[test]
+fn the_remembered_tld_is_not_taken_for_a_neighbour() {
+    let finder = LinkFinder::new();
+    let text = "x.com x.co x.comm x.COM x.cox x.com x.c x.cm x.cmo";
+    let found: Vec<&str> = finder.links(text).map(|l| l.as_str()).collect();
+    assert_eq!(found, ["x.com", "x.co", "x.COM", "x.com", "x.cm"]);
+    assert_equal_to_oracle(text.as_bytes(), &policies());
+}
