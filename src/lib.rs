@@ -134,9 +134,3 @@ pub mod __private {
 #[allow(rustdoc::invalid_codeblock_attributes)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
-
-/// The guide's Rust examples, compiled and run as doctests.
-#[cfg(doctest)]
-#[allow(rustdoc::invalid_codeblock_attributes)]
-#[doc = include_str!("../GUIDE.md")]
-struct GuideDoctests;

@@ -191,3 +191,11 @@ impl<R: BufRead> Read for LineFeeds<R> {
         }
     }
 }
+
+/// The guide's Rust examples (the engine's and mail's), compiled and run as doctests in
+/// this package, which sees both. (`sh no-run` marks a shell block that the README test
+/// shows but does not run, not a Rust attribute.)
+#[cfg(doctest)]
+#[allow(rustdoc::invalid_codeblock_attributes)]
+#[doc = include_str!("../../../GUIDE.md")]
+struct GuideDoctests;

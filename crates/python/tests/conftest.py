@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 # Spark's Python workers run `python3` from the PATH unless told otherwise; linkscan.spark
 # makes them run this interpreter on the local master, which the tests rely on (they set no

@@ -6,15 +6,20 @@ pub mod rng;
 
 use std::path::PathBuf;
 
-/// `$LINKSCAN_SHARED`, else `../shared` beside the workspace (the nearest folder above the
-/// package that holds `Cargo.lock`).
-pub fn shared() -> PathBuf {
+/// The workspace's root: the nearest folder above the package under test that holds
+/// `Cargo.lock` (the package's own folder for the engine).
+pub fn root() -> PathBuf {
     let package = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let root = package
+    package
         .ancestors()
         .find(|dir| dir.join("Cargo.lock").is_file())
-        .unwrap_or(package);
-    linkscan::conformance::shared_dir(root)
+        .unwrap_or(package)
+        .to_path_buf()
+}
+
+/// `$LINKSCAN_SHARED`, else `../shared` beside the workspace.
+pub fn shared() -> PathBuf {
+    linkscan::conformance::shared_dir(&root())
 }
 
 /// A Unicode data folder such as `17.0.0`.

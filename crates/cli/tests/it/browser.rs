@@ -88,7 +88,7 @@ fn archive_pages_render_with_their_links() {
     let browser = chromium();
     let dir = std::env::temp_dir().join(format!("linkscan-browser-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mail/sample.mbox");
+    let sample = crate::common::root().join("crates/mail/tests/data/mail/sample.mbox");
     // A hostile message after the sample: markup in the Subject and the body must stay text.
     let hostile = dir.join("hostile.mbox");
     std::fs::create_dir_all(&dir).unwrap();

@@ -1036,8 +1036,8 @@ fn toml_table<'a>(toml: &'a str, name: &str) -> Vec<&'a str> {
 
 #[test]
 fn release_binary_is_stripped_and_profiling_keeps_symbols() {
-    let manifest = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"))
-        .expect("Cargo.toml");
+    let manifest =
+        std::fs::read_to_string(common::root().join("Cargo.toml")).expect("Cargo.toml");
     let release = toml_table(&manifest, "profile.release");
     assert!(release.contains(&"strip = true"), "{release:?}");
     assert!(
@@ -1053,7 +1053,7 @@ fn release_binary_is_stripped_and_profiling_keeps_symbols() {
         assert!(bench.contains(&line), "{line} not in {bench:?}");
     }
     let pipeline =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/benches/pipeline.sh"))
+        std::fs::read_to_string(common::root().join("benches/pipeline.sh"))
             .expect("benches/pipeline.sh");
     assert!(pipeline.contains("--profile profiling"), "pipeline.sh");
     assert!(!pipeline.contains("target/release"), "pipeline.sh");
@@ -1061,20 +1061,27 @@ fn release_binary_is_stripped_and_profiling_keeps_symbols() {
 
 #[test]
 fn licences_and_package_metadata_are_real() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = common::root();
     let mit = std::fs::read_to_string(root.join("LICENSE-MIT")).expect("LICENSE-MIT");
     assert!(mit.contains("Copyright (c) The linkscan authors"), "{mit}");
     assert!(mit.contains("Permission is hereby granted, free of charge"));
     let apache = std::fs::read_to_string(root.join("LICENSE-APACHE")).expect("LICENSE-APACHE");
     assert!(apache.contains("Apache License") && apache.contains("Version 2.0, January 2004"));
     assert!(apache.contains("END OF TERMS AND CONDITIONS"));
-    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
-    let package = toml_table(&manifest, "package");
-    assert!(package.contains(&"license = \"MIT OR Apache-2.0\""));
-    // A repository field only with a real address.
-    for line in package.iter().filter(|l| l.starts_with("repository")) {
-        assert!(line.contains("https://") && !line.contains('<'), "{line}");
+    for package in ["", "crates/mail/", "crates/cli/", "crates/python/"] {
+        let path = root.join(format!("{package}Cargo.toml"));
+        let manifest = std::fs::read_to_string(&path).expect("Cargo.toml");
+        let package = toml_table(&manifest, "package");
+        assert!(
+            package.contains(&"license = \"MIT OR Apache-2.0\""),
+            "{path:?}: {package:?}"
+        );
+        // A repository field only with a real address.
+        for line in package.iter().filter(|l| l.starts_with("repository")) {
+            assert!(line.contains("https://") && !line.contains('<'), "{line}");
+        }
     }
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
     // Features that are not for users start with `__` (the convention docs.rs hides).
     let features = toml_table(&manifest, "features");
     assert!(

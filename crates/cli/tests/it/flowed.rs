@@ -1,8 +1,5 @@
-use crate::common::{self, linkscan};
+use crate::common::{self};
 use std::path::{Path, PathBuf};
-use common::rng::Rng;
-use linkscan_mail::flowed::{paragraphs, unflow};
-use linkscan_mail::{MailScanner, ScannedMessage};
 
 #[test]
 fn cli_find_mbox_gives_the_same_links_as_the_fixed_text() {

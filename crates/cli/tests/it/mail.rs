@@ -1,10 +1,14 @@
 use crate::common::{self, linkscan};
-use common::linkscan;
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Output;
-use linkscan_mail::{LinkSource, MailScanner, MailWarning, MboxReader, ScannedMessage};
+use linkscan_mail::{MailScanner, MailWarning, MboxReader};
+
+/// A test file of the mail package.
+fn data(name: &str) -> PathBuf {
+    common::root().join("crates/mail/tests/data/mail").join(name)
+}
 
 #[test]
 fn cli_jsonl_keys_and_values() {
