@@ -74,6 +74,7 @@
 
 pub(crate) mod date;
 mod files;
+mod hash;
 pub mod links;
 pub(crate) mod page;
 mod state;
@@ -92,11 +93,12 @@ use linkscan::html::{write_escaped, Linkifier};
 
 use date::Instant;
 use files::{write_replacing, Output};
+use hash::Hash64;
 use page::{
     human_size, obfuscated_text, passes_checks, write_address_field, write_linkified, Style,
 };
 pub use state::STATE_FILE;
-use state::{Hash64, Input, State};
+use state::{Input, State};
 use text::{id_hash, References};
 use threads::{Keys, Tree};
 
@@ -1533,7 +1535,7 @@ impl Archive {
                 self.nav(plan, m),
                 self.thread_links(plan, m)?
             );
-            let end_hash = state::hash(end.as_bytes());
+            let end_hash = hash::hash(end.as_bytes());
             let r = &row.references;
             if m < kept {
                 let cites_added = r.more || r.cited.iter().any(added);

@@ -108,7 +108,7 @@ impl<'a> Output<'a> {
 
     /// Writes page `name` ([`write_replacing`]), unless the last run wrote it as it is.
     pub(crate) fn put(&mut self, name: String, bytes: &[u8]) -> io::Result<()> {
-        let hash = super::state::hash(bytes);
+        let hash = super::hash::hash(bytes);
         let path = self.dir.join(&name);
         let same = self.before.and_then(|b| b.get(&name)) == Some(&hash)
             && fs::symlink_metadata(&path)

@@ -60,7 +60,7 @@ pub(crate) const MAX_KEPT_REFERENCES: usize = 64;
 /// A Message-ID as the archive keeps it: its XXH64, so that a row holds 8 bytes for it
 /// whatever its length, and the state file names no address.
 pub(crate) fn id_hash(id: &str) -> u64 {
-    super::state::hash(id.as_bytes())
+    super::hash::hash(id.as_bytes())
 }
 
 /// A page's own Message-ID and the Message-IDs its text parts cite ([`id_hash`]es).
