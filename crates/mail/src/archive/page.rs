@@ -12,7 +12,7 @@
 //! * Every text from a message is HTML-escaped; only link targets made by the detector (or
 //!   an HTML part's own `href`, in its ASCII form) become `href`s, and only those the
 //!   linkifier allows ([`Linkifier::allows_href`]: web schemes and what it adds).
-//! * Links are written as [`crate::html`] writes them: their display form, isolated left
+//! * Links are written as [`linkscan::html`] writes them: their display form, isolated left
 //!   to right with their fields in order, with no Bidi_Control character left raw.
 //! * With [`Addresses::Obfuscate`] no `mailto:` is written: an email address is text, as
 //!   `name at example dot com` ([`obfuscated`]); and no text has an address-shaped string
