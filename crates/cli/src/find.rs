@@ -39,7 +39,6 @@ use std::io::{self, IsTerminal, Write};
 use std::ops::Range;
 use std::path::PathBuf;
 
-use clap::ValueEnum;
 use linkscan::{checks, Link, LinkFinder};
 use rayon::prelude::*;
 
@@ -47,16 +46,8 @@ use crate::lines::Position;
 use crate::render::{decimal, json_str, tsv_field, Name};
 use crate::{files, input, terminal, FindArgs, Outcome};
 
-/// The output formats of `find`.
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Format {
-    /// One JSON object per link.
-    Jsonl,
-    /// Tab-separated: file, start, end, kind, text (and with --checks, the failed checks).
-    Tsv,
-    /// The input with ⸠ and ⸡ around each link.
-    Marked,
-}
+/// The output formats, defined with the rest of the command line.
+pub(crate) use crate::flags::Format;
 
 /// The size of the pieces a window is scanned in: small enough that a window gives every
 /// thread several (uneven link density balances out), large enough that handing a piece
