@@ -38,6 +38,8 @@ pub(crate) struct DetectArgs {
     /// Default: the file named by $LINKSCAN_TLD_LIST when set, else the built-in list (see
     /// --version for its date; a fresh one is
     /// https://data.iana.org/TLD/tlds-alpha-by-domain.txt).
+    // The comment is the option's --help text, where a bare address reads best.
+    #[allow(rustdoc::bare_urls)]
     #[arg(long, value_name = "FILE")]
     tld_list: Option<PathBuf>,
     /// Report links of any length (default: links over 64 KiB are left out).
