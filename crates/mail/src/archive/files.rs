@@ -1,6 +1,7 @@
-//! Files of an archive folder: each written to a fresh temporary name and renamed over
-//! its own, never through a symbolic link; and the pages an earlier run left that this
-//! run did not write.
+//! Files of an archive folder: their names ([`page_name`], [`paged_name`], and an
+//! input's as the pages show it, [`file_name`]); each written to a fresh temporary name
+//! and renamed over its own, never through a symbolic link; and the pages an earlier run
+//! left that this run did not write.
 //!
 //! # Invariants
 //!
@@ -151,6 +152,28 @@ impl Write for Replacing {
     fn flush(&mut self) -> io::Result<()> {
         self.file().flush()
     }
+}
+
+/// The page of message `global`.
+pub(crate) fn page_name(global: usize) -> String {
+    format!("{global:05}.html")
+}
+
+/// Page `k` (from 0) of a paged list named `base`.
+pub(crate) fn paged_name(base: &str, k: usize) -> String {
+    if k == 0 {
+        format!("{base}.html")
+    } else {
+        format!("{base}-{}.html", k + 1)
+    }
+}
+
+/// The name of `path` without its folders: how published pages name an archive.
+pub(crate) fn file_name(path: &str) -> String {
+    Path::new(path).file_name().map_or_else(
+        || path.to_string(),
+        |name| name.to_string_lossy().into_owned(),
+    )
 }
 
 /// Whether `name` is one this archiver writes: a message page (`NNNNN.html`, digits), a

@@ -17,9 +17,9 @@
 //!
 //! * URLs only: an email address is a person, not a document (and `--addresses
 //!   obfuscate` publishes none). With checks on, a link that fails one is not listed.
-//! * What a message contributes is bounded ([`MAX_KEPT_LINKS`] links, [`MAX_KEPT_BYTES`]
-//!   bytes, in its row), so a message dense with links costs the index no more than any
-//!   other; so is every HTML page ([`PAGE_ENTRIES`] entries).
+//! * What a message contributes is bounded (`MAX_KEPT_LINKS` links, `MAX_KEPT_BYTES`
+//!   bytes, in its row: `rows`), so a message dense with links costs the index no more
+//!   than any other; so is every HTML page ([`PAGE_ENTRIES`] entries).
 //! * Each link is written as the message pages write it: its display form isolated left
 //!   to right, pointing to its ASCII form, and only when the linkifier allows its scheme.
 
@@ -31,39 +31,14 @@ use linkscan::html::{write_escaped, write_link, write_unlinked, Linkifier};
 use linkscan::LinkKind;
 
 use super::files::Output;
-use super::{count, date, page_name, paged_name, write_head, PAGE_ENTRIES};
-
-/// The most distinct URLs a message's row keeps for the links pages.
-pub const MAX_KEPT_LINKS: usize = 64;
-
-/// The most bytes of URLs a message's row keeps.
-pub const MAX_KEPT_BYTES: usize = 4096;
+use super::files::{page_name, paged_name};
+use super::heads::write_head;
+use super::lists::write_pager;
+use super::page::count;
+use super::{date, PAGE_ENTRIES};
 
 /// The most citing messages a link lists on its host's page (`links.json` has them all).
 pub const MAX_CITING_SHOWN: usize = 20;
-
-/// The URLs a message cites, bounded ([`MAX_KEPT_LINKS`], [`MAX_KEPT_BYTES`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Cited {
-    pub(crate) urls: Vec<String>,
-}
-
-impl Cited {
-    /// Adds `url` unless it is there or the bounds are reached.
-    pub(crate) fn add(&mut self, url: &str) {
-        let held: usize = self.urls.iter().map(String::len).sum();
-        if self.urls.len() < MAX_KEPT_LINKS
-            && held + url.len() <= MAX_KEPT_BYTES
-            && !self.urls.iter().any(|u| u == url)
-        {
-            self.urls.push(url.to_string());
-        }
-    }
-
-    pub(crate) fn held(&self) -> usize {
-        self.urls.iter().map(String::len).sum()
-    }
-}
 
 /// One link: its URL, the date it was first cited, and the messages (page numbers).
 struct Link<'a> {
@@ -202,7 +177,7 @@ pub(crate) fn write(
             count(hosts.len(), "host"),
             count(hosts.iter().map(|h| h.citations).sum(), "time")
         )?;
-        super::Archive::write_pager("links", p, pages, &mut out)?;
+        write_pager("links", p, pages, &mut out)?;
         out.write_all(
             b"<table class=\"months\">\n<thead><tr><th>Host</th><th>Links</th>\
               <th>Citations</th></tr></thead>\n<tbody>\n",
@@ -244,7 +219,7 @@ pub(crate) fn write(
                 count(host.links.len(), "link"),
                 count(host.citations, "time")
             )?;
-            super::Archive::write_pager(&base, p, pages, &mut out)?;
+            write_pager(&base, p, pages, &mut out)?;
             out.write_all(b"<ul class=\"links\">\n")?;
             for link in chunk {
                 out.write_all(b"<li>")?;
@@ -347,21 +322,6 @@ mod tests {
         assert_eq!(first.messages, [1, 2]);
         assert_eq!(first.first, Some("2024-01-01T10:00:00Z"));
         assert_eq!(hosts[0].links[1].first, None);
-    }
-
-    #[test]
-    fn a_row_keeps_a_bounded_number_of_links() {
-        let mut cited = Cited::default();
-        for i in 0..1000 {
-            cited.add(&format!("https://example.com/{i}"));
-            cited.add(&format!("https://example.com/{i}"));
-        }
-        assert_eq!(cited.urls.len(), MAX_KEPT_LINKS);
-        let mut long = Cited::default();
-        for i in 0..100 {
-            long.add(&format!("https://example.com/{i}/{}", "x".repeat(1000)));
-        }
-        assert!(long.held() <= MAX_KEPT_BYTES);
     }
 
     #[test]

@@ -45,6 +45,16 @@ impl Style<'_> {
         self.addresses == Addresses::Obfuscate && kind == LinkKind::Email
     }
 
+    /// `text`, something a message says, as a page writes it: with its addresses
+    /// obfuscated when they are hidden.
+    pub(crate) fn said(&self, text: &str) -> String {
+        if self.addresses == Addresses::Obfuscate {
+            obfuscated_text(text)
+        } else {
+            text.to_string()
+        }
+    }
+
     /// Whether an href link to `href` is written as text (a `mailto:` when addresses are
     /// obfuscated).
     fn hides_href(&self, href: &str) -> bool {
@@ -77,6 +87,15 @@ pub(crate) fn human_size(bytes: u64) -> String {
         format!("{}.{} {}", tenths / 10, tenths % 10, units[i])
     } else {
         format!("{} {}", tenths / 10, units[i])
+    }
+}
+
+/// `n` and the noun, in the singular for 1 and the plural otherwise.
+pub(crate) fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 

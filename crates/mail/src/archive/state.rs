@@ -40,9 +40,9 @@ use std::io;
 use std::path::Path;
 
 use super::hash::hash;
-use super::links::Cited;
+use super::rows::{Cited, Row, MAX_KEPT_LINKS, MAX_PARENT_KEYS};
 use super::text::References;
-use super::{InputTotals, Row};
+use super::InputTotals;
 
 /// The state file's name in the archive folder.
 pub const STATE_FILE: &str = ".linkscan-archive";
@@ -218,7 +218,7 @@ fn read_row(line: &str) -> Result<Row, String> {
     let index = f.num()?;
     let thread = f.hash()?;
     let own = f.opt_hash()?;
-    let n = f.len(super::MAX_PARENT_KEYS + 1)?;
+    let n = f.len(MAX_PARENT_KEYS + 1)?;
     let parents = (0..n).map(|_| f.hash()).collect::<Result<_, _>>()?;
     let date = f.string()?;
     let from = f.string()?;
@@ -234,7 +234,7 @@ fn read_row(line: &str) -> Result<Row, String> {
     };
     let n = f.len(super::text::MAX_KEPT_REFERENCES)?;
     let cited = (0..n).map(|_| f.hash()).collect::<Result<_, _>>()?;
-    let n = f.len(super::links::MAX_KEPT_LINKS)?;
+    let n = f.len(MAX_KEPT_LINKS)?;
     let urls = (0..n).map(|_| f.string()).collect::<Result<_, _>>()?;
     let body_len = f.num()?;
     let end_hash = f.hash()?;

@@ -114,7 +114,7 @@ mod tests {
     use super::*;
 
     fn key(s: &str) -> u64 {
-        super::super::id_hash(s)
+        super::super::text::id_hash(s)
     }
 
     fn tree(messages: &[(&str, Option<&str>, &[&str])]) -> Tree {

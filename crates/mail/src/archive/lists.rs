@@ -1,0 +1,403 @@
+//! The list pages: a page per thread, a page per month, and the front page.
+//!
+//! # Algorithm
+//!
+//! A thread page lists its messages in thread order (the [`Plan`]'s tree), a month page
+//! its threads in the order of their first message that month; both are nested lists
+//! drawn from the depth of each message (`write_nested`), one level at a time, at most
+//! [`MAX_NESTING`] deep, and go on over numbered pages of [`PAGE_ENTRIES`] messages with a
+//! pager ([`write_pager`], which the links pages use too). The front page has the inputs
+//! and their totals, the archive's totals and a row per month.
+//!
+//! # Invariants
+//!
+//! * No list page grows with the archive: [`PAGE_ENTRIES`] messages at most; only the
+//!   front page grows, by a row per month.
+//! * Every entry is a link to a page of this folder; the texts are the row's, escaped.
+
+use std::collections::HashSet;
+use std::io::{self, Write};
+
+use linkscan::html::write_escaped;
+
+use super::files::{paged_name, Output};
+use super::heads::write_head;
+use super::page::count;
+use super::rows::Plan;
+use super::{Archive, MAX_NESTING, PAGE_ENTRIES};
+
+impl Archive {
+    /// Writes `entries` (messages and their depths) as nested lists: each entry one level
+    /// at most deeper than the one before ([`MAX_NESTING`] at most), the first at the top;
+    /// `thread_start` says where a new thread begins (a new top-level item).
+    fn write_nested(
+        &self,
+        entries: &[(usize, usize, bool)],
+        extra: impl Fn(usize, bool) -> String,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
+        out.write_all(b"<ul class=\"threads\">\n")?;
+        // Open lists below the top one.
+        let mut open: usize = 0;
+        let mut first = true;
+        // The depth drawn at the top: that of the first entry of the thread here.
+        let mut base = 0;
+        for &(m, depth, thread_start) in entries {
+            let start = first || thread_start;
+            if start {
+                base = depth;
+            }
+            let want = if start {
+                0
+            } else {
+                depth.saturating_sub(base).min(open + 1).min(MAX_NESTING)
+            };
+            if first {
+                out.write_all(b"<li>")?;
+            } else if want > open {
+                // One level deeper: a list inside the item still open.
+                out.write_all(b"\n<ul class=\"thread\"><li>")?;
+                open += 1;
+            } else {
+                while open > want {
+                    out.write_all(b"</li></ul>")?;
+                    open -= 1;
+                }
+                out.write_all(b"</li>\n<li>")?;
+            }
+            first = false;
+            let row = &self.rows[m];
+            let mut more = extra(m, start);
+            if depth - base.min(depth) > MAX_NESTING {
+                more.push_str(&format!(" <span class=\"count\">(depth {depth})</span>"));
+            }
+            row.write_entry(&more, out)?;
+        }
+        if !first {
+            while open > 0 {
+                out.write_all(b"</li></ul>")?;
+                open -= 1;
+            }
+            out.write_all(b"</li>")?;
+        }
+        out.write_all(b"\n</ul>\n")
+    }
+
+    pub(super) fn write_threads(&self, plan: &Plan, output: &mut Output<'_>) -> io::Result<()> {
+        for thread in &plan.tree.threads {
+            let first = &self.rows[thread[0]];
+            let base = format!("t{:05}", first.global);
+            let pages = thread.len().div_ceil(PAGE_ENTRIES);
+            for (k, chunk) in thread.chunks(PAGE_ENTRIES).enumerate() {
+                let name = paged_name(&base, k);
+                let mut out = Vec::new();
+                write_head(&mut out, &first.subject)?;
+                write!(
+                    out,
+                    "<nav><a href=\"index.html\">Index</a><a href=\"{}\">Month</a></nav>\n\
+                     <h1><bdi dir=\"auto\">",
+                    plan.month_page(thread[0])
+                )?;
+                write_escaped(&first.subject, &mut out)?;
+                writeln!(
+                    out,
+                    "</bdi></h1>\n<p>Thread of {}.</p>",
+                    count(thread.len(), "message")
+                )?;
+                write_pager(&base, k, pages, &mut out)?;
+                let entries: Vec<(usize, usize, bool)> = chunk
+                    .iter()
+                    .map(|&m| (m, plan.tree.depth[m], false))
+                    .collect();
+                self.write_nested(
+                    &entries,
+                    |m, _| {
+                        let links = self.rows[m].links;
+                        if links > 0 {
+                            format!(" <span class=\"count\">{}</span>", count(links, "link"))
+                        } else {
+                            String::new()
+                        }
+                    },
+                    &mut out,
+                )?;
+                write_pager(&base, k, pages, &mut out)?;
+                out.write_all(b"</body></html>\n")?;
+                output.put(name, &out)?;
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn write_months(&self, plan: &Plan, output: &mut Output<'_>) -> io::Result<()> {
+        for (k, (month, list)) in plan.months.iter().enumerate() {
+            let pages = list.len().div_ceil(PAGE_ENTRIES);
+            let label = if month == "undated" { "Undated" } else { month };
+            for (p, chunk) in list.chunks(PAGE_ENTRIES).enumerate() {
+                let name = paged_name(month, p);
+                let mut out = Vec::new();
+                write_head(&mut out, label)?;
+                out.write_all(b"<nav><a href=\"index.html\">Index</a>")?;
+                match k.checked_sub(1).map(|j| &plan.months[j].0) {
+                    Some(prev) => write!(
+                        out,
+                        "<a rel=\"prev\" href=\"{prev}.html\">Previous month</a>"
+                    )?,
+                    None => out.write_all(b"<span class=\"none\">Previous month</span>")?,
+                }
+                match plan.months.get(k + 1) {
+                    Some((next, _)) => {
+                        write!(out, "<a rel=\"next\" href=\"{next}.html\">Next month</a>")?
+                    }
+                    None => out.write_all(b"<span class=\"none\">Next month</span>")?,
+                }
+                out.write_all(b"</nav>\n")?;
+                let threads = list
+                    .iter()
+                    .map(|&m| plan.tree.thread[m])
+                    .collect::<HashSet<usize>>()
+                    .len();
+                writeln!(
+                    out,
+                    "<h1>{label}</h1>\n<p>{} in {}.</p>",
+                    count(list.len(), "message"),
+                    count(threads, "thread")
+                )?;
+                write_pager(month, p, pages, &mut out)?;
+                // Depths relative to the thread's first message shown here.
+                let mut entries = Vec::with_capacity(chunk.len());
+                let mut last_thread = None;
+                for &m in chunk {
+                    let t = plan.tree.thread[m];
+                    entries.push((m, plan.tree.depth[m], last_thread != Some(t)));
+                    last_thread = Some(t);
+                }
+                self.write_nested(
+                    &entries,
+                    |m, start| {
+                        let t = plan.tree.thread[m];
+                        let thread = &plan.tree.threads[t];
+                        if start {
+                            format!(
+                                " <a class=\"count\" href=\"{}\">thread of {}</a>",
+                                plan.thread_page(&self.rows, thread[0]),
+                                count(thread.len(), "message")
+                            )
+                        } else {
+                            String::new()
+                        }
+                    },
+                    &mut out,
+                )?;
+                write_pager(month, p, pages, &mut out)?;
+                out.write_all(b"</body></html>\n")?;
+                output.put(name, &out)?;
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn write_front(&self, plan: &Plan, output: &mut Output<'_>) -> io::Result<()> {
+        let mut out = Vec::new();
+        write_head(&mut out, "Mail archive")?;
+        out.write_all(b"<h1>Mail archive</h1>\n<ul class=\"archives\">\n")?;
+        for (name, totals) in &self.inputs {
+            out.write_all(b"<li>")?;
+            write_escaped(name, &mut out)?;
+            writeln!(
+                out,
+                ": {}, {}, {}</li>",
+                count(totals.messages, "message"),
+                count(totals.links, "link"),
+                count(totals.warnings, "warning")
+            )?;
+        }
+        out.write_all(b"</ul>\n")?;
+        writeln!(
+            out,
+            "<p class=\"totals\">{} in {}, {} cited.</p>",
+            count(self.rows.len(), "message"),
+            count(plan.tree.threads.len(), "thread"),
+            count(self.rows.iter().map(|r| r.links).sum(), "link")
+        )?;
+        out.write_all(
+            b"<p><a href=\"links.html\">Every link the list has cited</a>, by host \
+              (<a href=\"links.json\">JSON</a>).</p>\n",
+        )?;
+        out.write_all(
+            b"<table class=\"months\">\n<thead><tr><th>Month</th><th>Messages</th>\
+              <th>Threads</th></tr></thead>\n<tbody>\n",
+        )?;
+        for (k, (month, list)) in plan.months.iter().enumerate() {
+            let label = if month == "undated" { "Undated" } else { month };
+            let threads: HashSet<usize> = list.iter().map(|&m| plan.tree.thread[m]).collect();
+            let _ = k;
+            writeln!(
+                out,
+                "<tr><td><a href=\"{month}.html\">{label}</a></td><td class=\"n\">{}</td>\
+                 <td class=\"n\">{}</td></tr>",
+                list.len(),
+                threads.len()
+            )?;
+        }
+        out.write_all(b"</tbody></table>\n</body></html>\n")?;
+        output.put("index.html".to_string(), &out)
+    }
+}
+
+/// Writes `<nav>` with the previous and next page of a paged list.
+pub(super) fn write_pager(
+    base: &str,
+    page: usize,
+    pages: usize,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    if pages <= 1 {
+        return Ok(());
+    }
+    out.write_all(b"<nav class=\"pages\">")?;
+    if page > 0 {
+        write!(
+            out,
+            "<a rel=\"prev\" href=\"{}\">Previous page</a>",
+            paged_name(base, page - 1)
+        )?;
+    }
+    write!(out, "<span>Page {} of {pages}</span>", page + 1)?;
+    if page + 1 < pages {
+        write!(
+            out,
+            "<a rel=\"next\" href=\"{}\">Next page</a>",
+            paged_name(base, page + 1)
+        )?;
+    }
+    out.write_all(b"</nav>\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+    use std::path::Path;
+
+    use super::super::rows::{Cited, Row};
+    use super::super::text::{id_hash, References};
+    use super::*;
+    use crate::archive::MAX_REPLIES_SHOWN;
+
+    /// An archive of `n` synthetic rows in `dir`: message `i` in thread `thread(i)`,
+    /// answering `parent(i)`, dated in January 2024.
+    fn synthetic(
+        dir: &Path,
+        n: usize,
+        thread: impl Fn(usize) -> usize,
+        parent: impl Fn(usize) -> Option<usize>,
+    ) -> Archive {
+        let mut archive = Archive::create(dir).unwrap();
+        for i in 0..n {
+            archive.rows.push(Row {
+                global: i + 1,
+                index: i + 1,
+                thread: id_hash(&format!("t{}", thread(i))),
+                own: Some(id_hash(&format!("m{i}"))),
+                parents: parent(i)
+                    .map(|p| id_hash(&format!("m{p}")))
+                    .into_iter()
+                    .collect(),
+                date: format!("2024-01-{:02}T10:00:00Z", 1 + i % 28),
+                from: "A <a@example.com>".into(),
+                subject: format!("s{i}"),
+                links: 0,
+                links_all: 0,
+                warnings: 0,
+                references: References::default(),
+                cited: Cited::default(),
+                body_len: 0,
+                end_hash: 0,
+            });
+        }
+        archive
+    }
+
+    /// The sizes of the files of `dir` whose names start with `prefix`.
+    fn sizes(dir: &Path, prefix: &str) -> Vec<u64> {
+        fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_name().to_string_lossy().starts_with(prefix))
+            .map(|e| e.metadata().unwrap().len())
+            .collect()
+    }
+
+    /// 100,000 messages in one thread (each answering the one at half its number: a
+    /// binary tree 17 deep) go on over 200 thread pages of at most [`PAGE_ENTRIES`]
+    /// messages, each listed once; a message with 50,000 replies lists
+    /// [`MAX_REPLIES_SHOWN`] of them on its page.
+    #[test]
+    fn a_thread_of_100000_messages_is_paged() {
+        let dir = std::env::temp_dir().join(format!("linkscan-wide-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let n = 100_000;
+        let archive = synthetic(&dir, n, |_| 0, |i| (i > 0).then_some(i / 2));
+        let plan = Plan::new(&archive.rows);
+        assert_eq!(plan.tree.threads.len(), 1);
+        assert_eq!(plan.tree.depth[n - 1], 17);
+        let mut output = Output::new(&dir, None);
+        archive.write_threads(&plan, &mut output).unwrap();
+        let written = output.pages;
+        assert_eq!(written.len(), n.div_ceil(PAGE_ENTRIES));
+        let sizes = sizes(&dir, "t");
+        assert_eq!(sizes.len(), written.len());
+        assert!(
+            sizes.iter().all(|&s| s < 256 << 10),
+            "{:?}",
+            sizes.iter().max()
+        );
+        let listed: usize = written
+            .keys()
+            .map(|name| {
+                fs::read_to_string(dir.join(name))
+                    .unwrap()
+                    .matches("<li><a href=")
+                    .count()
+            })
+            .sum();
+        assert_eq!(listed, n);
+        let flat = synthetic(&dir, 50_001, |_| 0, |i| (i > 0).then_some(0));
+        let plan = Plan::new(&flat.rows);
+        let links = flat.thread_links(&plan, 0).unwrap();
+        assert_eq!(links.matches("<li>").count(), MAX_REPLIES_SHOWN + 1);
+        assert!(links.contains("49950 more on the thread page"), "{links}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A month of 200,000 messages (threads of 100) goes on over 400 month pages of at
+    /// most [`PAGE_ENTRIES`] messages; the front page has one row for it.
+    #[test]
+    fn a_month_of_200000_messages_is_paged() {
+        let dir = std::env::temp_dir().join(format!("linkscan-month-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let n = 200_000;
+        let archive = synthetic(&dir, n, |i| i / 100, |i| (i % 100 > 0).then(|| i - 1));
+        let plan = Plan::new(&archive.rows);
+        assert_eq!(plan.months.len(), 1);
+        let mut output = Output::new(&dir, None);
+        archive.write_months(&plan, &mut output).unwrap();
+        let written = output.pages;
+        assert_eq!(written.len(), n.div_ceil(PAGE_ENTRIES));
+        assert!(written.contains_key("2024-01-400.html"));
+        let sizes = sizes(&dir, "2024-01");
+        assert!(
+            sizes.iter().all(|&s| s < 256 << 10),
+            "{:?}",
+            sizes.iter().max()
+        );
+        let second = fs::read_to_string(dir.join("2024-01-2.html")).unwrap();
+        assert!(second.contains("<span>Page 2 of 400</span>"), "{second}");
+        archive
+            .write_front(&plan, &mut Output::new(&dir, None))
+            .unwrap();
+        let front = fs::read_to_string(dir.join("index.html")).unwrap();
+        assert!(front.contains("<td class=\"n\">200000</td><td class=\"n\">2000</td>"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

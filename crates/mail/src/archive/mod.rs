@@ -1,0 +1,468 @@
+//! An HTML archive of mail, as a list publishes it: a page per message, a page per
+//! thread, a page per month and a front page, in one folder.
+//!
+//! [`Archive`] writes the page of each message as it is given one
+//! ([`Archive::write_message`] takes `&self` and may run on many threads at once; the
+//! `linkscan` command runs it on its parallel scan), keeps a small row per message
+//! ([`ArchivedMessage`], never its text), and [`Archive::finish`] writes the rest once
+//! every message is known.
+//!
+//! # The pages
+//!
+//! * `NNNNN.html`, one per message, numbered over all inputs in order: From, To, Cc, Date,
+//!   Subject, Message-ID, the input and the message's place in it; then links to the
+//!   previous and the next message of the archive, its month page and its thread page, the
+//!   message it answers, its replies, and the previous and next message of its thread;
+//!   the warnings of the message if any; every scanned text part with its links (see
+//!   `page`); the parts not shown (attachments), with name and type.
+//! * `tNNNNN.html` (`tNNNNN-2.html`, … past [`PAGE_ENTRIES`] messages), one per thread,
+//!   named after its first message: the messages in thread order (`threads`) as nested
+//!   lists, so that the structure shows without the style sheet too.
+//! * `YYYY-MM.html` (`YYYY-MM-2.html`, …; `undated.html`), one per month of the messages'
+//!   UTC dates: the threads of the month as nested lists, in the order of their first
+//!   message that month, each thread's messages of that month in thread order.
+//! * `index.html`: the inputs and their totals, the archive's totals, and a table of the
+//!   months, each with its number of messages and threads on its own row.
+//! * `links.html`, a page per host and `links.json`: every URL the messages cite, by
+//!   host, with the messages that cite it and the date it was first cited ([`links`]).
+//!
+//! Dates are shown one way everywhere: the sender's date as written, and the same
+//! instant in UTC (`date`). Nested lists are drawn at most [`MAX_NESTING`] levels deep;
+//! a deeper reply is drawn at that depth, its depth written beside it.
+//!
+//! # Invariants
+//!
+//! * No page grows with the archive: a thread page and a month page hold at most
+//!   [`PAGE_ENTRIES`] messages and go on over numbered pages, a message page lists at most
+//!   [`MAX_REPLIES_SHOWN`] replies; only the front page grows, by a row per month.
+//! * Memory: a row per message of at most a few KiB ([`MAX_ROW_FIELD`] per field), whatever
+//!   the message; the pages are written as they come.
+//! * Every text from a message is HTML-escaped; the only `href`s are the pages of this
+//!   folder (names made of digits and fixed letters) and the links the detector made, each
+//!   of a scheme the linkifier allows. Subjects and names are isolated (`<bdi>`) in their
+//!   own direction, so a right-to-left subject reads right to left and moves nothing
+//!   around it.
+//! * With [`Addresses::Obfuscate`], no page has a `mailto:` or an address: each address is
+//!   written `name at example dot com`, in headers, in bodies, and in the lists.
+//! * Files are written without following links (`files`): a symbolic link under a page's
+//!   name is replaced, its target untouched; pages an earlier run left that this one did
+//!   not write are removed ([`Finished::removed`]).
+//!
+//! # Modules
+//!
+//! This module holds the API: [`Archive`] and its options, what it gives back
+//! ([`Finished`], [`Updated`], [`InputTotals`]) and the writing of each message's page.
+//! Beside it: `rows` (the row model: what is kept of each message, and where it is
+//! shown), `lists` (the thread, month and front pages), `heads` (the head of every page,
+//! and what a message page shows around its text), `update` (the `--update` path), and
+//! those they use: `text`, `page`, `links`, `threads`, `date`, `state`, `files` and
+//! `hash`.
+//!
+//! ```
+//! use linkscan_mail::archive::Archive;
+//! use linkscan_mail::{open_mbox, MailScanner, MboxReader};
+//! let mbox = b"From a@example.com Mon Jan  1 00:00:00 2024\n\
+//!              Message-ID: <1@example.com>\nDate: Mon, 1 Jan 2024 10:00:00 +0100\n\
+//!              Subject: plans\n\nsee example.com\n\
+//!              From b@example.com Mon Jan  1 00:00:00 2024\n\
+//!              Message-ID: <2@example.com>\nIn-Reply-To: <1@example.com>\n\
+//!              Date: Mon, 1 Jan 2024 11:00:00 +0100\nSubject: re: plans\n\nyes\n";
+//! let dir = std::env::temp_dir().join(format!("linkscan-doc-{}", std::process::id()));
+//! let scanner = MailScanner::new();
+//! let mut archive = Archive::create(&dir)?;
+//! for message in MboxReader::new(open_mbox(&mbox[..])?) {
+//!     archive.push("list.mbox", &scanner.scan(message?.bytes()))?;
+//! }
+//! archive.finish()?;
+//! let thread = std::fs::read_to_string(dir.join("t00001.html"))?;
+//! assert!(thread.contains("<a href=\"00002.html\"><bdi dir=\"auto\">re: plans</bdi></a>"));
+//! let month = std::fs::read_to_string(dir.join("2024-01.html"))?;
+//! assert!(month.contains("<ul class=\"thread\">"));
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+pub(crate) mod date;
+mod files;
+mod hash;
+mod heads;
+pub mod links;
+mod lists;
+pub(crate) mod page;
+mod rows;
+mod state;
+mod text;
+mod threads;
+mod update;
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+use crate::{MailScanner, ScannedMessage};
+use linkscan::html::{write_escaped, Linkifier};
+
+use files::{file_name, page_name, write_replacing, Output};
+use page::{human_size, passes_checks, Style};
+pub use rows::ArchivedMessage;
+use rows::{Plan, Row};
+pub use state::STATE_FILE;
+use state::{Input, State};
+use text::References;
+use update::Before;
+
+/// How addresses are shown (`--addresses`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Addresses {
+    /// As written, email addresses linked with `mailto:`.
+    #[default]
+    Show,
+    /// As `name at example dot com`, with no `mailto:` anywhere, as public archives do
+    /// against address harvesting.
+    Obfuscate,
+}
+
+/// The most messages on one thread page or month page; more go on numbered pages.
+pub const PAGE_ENTRIES: usize = 500;
+
+/// The deepest nesting drawn; deeper replies are drawn at this depth.
+pub const MAX_NESTING: usize = 24;
+
+/// The most replies a message page lists; its thread page has them all.
+pub const MAX_REPLIES_SHOWN: usize = 50;
+
+/// The most bytes of a field a row keeps: the lists show no more of a From or a Subject
+/// (Message-IDs are kept as 64-bit hashes). So a row holds at most a few KiB whatever the
+/// message.
+pub const MAX_ROW_FIELD: usize = 512;
+
+/// The size past which a message of an mbox is scanned as raw text in pieces, unless
+/// [`Archive::max_message_size`] says otherwise (as `--max-message-size`): 32 MiB.
+pub const DEFAULT_MAX_MESSAGE_SIZE: u64 = 32 << 20;
+
+/// Counts of one input, for the front page.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InputTotals {
+    /// Messages read.
+    pub messages: usize,
+    /// Links found.
+    pub links: usize,
+    /// Warnings given.
+    pub warnings: usize,
+}
+
+/// What [`Archive::finish`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Finished {
+    /// Pages of the archive: messages, threads, months, links, the front page.
+    pub pages: usize,
+    /// Of those, the pages written by this run: all of them, but for an update
+    /// ([`Archive::update`]), which writes only those that change.
+    pub written: usize,
+    /// Pages an earlier run left in the folder that this archive does not have, removed.
+    pub removed: usize,
+}
+
+/// What [`Archive::update`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Updated {
+    /// The pages are those of the whole input: `added` messages were read (the last
+    /// message of the last run is read again, and counted), and `warnings` are those of
+    /// their reading and scanning (`message N <ID>: …`).
+    Done {
+        /// Messages read (over-limit pieces count once).
+        added: usize,
+        /// What [`Archive::finish`] did.
+        finished: Finished,
+        /// The warnings of the messages read.
+        warnings: Vec<String>,
+    },
+    /// The folder cannot be updated from this input, for the reason given; nothing was
+    /// written: build the archive whole.
+    Rebuild(String),
+}
+
+/// An HTML archive being built in a folder; see the [module](self) documentation.
+#[derive(Debug)]
+pub struct Archive {
+    dir: PathBuf,
+    linkifier: Linkifier,
+    checks: bool,
+    addresses: Addresses,
+    rows: Vec<Row>,
+    inputs: Vec<(String, InputTotals)>,
+    /// The input of [`Archive::push`], and its totals so far.
+    pushed: Option<(String, InputTotals)>,
+    /// The mbox file read whole, and the key of the scanner's options
+    /// ([`Archive::source`]).
+    source: Option<(PathBuf, String)>,
+    max_message_size: u64,
+    /// An update's start, and the input it read.
+    before: Option<Before>,
+    updated: Option<Input>,
+    /// Removes the state file before the first page is written.
+    stale_state: Once,
+}
+
+impl Archive {
+    /// An archive written to `dir`, created if missing. Pages already there are replaced
+    /// as the new ones are written, and those the new archive does not have are removed by
+    /// [`Archive::finish`].
+    pub fn create(dir: impl Into<PathBuf>) -> io::Result<Archive> {
+        let dir = dir.into();
+        fs::create_dir_all(&dir)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
+        Ok(Archive {
+            dir,
+            linkifier: Linkifier::new(),
+            checks: false,
+            addresses: Addresses::Show,
+            rows: Vec::new(),
+            inputs: Vec::new(),
+            pushed: None,
+            source: None,
+            max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
+            before: None,
+            updated: None,
+            stale_state: Once::new(),
+        })
+    }
+
+    /// The one mbox file the archive is built from, and the scanner that reads it:
+    /// [`Archive::finish`] then writes the state file ([`STATE_FILE`]) from which
+    /// [`Archive::update`] can add what is appended to the file later. Without it (several
+    /// inputs, a Maildir, bytes), the state names no input and an update rebuilds.
+    pub fn source(mut self, mbox: impl Into<PathBuf>, scanner: &MailScanner) -> Self {
+        self.source = Some((mbox.into(), scanner.options_key()));
+        self
+    }
+
+    /// The size past which a message is scanned as raw text in pieces, as the reader of
+    /// the build splits the input (default [`DEFAULT_MAX_MESSAGE_SIZE`]); an update
+    /// splits what it reads the same way.
+    pub fn max_message_size(mut self, limit: u64) -> Self {
+        self.max_message_size = limit;
+        self
+    }
+
+    /// The linkifier that writes the links (its allowed schemes, its checks).
+    pub fn linkifier(mut self, linkifier: Linkifier) -> Self {
+        self.linkifier = linkifier;
+        self
+    }
+
+    /// Whether links that fail a security check of UTS #58 section 8 are written as text
+    /// (default: no).
+    pub fn checks(mut self, yes: bool) -> Self {
+        self.checks = yes;
+        self
+    }
+
+    /// How addresses are shown (default: [`Addresses::Show`]).
+    pub fn addresses(mut self, addresses: Addresses) -> Self {
+        self.addresses = addresses;
+        self
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn style(&self) -> Style<'_> {
+        Style {
+            linkifier: &self.linkifier,
+            checks: self.checks,
+            addresses: self.addresses,
+        }
+    }
+
+    /// Writes the page of message `m`, number `global` of the archive (from 1, in
+    /// archive order, over all inputs), the `index`th of the input named `file`; gives
+    /// the row to [`Archive::add`] in archive order. May run on several threads at once.
+    pub fn write_message(
+        &self,
+        file: &str,
+        index: usize,
+        global: usize,
+        m: &ScannedMessage,
+    ) -> io::Result<ArchivedMessage> {
+        self.stale_state.call_once(|| {
+            // A run that stops before it ends leaves no state that says otherwise.
+            let _ = fs::remove_file(self.dir.join(STATE_FILE));
+        });
+        let mut references = References::of(m);
+        let path = self.dir.join(page_name(global));
+        let body_len = self
+            .write_page(&path, file, index, m, &mut references)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        let links = if self.checks {
+            m.parts()
+                .iter()
+                .flat_map(|p| p.links().iter().map(move |link| (p.text(), link)))
+                .filter(|(text, link)| passes_checks(text, m.piece_offset(), link))
+                .count()
+        } else {
+            m.link_count()
+        };
+        let mut row = Row::new(m, global, index, links, references, self.addresses);
+        row.body_len = body_len;
+        for part in m.parts() {
+            for link in part.links() {
+                // With addresses hidden, a URL that holds one is not listed (nor linked).
+                if link.kind() == linkscan::LinkKind::Url
+                    && (!self.checks || passes_checks(part.text(), m.piece_offset(), link))
+                    && !(self.addresses == Addresses::Obfuscate && page::holds_address(link.href()))
+                {
+                    row.cited.add(link.href());
+                }
+            }
+        }
+        Ok(ArchivedMessage { row })
+    }
+
+    /// Adds a message whose page is written, in archive order.
+    pub fn add(&mut self, message: ArchivedMessage) {
+        self.rows.push(message.row);
+    }
+
+    /// Counts an input for the front page, once its messages are added.
+    pub fn end_input(&mut self, name: &str, totals: InputTotals) {
+        self.inputs.push((file_name(name), totals));
+    }
+
+    /// Writes the page of `m`, the next message of the input named `file`, and adds it:
+    /// [`Archive::write_message`] and [`Archive::add`] for one message at a time.
+    pub fn push(&mut self, file: &str, m: &ScannedMessage) -> io::Result<()> {
+        let name = file_name(file);
+        if self.pushed.as_ref().is_some_and(|(n, _)| *n != name) {
+            let (n, t) = self.pushed.take().expect("an input");
+            self.inputs.push((n, t));
+        }
+        let (_, totals) = self.pushed.get_or_insert((name, InputTotals::default()));
+        totals.messages += 1;
+        let index = totals.messages;
+        let global = self.rows.len() + 1;
+        let message = self.write_message(file, index, global, m)?;
+        let (_, totals) = self.pushed.as_mut().expect("an input");
+        totals.links += message.row.links;
+        totals.warnings += m.warnings().len();
+        self.add(message);
+        Ok(())
+    }
+
+    /// Counts `n` warnings of reading the current input of [`Archive::push`] (those of
+    /// [`MboxMessage::warnings`](crate::MboxMessage::warnings)) on the front page.
+    pub fn count_read_warnings(&mut self, n: usize) {
+        if let Some((_, totals)) = &mut self.pushed {
+            totals.warnings += n;
+        }
+    }
+
+    /// Writes the page of `m` but for its links to the others; returns its length.
+    fn write_page(
+        &self,
+        path: &Path,
+        file: &str,
+        index: usize,
+        m: &ScannedMessage,
+        references: &mut References,
+    ) -> io::Result<u64> {
+        let style = self.style();
+        let mut out = Vec::new();
+        heads::write_message_head(m, file, index, style, &mut out)?;
+        for part in m.parts().iter().filter(|p| p.path() != "subject") {
+            text::write_part(part, m.piece_offset(), style, references, &mut out)?;
+        }
+        if !m.skipped().is_empty() {
+            out.write_all(b"<section class=\"attachments\"><h2>Not shown</h2>\n<ul>\n")?;
+            for part in m.skipped() {
+                out.write_all(b"<li>Part ")?;
+                write_escaped(&part.path, &mut out)?;
+                out.write_all(b": <bdi dir=\"auto\">")?;
+                write_escaped(
+                    &style.said(part.name.as_deref().unwrap_or("(no name)")),
+                    &mut out,
+                )?;
+                out.write_all(b"</bdi>, ")?;
+                write_escaped(&part.content_type, &mut out)?;
+                write!(
+                    out,
+                    ", <span title=\"{} bytes as sent\">{} encoded</span>",
+                    part.size,
+                    human_size(part.size)
+                )?;
+                out.write_all(b"</li>\n")?;
+            }
+            out.write_all(b"</ul></section>\n")?;
+        }
+        write_replacing(path, &out)?;
+        Ok(out.len() as u64)
+    }
+
+    /// Writes the pages that need every message (threads, months, the front page, the
+    /// links), the links of each message page to the others, the state file, and removes
+    /// the pages of an earlier run that this archive does not have. After
+    /// [`Archive::update`], writes only the pages that change.
+    pub fn finish(&mut self) -> io::Result<Finished> {
+        if let Some(pushed) = self.pushed.take() {
+            self.inputs.push(pushed);
+        }
+        self.rows.sort_by_key(|r| r.global);
+        let plan = Plan::new(&self.rows);
+        let before = self.before.take();
+        let mut output = Output::new(&self.dir, before.as_ref().map(|b| &b.pages));
+        self.write_threads(&plan, &mut output)?;
+        self.write_months(&plan, &mut output)?;
+        self.write_front(&plan, &mut output)?;
+        let citing: Vec<links::Citing> = self
+            .rows
+            .iter()
+            .map(|r| links::Citing {
+                global: r.global,
+                date: &r.date,
+                urls: &r.cited.urls,
+            })
+            .collect();
+        links::write(&mut output, &citing, &self.linkifier)?;
+        let (pages, written) = (output.pages, output.written);
+        let messages_written = self.link_pages(&plan, before.as_ref().map_or(0, |b| b.messages))?;
+        let mut names: HashSet<String> = pages.keys().cloned().collect();
+        names.extend(self.rows.iter().map(|r| page_name(r.global)));
+        let removed = files::remove_stale(&self.dir, &names)?;
+        let input = match self.updated.take() {
+            Some(input) => Some(input),
+            None => self.read_source()?,
+        };
+        let state = State {
+            options: self.options_key(),
+            input,
+            inputs: self.inputs.clone(),
+            pages,
+            rows: std::mem::take(&mut self.rows),
+        };
+        let text = state.to_text();
+        self.rows = state.rows;
+        write_replacing(&self.dir.join(STATE_FILE), text.as_bytes())?;
+        Ok(Finished {
+            pages: names.len(),
+            written: written + messages_written,
+            removed,
+        })
+    }
+
+    /// What the pages depend on beyond the messages: the scanner's options
+    /// ([`Archive::source`]) and the archive's own.
+    fn options_key(&self) -> String {
+        let scanner = self.source.as_ref().map_or("", |(_, key)| key.as_str());
+        format!(
+            "scanner {scanner}; pages {}; checks {} addresses {:?} max-message-size {}",
+            linkscan::__private::linkifier_key(&self.linkifier),
+            self.checks,
+            self.addresses,
+            self.max_message_size
+        )
+    }
+}
