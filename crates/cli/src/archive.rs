@@ -11,7 +11,7 @@
 use std::io;
 
 use linkscan::html::Linkifier;
-use linkscan_mail::archive::{self, Addresses, Archive, ArchivedMessage, InputTotals, Updated};
+use linkscan_mail::archive::{Addresses, Archive, ArchivedMessage, InputTotals, Updated};
 use linkscan_mail::{MailScanner, ScannedMessage};
 
 use crate::mail::{self, Emit, Render, Run, Totals};
@@ -83,7 +83,7 @@ pub(crate) fn run(
         .max_message_size(
             args.mail
                 .max_message_size
-                .unwrap_or(archive::DEFAULT_MAX_MESSAGE_SIZE),
+                .unwrap_or(linkscan_mail::DEFAULT_MAX_MESSAGE_SIZE),
         );
     if let ([input], false) = (&args.files[..], args.mail.maildir) {
         archive = archive.source(input, &scanner);

@@ -39,10 +39,10 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use linkscan::checks;
-use linkscan_mail::pipeline::{
-    self, Event, Input, MessageInfo, Pipeline, DEFAULT_MAX_MESSAGE_SIZE,
+use linkscan_mail::pipeline::{self, Event, Input, MessageInfo, Pipeline};
+use linkscan_mail::{
+    LinkSource, MailLink, MailScanner, ScannedMessage, TextPart, DEFAULT_MAX_MESSAGE_SIZE,
 };
-use linkscan_mail::{LinkSource, MailLink, MailScanner, ScannedMessage, TextPart};
 
 use crate::find::{Format, PerInput};
 use crate::input::STDIN_NAME;

@@ -62,6 +62,13 @@ pub use message::{
 /// Buffer size for reading archives.
 const BUFFER: usize = 256 * 1024;
 
+/// The size past which a message is not parsed but scanned as raw text in pieces of about
+/// 1 MiB, unless told otherwise ([`Pipeline::max_message_size`](pipeline::Pipeline::max_message_size),
+/// [`Archive::max_message_size`](archive::Archive::max_message_size), `--max-message-size`):
+/// 32 MiB. The one default of every reader: an update of an archive cuts its input as
+/// the build did only under the same limit.
+pub const DEFAULT_MAX_MESSAGE_SIZE: u64 = 32 << 20;
+
 /// Whether an archive that starts with `head` is gzip-compressed: its magic bytes `1f 8b`,
 /// whatever its name. [`open_mbox`] decompresses such an archive.
 ///

@@ -101,7 +101,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Once;
 
-use crate::{MailScanner, ScannedMessage};
+use crate::{MailScanner, ScannedMessage, DEFAULT_MAX_MESSAGE_SIZE};
 use linkscan::html::{write_escaped, Linkifier};
 
 use files::{file_name, page_name, write_replacing, Output};
@@ -137,10 +137,6 @@ pub const MAX_REPLIES_SHOWN: usize = 50;
 /// (Message-IDs are kept as 64-bit hashes). So a row holds at most a few KiB whatever the
 /// message.
 pub const MAX_ROW_FIELD: usize = 512;
-
-/// The size past which a message of an mbox is scanned as raw text in pieces, unless
-/// [`Archive::max_message_size`] says otherwise (as `--max-message-size`): 32 MiB.
-pub const DEFAULT_MAX_MESSAGE_SIZE: u64 = 32 << 20;
 
 /// Counts of one input, for the front page.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

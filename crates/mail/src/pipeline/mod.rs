@@ -91,14 +91,11 @@ use std::sync::atomic::AtomicU64;
 use std::sync::{mpsc, Arc};
 use std::thread;
 
-use crate::{MailScanner, ScannedMessage};
+use crate::{MailScanner, ScannedMessage, DEFAULT_MAX_MESSAGE_SIZE};
 
 use batches::{scan_batch, Batcher, Depth, RawMessage, Spawn, Step};
 use maildir::read_maildir;
 use mbox::read_mbox;
-
-/// The default size limit of a message ([`Pipeline::max_message_size`]): 32 MiB.
-pub const DEFAULT_MAX_MESSAGE_SIZE: u64 = 32 << 20;
 
 /// One input of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
