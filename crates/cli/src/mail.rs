@@ -45,7 +45,7 @@ use linkscan_mail::{
 };
 
 use crate::find::{Format, PerInput};
-use crate::input::STDIN_NAME;
+use crate::input::{describe, STDIN_NAME};
 use crate::render::{decimal, json_str, tsv_field, tsv_unescape, Name};
 use crate::words;
 use crate::{FindArgs, Outcome};
@@ -327,7 +327,7 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                 bar.set_message(format!("{} messages", all.messages + totals.messages));
             }
             Event::Failed { input, error } => {
-                let name = &names[input];
+                let (name, error) = (&names[input], describe(&error));
                 bar.suspend(|| crate::warn!("linkscan: {name}: {error}"));
                 outcome = Outcome::InputErrors;
             }
@@ -341,9 +341,11 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                     outcome = Outcome::InputErrors;
                 }
                 for (folder, e) in &unreadable {
-                    bar.suspend(|| crate::warn!("linkscan: {}: {e}", display(folder)));
+                    let (folder, e) = (display(folder), describe(e));
+                    bar.suspend(|| crate::warn!("linkscan: {folder}: {e}"));
                 }
                 if let Some(error) = error {
+                    let error = describe(&error);
                     bar.suspend(|| {
                         if totals.messages > 0 {
                             crate::warn!(

@@ -15,12 +15,15 @@
 //! archive, from 1), `message_id`, `part`, `content_type`, `source`, `start`, `end` (byte
 //! offsets in the part's decoded text), `kind`, `text`, `href`. Problems met in a message
 //! are its `warnings`, as the command prints them; a read error of the archive raises
-//! `OSError` (after the messages read before it).
+//! `OSError` (after the messages read before it), with its errno and file name when the
+//! system gave the error.
 
 use std::fs::File;
 use std::io::{BufRead, Cursor};
+use std::path::Path;
 use std::sync::Mutex;
 
+use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyDict, PyList};
@@ -215,7 +218,7 @@ impl ArchiveScan {
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyMessage>> {
-        let next = py.detach(|| -> std::io::Result<Option<(usize, Scanned)>> {
+        let next = py.detach(|| -> PyResult<Option<(usize, Scanned)>> {
             let mut events = self.events.lock().unwrap_or_else(|e| e.into_inner());
             for event in events.by_ref() {
                 match event? {
@@ -225,18 +228,19 @@ impl ArchiveScan {
                             offset: None,
                             path: m.path,
                             message: m.output,
-                            warnings: m.warnings,
+                            warnings: m.warnings.iter().map(ToString::to_string).collect(),
                         };
                         return Ok(Some((m.input, scanned)));
                     }
-                    Event::Failed { error, .. }
+                    Event::Failed { input, error }
                     | Event::End {
-                        error: Some(error), ..
-                    } => return Err(std::io::Error::other(error)),
+                        input,
+                        error: Some(error),
+                        ..
+                    } => return Err(os_error(error, Path::new(&self.names[input]))),
                     Event::End { unreadable, .. } if !unreadable.is_empty() => {
-                        let (folder, error) = &unreadable[0];
-                        let error = format!("{}: {error}", folder.display());
-                        return Err(std::io::Error::other(error));
+                        let (folder, error) = unreadable.into_iter().next().expect("one");
+                        return Err(os_error(error, &folder));
                     }
                     _ => {}
                 }
@@ -247,6 +251,20 @@ impl ArchiveScan {
             None => Ok(None),
             Some((input, scanned)) => scanned.message(py, &self.names[input]).map(Some),
         }
+    }
+}
+
+/// The `OSError` of an input (or a folder of it) that could not be read: with the errno and
+/// the file name when the system gave the error (Python makes it `FileNotFoundError`,
+/// `PermissionError`, … by the errno), else of the class of its kind, with its words.
+fn os_error(error: std::io::Error, filename: &Path) -> PyErr {
+    match error.raw_os_error() {
+        Some(errno) => {
+            let text = error.to_string();
+            let strerror = text.find(" (os error").map_or(&*text, |i| &text[..i]);
+            PyOSError::new_err((errno, strerror.to_owned(), filename.to_owned()))
+        }
+        None => error.into(),
     }
 }
 

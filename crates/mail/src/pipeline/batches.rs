@@ -32,7 +32,7 @@ use crate::splitter::unescape;
 use crate::{MailScanner, ScannedMessage};
 
 use super::sources::READ_BYTES;
-use super::{describe, MessageInfo, Render, Scanned};
+use super::{MessageInfo, Render, Scanned, Warning};
 
 pub(super) struct RawMessage {
     /// The input it is of (index in the run's inputs).
@@ -46,7 +46,7 @@ pub(super) struct RawMessage {
     pub(super) path: Option<PathBuf>,
     pub(super) bytes: Bytes,
     /// Warnings from reading (mbox splitting, an unreadable Maildir file).
-    pub(super) warnings: Vec<String>,
+    pub(super) warnings: Vec<Warning>,
 }
 
 /// Where the bytes of a message are.
@@ -73,13 +73,13 @@ pub(super) enum Step<T> {
         done: u64,
     },
     /// An input could not be opened.
-    Failed { input: usize, error: String },
+    Failed { input: usize, error: io::Error },
     /// The current input is finished; an error if it could not be read to its end, and
     /// the folders of a Maildir that could not be listed, each with the error.
     End {
-        error: Option<String>,
+        error: Option<io::Error>,
         read_errors: usize,
-        unreadable: Vec<(PathBuf, String)>,
+        unreadable: Vec<(PathBuf, io::Error)>,
     },
 }
 
@@ -168,7 +168,7 @@ impl<T> Batcher<'_, T> {
 pub(super) fn scan(
     scanner: &MailScanner,
     raw: &RawMessage,
-) -> (ScannedMessage, bool, Option<String>) {
+) -> (ScannedMessage, bool, Option<Warning>) {
     match &raw.bytes {
         Bytes::Mbox(buf, range, escaped) => {
             // The splitter's search found the escaped lines: no second search of every
@@ -192,7 +192,7 @@ pub(super) fn scan(
                 Err(e) => (
                     ScannedMessage::default(),
                     true,
-                    Some(format!("could not be read: {}", describe(&e))),
+                    Some(Warning::Unreadable(e)),
                 ),
             }
         }
@@ -229,11 +229,12 @@ pub(super) fn scan_batch<R: Render>(
     messages
         .into_par_iter()
         .map(|raw| {
-            let (scanned, first, read_error) = scan(scanner, &raw);
+            let (scanned, first, unreadable) = scan(scanner, &raw);
+            let read_error = unreadable.is_some();
             let mut warnings = raw.warnings;
-            warnings.extend(read_error.iter().cloned());
+            warnings.extend(unreadable);
             // Copied, not moved: the page of an archive shows them too.
-            warnings.extend(scanned.warnings().iter().map(|w| w.to_string()));
+            warnings.extend(scanned.warnings().iter().cloned().map(Warning::Mail));
             let message_id = scanned.message_id().map(str::to_owned);
             let parts = if first { scanned.parts().len() } else { 0 };
             let skipped = scanned.skipped().len();
@@ -253,7 +254,7 @@ pub(super) fn scan_batch<R: Render>(
                 path: raw.path,
                 message_id,
                 first,
-                read_error: read_error.is_some(),
+                read_error,
                 parts,
                 skipped,
                 skipped_text,

@@ -25,7 +25,7 @@ use crate::splitter::CHUNK;
 use crate::MboxWarning;
 
 use super::batches::{Batcher, Bytes, RawMessage, Step};
-use super::describe;
+use super::Warning;
 
 /// Reads one Maildir: the files are listed here and read by the workers, except those
 /// over the size limit, which are read here in pieces. `None` when the receiver is gone;
@@ -39,18 +39,8 @@ pub(super) fn read_maildir<T>(
 ) -> Option<Step<T>> {
     let (files, unreadable) = match crate::maildir::read_maildir(path) {
         // A folder that cannot be listed is a read error of its own, not a message.
-        Ok(maildir) => (
-            maildir.messages,
-            maildir
-                .unreadable
-                .iter()
-                .map(|(folder, e)| (folder.clone(), describe(e)))
-                .collect(),
-        ),
-        Err(e) => {
-            let error = describe(&e);
-            return Some(Step::Failed { input, error });
-        }
+        Ok(maildir) => (maildir.messages, maildir.unreadable),
+        Err(error) => return Some(Step::Failed { input, error }),
     };
     let sizes: Vec<Option<u64>> = files
         .iter()
@@ -93,18 +83,15 @@ pub(super) fn read_maildir<T>(
             if !first {
                 *global += 1;
             }
-            let mut warnings = if first {
-                vec![over_limit(limit)]
-            } else {
-                Vec::new()
-            };
+            let mut warnings = Vec::new();
+            if first {
+                warnings.push(Warning::Mbox(MboxWarning::TooLarge { limit }));
+            }
             if short {
-                warnings.push(format!(
-                    "a run of more than {} bytes without white space was cut at a character \
-                     boundary at byte {}; a link across the cut is split",
-                    limit.max(CHUNK as u64),
-                    offset + len as u64
-                ));
+                warnings.push(Warning::RunCut {
+                    max_run: limit.max(CHUNK as u64),
+                    at: offset + len as u64,
+                });
             }
             let message = RawMessage {
                 input,
@@ -132,7 +119,7 @@ pub(super) fn read_maildir<T>(
                 global: *global,
                 path: Some(file.clone()),
                 bytes: Bytes::Chunk(Arc::new(Vec::new()), 0..0, 0, first),
-                warnings: vec![format!("could not be read: {}", describe(&e))],
+                warnings: vec![Warning::Unreadable(e)],
             };
             if !batcher.push(message, 0) {
                 return None;
@@ -144,11 +131,6 @@ pub(super) fn read_maildir<T>(
         read_errors,
         unreadable,
     })
-}
-
-/// The warning for a message over the size limit.
-pub(super) fn over_limit(limit: u64) -> String {
-    MboxWarning::TooLarge { limit }.to_string()
 }
 
 /// Reads `reader` in pieces of about [`CHUNK`] bytes, each cut just after an ASCII space or

@@ -30,30 +30,9 @@ use crate::splitter::{MboxSplitter, Split};
 use crate::MboxWarning;
 
 use super::batches::{Batcher, Bytes, Depth, RawMessage, Step};
-use super::describe;
 use super::sources::{open_stream, Carry, Source, HEADROOM, READ_BYTES};
-
-/// A read error of an archive in words. Corrupt compressed data (the only source of
-/// `InvalidData`/`InvalidInput` here) may have been decompressed to garbage before the
-/// damage was detected — gzip verifies its checksum only at the end of each member — so
-/// the message says that what was printed before is not verified, as `zcat` does by
-/// failing after its output. (Holding back every message until its gzip member is
-/// verified would hold a whole member in memory.)
-pub(super) fn read_error(e: &io::Error) -> String {
-    match e.kind() {
-        io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput => format!(
-            "the compressed data is corrupt ({}); the output of this archive before this \
-             point was not verified by its checksum and may hold links from damaged data",
-            describe(e)
-        ),
-        _ => describe(e),
-    }
-}
-
-/// The warnings of the archive's splitter, as printed.
-pub(super) fn strings(warnings: &[MboxWarning]) -> Vec<String> {
-    warnings.iter().map(ToString::to_string).collect()
-}
+use super::warning::Corrupt;
+use super::Warning;
 
 /// Reads one mbox archive (plain or gzip) in large buffers, split into messages by
 /// [`MboxSplitter`] (`path` `None`: standard input). `None` when the receiver is gone; else the event that ends the input.
@@ -88,8 +67,7 @@ pub(super) fn read_mbox<T>(
     let (mut source, size) = match opened {
         Ok(opened) => opened,
         Err(e) => {
-            let error = describe(&e);
-            return Some(Step::Failed { input, error });
+            return Some(Step::Failed { input, error: e });
         }
     };
     if !batcher.send(Step::Start { input, size }) {
@@ -140,10 +118,10 @@ pub(super) fn read_mbox<T>(
             let (message, size) = match split {
                 Split::Message(m) => {
                     let size = m.range.len();
-                    let mut warnings = strings(&m.warnings);
+                    let mut warnings = warnings(m.warnings);
                     if i + 1 == last {
                         if let Some(e) = &error {
-                            warnings.push(MboxWarning::read_error(e).to_string());
+                            warnings.push(Warning::Mbox(MboxWarning::read_error(e)));
                         }
                     }
                     let range = data.start + m.range.start..data.start + m.range.end;
@@ -171,7 +149,7 @@ pub(super) fn read_mbox<T>(
                             c.start_in_message,
                             c.first,
                         ),
-                        warnings: strings(&c.warnings),
+                        warnings: warnings(c.warnings),
                     };
                     (message, size)
                 }
@@ -185,7 +163,7 @@ pub(super) fn read_mbox<T>(
         }
     }
     Some(Step::End {
-        error: error.map(|e| read_error(&e)),
+        error: error.map(Corrupt::read_error),
         read_errors: 0,
         unreadable: Vec::new(),
     })
@@ -203,4 +181,9 @@ pub(super) fn has_cr_line_ends(file: &File) -> bool {
     let mut head = vec![0u8; 64 << 10];
     let (len, _) = read_full(file, 0, &mut head);
     crate::has_cr_line_ends(&head[..len])
+}
+
+/// The splitter's warnings of a message, as the run gives them.
+fn warnings(split: Vec<MboxWarning>) -> Vec<Warning> {
+    split.into_iter().map(Warning::Mbox).collect()
 }

@@ -68,9 +68,11 @@
 //! # Reporting
 //!
 //! Every message read is given back, whatever happens to it. Problems in a message are
-//! its [`Scanned::warnings`], as sentences; they never stop the run. An input that cannot
-//! be opened is an [`Event::Failed`]; one that cannot be read to its end ends with
-//! [`Event::End`]'s `error`, after the messages read before the error.
+//! its [`Scanned::warnings`], as data ([`Warning`], whose `Display` is the sentence);
+//! they never stop the run. An input that cannot be opened is an [`Event::Failed`]; one
+//! that cannot be read to its end ends with [`Event::End`]'s `error`, after the messages
+//! read before the error. Errors are the [`io::Error`]s met, their kinds and OS codes
+//! kept: the words are the caller's.
 //!
 //! # Modules
 //!
@@ -84,6 +86,7 @@ mod batches;
 mod maildir;
 mod mbox;
 mod sources;
+mod warning;
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -96,6 +99,7 @@ use crate::{MailScanner, ScannedMessage, DEFAULT_MAX_MESSAGE_SIZE};
 use batches::{scan_batch, Batcher, Depth, RawMessage, Spawn, Step};
 use maildir::read_maildir;
 use mbox::read_mbox;
+pub use warning::Warning;
 
 /// One input of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -184,8 +188,8 @@ pub struct Scanned<T> {
     pub skipped_text: usize,
     /// [`ScannedMessage::link_count`]: the links kept or counted by the scan.
     pub links: usize,
-    /// The problems met in reading and scanning it, as sentences.
-    pub warnings: Vec<String>,
+    /// The problems met in reading and scanning it.
+    pub warnings: Vec<Warning>,
     /// What the [`Render`] made of it.
     pub output: T,
 }
@@ -212,19 +216,20 @@ pub enum Event<T> {
     Failed {
         /// Index in the run's inputs.
         input: usize,
-        /// The error, in words.
-        error: String,
+        /// The error.
+        error: io::Error,
     },
     /// The current input is finished.
     End {
         /// Index in the run's inputs.
         input: usize,
-        /// Why it could not be read to its end.
-        error: Option<String>,
+        /// Why it could not be read to its end (for corrupt compressed data, an error of
+        /// kind `InvalidData` or `InvalidInput` that says so).
+        error: Option<io::Error>,
         /// Maildir files that could not be read (each also a message with `read_error`).
         read_errors: usize,
         /// The folders of a Maildir that could not be listed, each with the error.
-        unreadable: Vec<(PathBuf, String)>,
+        unreadable: Vec<(PathBuf, io::Error)>,
     },
 }
 
@@ -427,14 +432,5 @@ impl<T> Drop for Events<T> {
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
-    }
-}
-
-/// An I/O error in words, without the `(os error N)` suffix.
-fn describe(e: &io::Error) -> String {
-    let text = e.to_string();
-    match text.find(" (os error") {
-        Some(i) => text[..i].to_string(),
-        None => text,
     }
 }
