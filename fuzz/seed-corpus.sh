@@ -77,14 +77,14 @@ for target in "${targets[@]}"; do
         # sample, which start at arbitrary points of real mail.
         mail_no_panic)
             text_seeds "corpus/$target"
-            for f in ../tests/data/mail/*.mbox; do
+            for f in ../crates/mail/tests/data/mail/*.mbox; do
                 [ -r "$f" ] && cp "$f" "corpus/$target/archive-$(basename "$f")"
             done
             structure_seeds "corpus/$target" ;;
         # Whole archives: the same, and the test messages on their own (a Maildir file).
         mail_archive)
             text_seeds "corpus/$target"
-            for f in ../tests/data/mail/*.mbox ../tests/data/mail/*.eml; do
+            for f in ../crates/mail/tests/data/mail/*.mbox ../crates/mail/tests/data/mail/*.eml; do
                 [ -r "$f" ] && cp "$f" "corpus/$target/archive-$(basename "$f")"
             done ;;
         *) text_seeds "corpus/$target" ;;
