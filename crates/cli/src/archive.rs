@@ -1,62 +1,26 @@
 //! `linkscan linkify --mbox/--maildir --out DIR`: the HTML archive of
-//! [`linkscan_mail::archive`], its pages written on the parallel scan of [`linkscan_mail::pipeline`] (wired by
-//! [`crate::mail`]).
+//! [`linkscan_mail::archive`], built on the parallel scan of [`linkscan_mail::pipeline`] by
+//! [`Archive::build`], which writes each message's page on the worker that scanned it;
+//! [`Archive::finish`] then writes the thread, month and front pages and the links
+//! between the pages. The folder keeps what was written when the run stops early.
 //!
-//! Each message's page is written on the worker that scanned it
-//! ([`Archive::write_message`]); the rows come back in archive order and are added once
-//! the run has read every input, and [`Archive::finish`] writes the thread, month and
-//! front pages and the links between the pages. The folder keeps what was written when
-//! the run stops early.
+//! Only the words are the command's: the run's progress, warnings and summaries, as
+//! `find --mbox` says them ([`crate::mail::Report`]), an update's, and the pages removed.
 
 use std::io;
 
 use linkscan::html::Linkifier;
-use linkscan_mail::archive::{Addresses, Archive, ArchivedMessage, InputTotals, Updated};
-use linkscan_mail::{MailScanner, ScannedMessage};
+use linkscan_mail::archive::{Addresses, Archive, Updated};
+use linkscan_mail::MailScanner;
 
-use crate::mail::{self, Emit, Render, Run, Totals};
+use crate::mail::{self, Emit, Report};
 use crate::{words, LinkifyArgs, Outcome};
 
-/// Writes the pages (in parallel).
-struct Pages<'a> {
-    archive: &'a Archive,
-}
-
-impl Render for Pages<'_> {
-    type Rendered = io::Result<ArchivedMessage>;
-
-    fn render(
-        &self,
-        file: &str,
-        index: usize,
-        global: usize,
-        m: ScannedMessage,
-    ) -> io::Result<ArchivedMessage> {
-        self.archive.write_message(file, index, global, &m)
-    }
-}
-
-/// Gathers the rows (in order) and the inputs' totals.
-#[derive(Default)]
-struct Rows {
-    messages: Vec<ArchivedMessage>,
-    inputs: Vec<(String, InputTotals)>,
-}
-
-impl Emit<io::Result<ArchivedMessage>> for Rows {
-    fn emit(&mut self, row: io::Result<ArchivedMessage>) -> io::Result<usize> {
-        self.messages.push(row?);
+/// Nothing to write in order: the pages are written on the pool, as the messages are
+/// scanned.
+impl Emit<()> for () {
+    fn emit(&mut self, (): ()) -> io::Result<usize> {
         Ok(0)
-    }
-
-    fn end(&mut self, input: &str, totals: &Totals) -> io::Result<()> {
-        let totals = InputTotals {
-            messages: totals.messages,
-            links: totals.links,
-            warnings: totals.warnings,
-        };
-        self.inputs.push((input.to_string(), totals));
-        Ok(())
     }
 }
 
@@ -125,25 +89,15 @@ pub(crate) fn run(
             ),
         }
     }
-    let mut rows = Rows::default();
-    let outcome = mail::run(
-        Run {
-            inputs: &args.files,
-            args: &args.mail,
-            scanner,
-            quiet: false,
-        },
-        &Pages { archive: &archive },
-        &mut rows,
-    );
+    let inputs = mail::inputs(&args.files);
+    let pipeline = mail::pipeline(&args.mail, scanner);
+    let mut report = Report::new(&inputs, &args.mail, false);
+    let built = archive.build(&inputs, &pipeline, mail::display, |event| {
+        report.event(event, &mut ())
+    });
+    let outcome = report.end(built.map(|_| ()));
     // The other pages are written even when the run stopped early: what was written is
     // kept.
-    for message in rows.messages {
-        archive.add(message);
-    }
-    for (name, totals) in &rows.inputs {
-        archive.end_input(name, *totals);
-    }
     let finished = archive.finish();
     let outcome = outcome?;
     let finished = finished?;

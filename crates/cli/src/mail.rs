@@ -200,7 +200,7 @@ pub(crate) struct Run<'a> {
 
 /// The name of an input or a Maildir file as printed: escaped as a TSV field (see
 /// [`crate::render`]), so a name that is not UTF-8 stays distinct.
-fn display(path: &Path) -> String {
+pub(crate) fn display(path: &Path) -> String {
     Name::new(path.as_os_str()).text
 }
 
@@ -242,54 +242,98 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
     render: &R,
     sink: &mut S,
 ) -> io::Result<Outcome> {
-    let inputs: Vec<Input> = if run.inputs.is_empty() {
-        vec![Input::Stdin]
-    } else {
-        (run.inputs.iter())
-            .map(|path| match path.to_str() {
-                Some(STDIN_NAME) => Input::Stdin,
-                _ => Input::Path(path.clone()),
-            })
-            .collect()
-    };
-    let names: Vec<String> = inputs.iter().map(|input| display(input.path())).collect();
-    let limit = run
-        .args
-        .max_message_size
-        .unwrap_or(DEFAULT_MAX_MESSAGE_SIZE);
-    let pipeline = Pipeline::new(run.scanner)
-        .maildir(run.args.maildir)
-        .max_message_size(limit);
-
-    let quiet = run.args.no_progress || run.quiet;
-    // `find -q` stops at the first link, as grep -q does.
-    let stop_at_first_link = run.quiet;
-    let show_progress = !quiet && io::stderr().is_terminal();
-    let bar = progress_bar();
-    let started = Instant::now();
-    let mut bar_visible = false;
-
-    let mut outcome = Outcome::Ok;
-    let mut all = Totals::default();
-    let mut totals = Totals::default();
-    let mut current = String::new();
+    let inputs = inputs(run.inputs);
+    let pipeline = pipeline(run.args, run.scanner);
+    let mut report = Report::new(&inputs, run.args, run.quiet);
     let named = Named {
         render,
-        names: names.clone(),
+        names: report.names.clone(),
     };
-    let result = pipeline.run(&inputs, &named, |event| {
+    let result = pipeline.run(&inputs, &named, |event| report.event(event, sink));
+    // (Once this thread stops early, on a write error, the run stops by itself.)
+    report.end(result.and_then(|()| sink.finish()))
+}
+
+/// The inputs of a run: standard input when none is named, and for `-`.
+pub(crate) fn inputs(paths: &[PathBuf]) -> Vec<Input> {
+    if paths.is_empty() {
+        return vec![Input::Stdin];
+    }
+    (paths.iter())
+        .map(|path| match path.to_str() {
+            Some(STDIN_NAME) => Input::Stdin,
+            _ => Input::Path(path.clone()),
+        })
+        .collect()
+}
+
+/// The pipeline of a run: mbox or Maildir inputs, and the size limit of a message.
+pub(crate) fn pipeline(args: &MailArgs, scanner: MailScanner) -> Pipeline {
+    let limit = args.max_message_size.unwrap_or(DEFAULT_MAX_MESSAGE_SIZE);
+    Pipeline::new(scanner)
+        .maildir(args.maildir)
+        .max_message_size(limit)
+}
+
+/// What a run says on stderr as it goes, from its events: each message's warnings, the
+/// inputs that could not be read, a summary per input (and a total), and the progress bar.
+pub(crate) struct Report {
+    /// The display names of the inputs.
+    names: Vec<String>,
+    /// No progress bar and no summary.
+    quiet: bool,
+    /// `find -q`: stop at the first link, as grep -q does.
+    stop_at_first_link: bool,
+    show_progress: bool,
+    bar: ProgressBar,
+    started: Instant,
+    bar_visible: bool,
+    outcome: Outcome,
+    /// The inputs ended so far, and the current one.
+    all: Totals,
+    totals: Totals,
+    current: String,
+}
+
+impl Report {
+    /// The report of a run over `inputs`; `stop_at_first_link` is `find -q`, which is
+    /// quiet too.
+    pub(crate) fn new(inputs: &[Input], args: &MailArgs, stop_at_first_link: bool) -> Report {
+        let quiet = args.no_progress || stop_at_first_link;
+        Report {
+            names: inputs.iter().map(|input| display(input.path())).collect(),
+            quiet,
+            stop_at_first_link,
+            show_progress: !quiet && io::stderr().is_terminal(),
+            bar: progress_bar(),
+            started: Instant::now(),
+            bar_visible: false,
+            outcome: Outcome::Ok,
+            all: Totals::default(),
+            totals: Totals::default(),
+            current: String::new(),
+        }
+    }
+
+    /// Says what `event` says, and hands its output to `sink`; `Ok(false)` stops the run.
+    pub(crate) fn event<T>(
+        &mut self,
+        event: Event<T>,
+        sink: &mut impl Emit<T>,
+    ) -> io::Result<bool> {
+        let (bar, totals, current) = (&self.bar, &mut self.totals, &mut self.current);
         match event {
             Event::Start { input, size } => {
-                current.clone_from(&names[input]);
-                totals = Totals::default();
+                current.clone_from(&self.names[input]);
+                *totals = Totals::default();
                 if let Some(size) = size {
                     bar.inc_length(size);
                 }
-                sink.start(&current)?;
+                sink.start(current)?;
             }
             Event::Message(done) => {
                 if done.read_error {
-                    outcome = Outcome::InputErrors;
+                    self.outcome = Outcome::InputErrors;
                 }
                 totals.messages += usize::from(done.first);
                 totals.parts += done.parts;
@@ -299,7 +343,7 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                 totals.warnings += done.warnings.len();
                 if !done.warnings.is_empty() {
                     let file = done.path.as_deref().map(display);
-                    let file = file.as_deref().unwrap_or(&current);
+                    let file = file.as_deref().unwrap_or(current);
                     let id = done
                         .message_id
                         .as_deref()
@@ -312,24 +356,24 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                     });
                 }
                 totals.links += sink.emit(done.output)?;
-                if stop_at_first_link && all.links + totals.links > 0 {
+                if self.stop_at_first_link && self.all.links + totals.links > 0 {
                     // Stopping the run stops the reader at its next batch.
-                    sink.end(&current, &totals)?;
+                    sink.end(current, totals)?;
                     return Ok(false);
                 }
             }
-            Event::Progress { bytes } if show_progress => {
-                if !bar_visible && started.elapsed() > Duration::from_secs(1) {
+            Event::Progress { bytes } if self.show_progress => {
+                if !self.bar_visible && self.started.elapsed() > Duration::from_secs(1) {
                     bar.set_draw_target(ProgressDrawTarget::stderr());
-                    bar_visible = true;
+                    self.bar_visible = true;
                 }
                 bar.set_position(bytes);
-                bar.set_message(format!("{} messages", all.messages + totals.messages));
+                bar.set_message(format!("{} messages", self.all.messages + totals.messages));
             }
             Event::Failed { input, error } => {
-                let (name, error) = (&names[input], describe(&error));
+                let (name, error) = (&self.names[input], describe(&error));
                 bar.suspend(|| crate::warn!("linkscan: {name}: {error}"));
-                outcome = Outcome::InputErrors;
+                self.outcome = Outcome::InputErrors;
             }
             Event::End {
                 error,
@@ -338,7 +382,7 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                 ..
             } => {
                 if read_errors > 0 || !unreadable.is_empty() {
-                    outcome = Outcome::InputErrors;
+                    self.outcome = Outcome::InputErrors;
                 }
                 for (folder, e) in &unreadable {
                     let (folder, e) = (display(folder), describe(e));
@@ -356,26 +400,29 @@ pub(crate) fn run<R: Render, S: Emit<R::Rendered>>(
                             crate::warn!("linkscan: {current}: {error}");
                         }
                     });
-                    outcome = Outcome::InputErrors;
+                    self.outcome = Outcome::InputErrors;
                 }
-                sink.end(&current, &totals)?;
-                if !quiet {
-                    bar.suspend(|| crate::warn!("linkscan: {current}: {}", summary(&totals)));
+                sink.end(current, totals)?;
+                if !self.quiet {
+                    bar.suspend(|| crate::warn!("linkscan: {current}: {}", summary(totals)));
                 }
-                all.add(&totals);
+                self.all.add(totals);
             }
             _ => {}
         }
         Ok(true)
-    });
-    // (Once this thread stops early, on a write error, the run stops by itself.)
-    let result = result.and_then(|()| sink.finish());
-    bar.finish_and_clear();
-    result?;
-    if !quiet && inputs.len() > 1 {
-        crate::warn!("linkscan: total: {}", summary(&all));
     }
-    Ok(outcome)
+
+    /// Ends the report of a run that gave `result`: clears the progress bar and, when the
+    /// run went to its end, writes the total of several inputs; the run's outcome.
+    pub(crate) fn end(self, result: io::Result<()>) -> io::Result<Outcome> {
+        self.bar.finish_and_clear();
+        result?;
+        if !self.quiet && self.names.len() > 1 {
+            crate::warn!("linkscan: total: {}", summary(&self.all));
+        }
+        Ok(self.outcome)
+    }
 }
 
 fn summary(t: &Totals) -> String {

@@ -8,7 +8,8 @@
 //! scanning it runs with the GIL released. `scan_archive` and `build_archive` (given a
 //! path) run the parallel [`Pipeline`] instead, as the command does: messages are scanned
 //! on the rayon pool, a bounded number ahead of the one handed to Python, and come in
-//! archive order.
+//! archive order; `build_archive` builds on it with [`Archive::build`], as `linkscan
+//! linkify --out` does.
 //!
 //! Each message yields a `Message` whose `links` are dicts with exactly the fields (and
 //! values) of the JSON lines of `linkscan find --mbox`: `file`, `message` (position in the
@@ -29,7 +30,7 @@ use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyDict, PyList};
 
 use super::finder::PyLinkFinder;
-use linkscan_mail::archive::{Addresses, Archive, ArchivedMessage, InputTotals, Updated};
+use linkscan_mail::archive::{Addresses, Archive, Updated};
 use linkscan_mail::pipeline::{Event, Events, Input, MessageInfo, Pipeline};
 use linkscan_mail::{open_mbox, MailScanner, MboxReader, ScannedMessage};
 
@@ -327,45 +328,9 @@ pub enum Paths {
     Many(Vec<std::path::PathBuf>),
 }
 
-/// Writes the pages of the messages of the archive at `path` on the parallel pipeline, as
-/// `linkscan linkify --mbox PATH --out` does, and adds them to `archive`; returns the
-/// messages read.
-fn build_on_pipeline(
-    archive: &mut Archive,
-    scanner: MailScanner,
-    path: std::path::PathBuf,
-    file: &str,
-) -> std::io::Result<usize> {
-    let pipeline = Pipeline::new(scanner);
-    let mut rows: Vec<ArchivedMessage> = Vec::new();
-    let mut totals = InputTotals::default();
-    {
-        let shared: &Archive = archive;
-        let render = |info: &MessageInfo<'_>, m: ScannedMessage| {
-            shared.write_message(file, info.index, info.global, &m)
-        };
-        pipeline.run(&[Input::Path(path)], &render, |event| {
-            match event {
-                Event::Message(m) => {
-                    totals.messages += usize::from(m.first);
-                    totals.links += m.links;
-                    totals.warnings += m.warnings.len();
-                    rows.push(m.output?);
-                }
-                Event::Failed { error, .. }
-                | Event::End {
-                    error: Some(error), ..
-                } => return Err(std::io::Error::other(error)),
-                _ => {}
-            }
-            Ok(true)
-        })?;
-    }
-    for row in rows {
-        archive.add(row);
-    }
-    archive.end_input(file, totals);
-    Ok(totals.messages)
+/// How the pages name an input: its path as it is (the pages show its file name).
+fn name(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
 }
 
 /// build_archive(source, out, *, finder=None, addresses="show", checks=False, update=False) -> dict
@@ -443,11 +408,18 @@ pub fn build_archive(
         Source::Path(path) => {
             // Errors at the call, as before the scan: FileNotFoundError, …
             File::open(&path)?;
-            let file = path.to_string_lossy().into_owned();
-            py.detach(|| -> std::io::Result<_> {
-                let mut archive = create()?.source(&path, &scanner);
-                let messages = build_on_pipeline(&mut archive, scanner, path, &file)?;
-                Ok((messages, archive.finish()?))
+            let pipeline = Pipeline::new(scanner);
+            py.detach(|| -> PyResult<_> {
+                let mut archive = create()?.source(&path, pipeline.scanner());
+                let inputs = [Input::Path(path.clone())];
+                let built = archive.build(&inputs, &pipeline, name, |event| match event {
+                    Event::Failed { error, .. }
+                    | Event::End {
+                        error: Some(error), ..
+                    } => Err(std::io::Error::other(os_error(error, &path))),
+                    _ => Ok(true),
+                })?;
+                Ok((built.messages, archive.finish()?))
             })?
         }
         Source::Bytes(bytes) => {

@@ -54,9 +54,10 @@
 //! ([`Finished`], [`Updated`], [`InputTotals`]) and the writing of each message's page.
 //! Beside it: `rows` (the row model: what is kept of each message, and where it is
 //! shown), `lists` (the thread, month and front pages), `heads` (the head of every page,
-//! and what a message page shows around its text), `update` (the `--update` path), and
-//! those they use: `text`, `page`, `links`, `threads`, `date`, `state`, `files` and
-//! `hash`.
+//! and what a message page shows around its text), `update` (the `--update` path),
+//! `build` (an archive built on the parallel [`pipeline`](crate::pipeline), feature
+//! `parallel`), and those they use: `text`, `page`, `links`, `threads`, `date`, `state`,
+//! `files` and `hash`.
 //!
 //! ```
 //! use linkscan_mail::archive::Archive;
@@ -82,6 +83,8 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+#[cfg(feature = "parallel")]
+mod build;
 pub(crate) mod date;
 mod files;
 mod hash;
@@ -112,6 +115,9 @@ pub use state::STATE_FILE;
 use state::{Input, State};
 use text::References;
 use update::Before;
+
+#[cfg(feature = "parallel")]
+pub use build::Built;
 
 /// How addresses are shown (`--addresses`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -233,6 +233,72 @@ pub enum Event<T> {
     },
 }
 
+impl<T> Scanned<T> {
+    /// The message without what the [`Render`] made of it, and that.
+    pub(crate) fn take_output(self) -> (Scanned<()>, T) {
+        let Scanned {
+            input,
+            index,
+            global,
+            path,
+            message_id,
+            first,
+            read_error,
+            parts,
+            skipped,
+            skipped_text,
+            links,
+            warnings,
+            output,
+        } = self;
+        let scanned = Scanned {
+            input,
+            index,
+            global,
+            path,
+            message_id,
+            first,
+            read_error,
+            parts,
+            skipped,
+            skipped_text,
+            links,
+            warnings,
+            output: (),
+        };
+        (scanned, output)
+    }
+}
+
+impl<T> Event<T> {
+    /// The event without the output of its message, and that output.
+    pub(crate) fn take_output(self) -> (Event<()>, Option<T>) {
+        match self {
+            Event::Message(scanned) => {
+                let (scanned, output) = scanned.take_output();
+                (Event::Message(scanned), Some(output))
+            }
+            Event::Start { input, size } => (Event::Start { input, size }, None),
+            Event::Progress { bytes } => (Event::Progress { bytes }, None),
+            Event::Failed { input, error } => (Event::Failed { input, error }, None),
+            Event::End {
+                input,
+                error,
+                read_errors,
+                unreadable,
+            } => {
+                let end = Event::End {
+                    input,
+                    error,
+                    read_errors,
+                    unreadable,
+                };
+                (end, None)
+            }
+        }
+    }
+}
+
 /// The parallel scan of mail archives; see the [module](self) documentation.
 #[derive(Clone, Debug)]
 pub struct Pipeline {
@@ -310,6 +376,11 @@ impl Pipeline {
     /// The scanner of the messages.
     pub fn scanner(&self) -> &MailScanner {
         &self.scanner
+    }
+
+    /// The size limit of a message ([`Pipeline::max_message_size`]).
+    pub(crate) fn limit(&self) -> u64 {
+        self.limit
     }
 
     /// Scans `inputs` in turn (in parallel within each, on the global rayon pool),
