@@ -225,3 +225,89 @@ fn the_remembered_tld_is_not_taken_for_a_neighbour() {
     assert_eq!(found, ["x.com", "x.co", "x.COM", "x.com", "x.cm"]);
     assert_equal_to_oracle(text.as_bytes(), &policies());
 }
+
+/// Chains of labels joined by `.` and `。`, as in `a。b.a。b.…`: the scanner goes along
+/// a chain of short ASCII labels label after label ([`linkscan`]'s chain loop), to the
+/// first label that is no inner one. The labels sit on its edges (one byte, the longest
+/// TLD of each policy and one byte more, a hyphen, upper case, a TLD, non-ASCII), the
+/// joints on the Dot's (`.`, `。`, two of them, a fullwidth stop, a `。` cut short or
+/// with its last byte changed, an Ignored code point, nothing), and the chain ends
+/// anywhere: in the middle of a `。`, after a Dot, before a link end.
+#[test]
+fn chains_of_labels_with_ideographic_dots_equal_the_oracle() {
+    const LABELS: &[&str] = &[
+        "a",
+        "b1",
+        "-",
+        "x-",
+        "com",
+        "COM",
+        "org",
+        "abcdefgh",
+        "abcdefghi",
+        "xn--vermgensberatung-pwb",
+        "xn--vermgensberatung-pwbx",
+        "中国",
+        "é",
+        "рф",
+    ];
+    const JOINTS: &[&str] = &[
+        ".",
+        "\u{3002}",
+        "\u{3002}",
+        "..",
+        "\u{3002}\u{3002}",
+        ".\u{3002}",
+        "\u{FF0E}",
+        "\u{AD}\u{3002}",
+        "\u{3002}\u{AD}",
+        "\u{3001}",
+        "",
+    ];
+    let policies = policies();
+    let mut rng = Rng::new(0xC4A1_3002_0A0B);
+    let (mut links, mut texts) = (0, 0);
+    for _ in 0..4_000 {
+        let mut text = Vec::new();
+        if rng.below(3) == 0 {
+            text.extend_from_slice(SEPARATORS[rng.below(SEPARATORS.len())]);
+        }
+        for _ in 0..1 + rng.below(16) {
+            text.extend_from_slice(rng.pick(LABELS).as_bytes());
+            let joint = rng.pick(JOINTS).as_bytes();
+            text.extend_from_slice(joint);
+        }
+        if rng.below(2) == 0 {
+            text.extend_from_slice(rng.pick(LABELS).as_bytes());
+        }
+        text.extend_from_slice(SEPARATORS[rng.below(SEPARATORS.len())]);
+        // The bytes of `。` with the last one changed, or cut short.
+        if rng.below(4) == 0 {
+            text.extend_from_slice(&[0xE3, 0x80, 0x81, b'a']);
+        }
+        let cut = text.len() - rng.below(text.len().min(5) + 1);
+        links += assert_equal_to_oracle(&text[..cut], &policies);
+        texts += 1;
+    }
+    // Some chains end in a TLD, and so in a link.
+    assert!(links * 10 > texts, "{links} links in {texts} texts");
+    // The hostile line itself, long enough to cross many blocks of the search, and
+    // shorter chains that end in a TLD: a link, unless a label is bad.
+    for (unit, link) in [
+        ("a\u{3002}b.", 1),
+        ("a.b\u{3002}", 1),
+        ("ab\u{3002}cd\u{3002}", 1),
+        ("a\u{3002}-.", 0),
+    ] {
+        let mut text = unit.repeat(300);
+        assert_equal_to_oracle(text.as_bytes(), &policies);
+        text.push_str("com x");
+        assert_equal_to_oracle(text.as_bytes(), &policies);
+        let text = format!("{}com x", unit.repeat(20));
+        assert_eq!(
+            assert_equal_to_oracle(text.as_bytes(), &policies),
+            link,
+            "{text}"
+        );
+    }
+}
