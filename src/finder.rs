@@ -69,12 +69,22 @@ impl LinkFinder {
     /// What decides the links this finder finds, as text: two finders with the same key
     /// find the same links (the kernel, which only makes it faster, is left out). An HTML
     /// archive keeps it to tell whether a later update reads as the build did.
+    ///
+    /// The TLD list is named by what decides it: the built-in list by its version, a list
+    /// of the user's by a digest of its entries (two lists of one length differ); the
+    /// Unicode version of the built-in properties is part of every key.
     pub(crate) fn options_key(&self) -> String {
+        let tlds = match &self.policy {
+            TldPolicy::Iana => format!("iana {}", crate::tables::TLD_LIST_VERSION),
+            TldPolicy::List(set) => format!("list {} {:016x}", set.len(), set.digest()),
+            TldPolicy::Syntactic => "syntactic".to_string(),
+        };
         format!(
-            "urls {} emails {} tlds {:?} max-link-len {} policy {:?} public-suffix-hosts {}",
+            "unicode {} urls {} emails {} tlds {tlds} max-link-len {} policy {:?} \
+             public-suffix-hosts {}",
+            crate::tables::UNICODE_VERSION,
             self.urls,
             self.emails,
-            self.policy,
             self.max_link_len,
             self.report,
             self.public_suffix_hosts
@@ -349,3 +359,27 @@ impl Links<'_, '_> {
 }
 
 impl std::iter::FusedIterator for Links<'_, '_> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key_of(list: &[&str]) -> String {
+        let set = TldSet::from_list(list.iter().copied()).expect("valid list");
+        LinkFinder::builder()
+            .tld_policy(TldPolicy::List(Arc::new(set)))
+            .build()
+            .options_key()
+    }
+
+    #[test]
+    fn the_key_names_a_tld_list_by_its_entries_not_its_length() {
+        assert_ne!(key_of(&["com", "org"]), key_of(&["com", "net"]));
+        assert_eq!(key_of(&["com", "org"]), key_of(&["org", "com"]));
+        assert_eq!(key_of(&["com", "org"]), key_of(&["COM", "org"]));
+        let iana = LinkFinder::new().options_key();
+        assert!(iana.contains(crate::tables::TLD_LIST_VERSION), "{iana}");
+        assert!(iana.contains(crate::tables::UNICODE_VERSION), "{iana}");
+        assert_ne!(iana, key_of(&["com", "org"]));
+    }
+}

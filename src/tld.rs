@@ -445,6 +445,20 @@ impl TldSet {
         }
     }
 
+    /// A digest of the entries, whatever their order: FNV-1a (64 bits) over the sorted
+    /// entries, each followed by a line feed. Stable across builds and platforms, so that
+    /// a key written to a file (an archive's state) still names the same list later.
+    pub(crate) fn digest(&self) -> u64 {
+        let mut entries: Vec<String> = self.iter().collect();
+        entries.sort_unstable();
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in entries.iter().flat_map(|e| e.bytes().chain([b'\n'])) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+        hash
+    }
+
     /// Every entry, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = String> + '_ {
         let short = self.short.iter().filter(|&&k| k != 0).map(|&k| {
