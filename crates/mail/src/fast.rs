@@ -18,11 +18,9 @@
 //!
 //! With the index fields, the parse tree of every message is the same as with the default configuration, apart
 //! from the values of the skipped fields, which the scan never reads: the same parts, the
-//! same offsets, the same decoded bodies and fields. `tests/pipeline.rs` checks the scan
-//! results of every message of both corpora against the default configuration, and a
-//! property test does so on generated messages.
-
-use mail_parser::MessageParser;
+//! same offsets, the same decoded bodies and fields. The unit tests (`tests/paths.rs`)
+//! check the scan results of every message of both corpora against the default
+//! configuration, and a property test does so on generated messages.
 
 use super::message::headers::Fields;
 
@@ -31,9 +29,9 @@ impl super::MailScanner {
     /// field, and with every message parsed by `mail-parser`'s general parse (no fast path
     /// for flat messages): the reference the fast paths are tested against (same
     /// results, slower).
-    #[doc(hidden)]
-    pub fn parse_all_headers(mut self) -> Self {
-        self.parser = MessageParser::default();
+    #[cfg(test)]
+    pub(crate) fn parse_all_headers(mut self) -> Self {
+        self.parser = mail_parser::MessageParser::default();
         self.general_path_only = true;
         self
     }
@@ -41,8 +39,8 @@ impl super::MailScanner {
     /// Whether `raw` is a flat message (one text part, or one multipart of parts that are
     /// neither multiparts nor messages) that [`scan`](Self::scan) reads without the
     /// general MIME parse (for tests that both paths are exercised).
-    #[doc(hidden)]
-    pub fn takes_flat_path(&self, raw: &[u8]) -> bool {
+    #[cfg(test)]
+    pub(crate) fn takes_flat_path(&self, raw: &[u8]) -> bool {
         !self.general_path_only && super::message::flat::parse(self.fields, raw).is_some()
     }
 

@@ -5,10 +5,10 @@
 //! charsets. This module turns an archive into decoded texts and scans those:
 //!
 //! 1. [`open_mbox`] opens an archive, decompressing gzip when the content says so, and
-//!    [`MboxReader`] splits it into messages in bounded memory ([`mbox`]), line by line;
-//!    [`splitter::MboxSplitter`] does the same over large buffers without copying, and
-//!    hands out messages over a size limit in pieces; or [`maildir_messages`] lists the
-//!    messages of a Maildir ([`maildir`]).
+//!    [`MboxReader`] splits it into messages in bounded memory ([`mbox`]), line by line
+//!    (the [`pipeline`] does the same over large buffers without copying, and hands out
+//!    messages over a size limit in pieces); or [`maildir_messages`] lists the messages
+//!    of a Maildir ([`maildir`]).
 //! 2. [`MailScanner::scan`] parses one message, decodes its Subject and text parts,
 //!    extracts the visible text of HTML parts ([`html_text()`]) and finds the links, with a
 //!    warning for each problem met ([`message`]). A `format=flowed` text part (RFC 3676)
@@ -47,7 +47,9 @@ pub mod message;
 #[cfg(feature = "parallel")]
 pub mod pipeline;
 mod raw;
-pub mod splitter;
+mod splitter;
+#[cfg(test)]
+mod tests;
 
 use std::io::{self, BufRead, BufReader, Read};
 

@@ -37,8 +37,8 @@
 //!
 //! The messages (index, offset, From_ line, bytes after [`unescape`], warnings) are exactly
 //! those of [`MboxReader`](super::MboxReader) on the same archive, whatever the buffer
-//! boundaries, for messages under the limit (`tests/pipeline.rs` checks this on both
-//! corpora and on generated archives). Every byte consumed belongs to exactly one message
+//! boundaries, for messages under the limit (the unit tests, `tests/splitter.rs`, check
+//! this on both corpora and on generated archives). Every byte consumed belongs to exactly one message
 //! or chunk, except white space before the first message.
 
 use std::borrow::Cow;
@@ -114,20 +114,6 @@ struct Open {
 
 /// Splits an mbox archive presented in consecutive buffers; see the [module](self)
 /// documentation.
-///
-/// ```
-/// use linkscan_mail::splitter::{MboxSplitter, Split};
-/// let mbox = b"From a Mon Jan  1 00:00:00 2024\nSubject: one\n\nbody\n\
-///              From b Mon Jan  1 00:00:01 2024\nSubject: two\n\n>From x\n";
-/// let mut splitter = MboxSplitter::new(u64::MAX);
-/// let mut out = Vec::new();
-/// let consumed = splitter.split(mbox, true, &mut out);
-/// assert_eq!(consumed, mbox.len());
-/// let Split::Message(second) = &out[1] else { panic!() };
-/// assert_eq!(second.index, 2);
-/// assert_eq!(linkscan_mail::splitter::unescape(&mbox[second.range.clone()]).as_ref(),
-///            b"Subject: two\n\nFrom x\n");
-/// ```
 #[derive(Debug)]
 pub struct MboxSplitter {
     /// Archive offset of the first byte of the next buffer.
@@ -185,18 +171,6 @@ impl MboxSplitter {
     /// holds every position in `buf` where `From ` starts, in increasing order, as
     /// [`find_from`] gives them (those before the bytes not consumed by the previous call
     /// may be left out); `None` searches here.
-    ///
-    /// ```
-    /// use linkscan_mail::splitter::{find_from, MboxSplitter};
-    /// let mbox = b"From a\nA: 1\n\nx\nFrom b\nB: 2\n\ny\n";
-    /// let mut found = Vec::new();
-    /// find_from(mbox, 0, &mut found);
-    /// assert_eq!(found, [0, 15]);
-    /// let (mut here, mut given) = (Vec::new(), Vec::new());
-    /// MboxSplitter::new(u64::MAX).split(mbox, true, &mut here);
-    /// MboxSplitter::new(u64::MAX).split_found(mbox, Some(&found), true, &mut given);
-    /// assert_eq!(here, given);
-    /// ```
     pub fn split_found(
         &mut self,
         buf: &[u8],

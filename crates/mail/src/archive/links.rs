@@ -38,7 +38,7 @@ use super::page::count;
 use super::{date, PAGE_ENTRIES};
 
 /// The most citing messages a link lists on its host's page (`links.json` has them all).
-pub const MAX_CITING_SHOWN: usize = 20;
+pub(crate) const MAX_CITING_SHOWN: usize = 20;
 
 /// One link: its URL, the date it was first cited, and the messages (page numbers).
 struct Link<'a> {

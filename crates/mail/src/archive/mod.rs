@@ -24,7 +24,7 @@
 //! * `index.html`: the inputs and their totals, the archive's totals, and a table of the
 //!   months, each with its number of messages and threads on its own row.
 //! * `links.html`, a page per host and `links.json`: every URL the messages cite, by
-//!   host, with the messages that cite it and the date it was first cited ([`links`]).
+//!   host, with the messages that cite it and the date it was first cited (`links`).
 //!
 //! Dates are shown one way everywhere: the sender's date as written, and the same
 //! instant in UTC (`date`). Nested lists are drawn at most [`MAX_NESTING`] levels deep;
@@ -89,7 +89,7 @@ pub(crate) mod date;
 mod files;
 mod hash;
 mod heads;
-pub mod links;
+mod links;
 mod lists;
 pub(crate) mod page;
 mod rows;

@@ -54,6 +54,7 @@ impl Cited {
         }
     }
 
+    #[cfg(test)]
     pub(crate) fn held(&self) -> usize {
         self.urls.iter().map(String::len).sum()
     }
@@ -88,8 +89,8 @@ impl ArchivedMessage {
     }
 
     /// The bytes its fields hold.
-    #[doc(hidden)]
-    pub fn held(&self) -> usize {
+    #[cfg(test)]
+    fn held(&self) -> usize {
         let r = &self.row;
         8 * (2 + r.parents.len() + r.references.cited.len())
             + r.date.len()

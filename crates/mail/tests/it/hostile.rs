@@ -6,9 +6,10 @@ use crate::properties;
 /// loses its boundary. mail-parser 0.11.9 reaches `debug_assert!(false, "Invalid part ID,
 /// could not find multipart.")` on it, so its parse panics in builds with debug assertions
 /// (the fuzzer's, and `cargo test`'s); `MailScanner` contains the panic, says so in a warning
-/// and scans the raw bytes, so neither the message nor its links are lost. The scan's own
-/// general parse is that loop without the assertion: it reads the message in every build
-/// as a release build of the parser does.
+/// and scans the raw bytes, so neither the message nor its links are lost (the package's
+/// unit tests check the parser's own parse). The scan's own general parse is that loop
+/// without the assertion: it reads the message in every build as a release build of the
+/// parser does.
 #[test]
 fn mime_parser_panic_is_contained() {
     use linkscan_mail::{MailScanner, MailWarning};
@@ -34,20 +35,6 @@ fn mime_parser_panic_is_contained() {
         "{found:?}"
     );
     assert!(!failed(&scanned), "{:?}", scanned.warnings());
-    // The parser itself (the tests' reference configuration).
-    let reference = MailScanner::new().parse_all_headers().scan(raw);
-    let found = links(&reference);
-    assert!(
-        found.contains(&"https://orig.example.com".into()),
-        "{found:?}"
-    );
-    if cfg!(debug_assertions) {
-        // Scanned as raw text: the header lines are text too.
-        assert!(failed(&reference), "{:?}", reference.warnings());
-        assert!(found.contains(&"orig@example.com".into()), "{found:?}");
-    } else {
-        assert_eq!(reference, scanned);
-    }
 }
 
 /// `mail_no_panic`, second find: a mangled forward on which mail-parser lists parts of a

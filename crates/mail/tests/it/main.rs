@@ -1,10 +1,8 @@
 //! The mail package's integration tests, one binary: each module is a file of tests;
-//! `common` holds the helpers (the engine's, included by path), `properties` the property
-//! the `mail_no_panic` fuzz target checks too.
+//! `properties` holds the property the `mail_no_panic` fuzz target checks too. (The tests
+//! that need the package's private parts, and the engine's test helpers, are its unit
+//! tests: `src/tests`.)
 
-mod common;
-
-mod attachment_sizes;
 mod flowed;
 mod hostile;
 mod mail;

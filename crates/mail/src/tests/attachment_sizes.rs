@@ -5,8 +5,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use linkscan_mail::archive::Archive;
-use linkscan_mail::{MailScanner, ScannedMessage};
+use crate::archive::Archive;
+use crate::{MailScanner, ScannedMessage};
 
 /// `(path, size)` of each skipped part, on both parse paths; asserts that the scan takes
 /// the flat path or not as `flat` says, and that both paths agree.
