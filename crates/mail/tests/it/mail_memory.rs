@@ -7,13 +7,13 @@
 //! anchors, long lines.
 //!
 //! Memory is counted, not guessed from RSS: this test binary installs a global allocator
-//! that forwards to the system allocator and keeps the bytes in use and their peak. The
-//! scan runs on the test's thread while nothing else allocates (one `#[test]` in this
-//! binary), so the peak over the scan, less the bytes in use before it, is what the scan
-//! needed, its result included.
+//! that forwards to the system allocator and keeps, for each thread, the bytes it has in
+//! use and their peak. The scan runs on the test's thread (the other tests of the binary
+//! run on theirs, and are not counted), so the peak over the scan, less the bytes in use
+//! before it, is what the scan needed, its result included.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
 
 use linkscan_mail::message::{MAX_ENCODED_NESTED_MESSAGES, MAX_NESTED_MESSAGES};
 use linkscan_mail::MailScanner;
@@ -32,17 +32,29 @@ const PEAK_FIXED: usize = 1 << 20;
 
 struct Counting;
 
-static IN_USE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    /// The bytes this thread has in use (allocated here, less those freed here: a thread
+    /// may free what another allocated) and their peak. Constant-initialised cells, which
+    /// allocate nothing and need no destructor, so the allocator may use them.
+    static IN_USE: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+}
 
 fn grew(by: usize) {
-    let now = IN_USE.fetch_add(by, Ordering::Relaxed) + by;
-    PEAK.fetch_max(now, Ordering::Relaxed);
+    let _ = IN_USE.try_with(|in_use| {
+        let now = in_use.get() + by as isize;
+        in_use.set(now);
+        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(now)));
+    });
+}
+
+fn shrank(by: usize) {
+    let _ = IN_USE.try_with(|in_use| in_use.set(in_use.get() - by as isize));
 }
 
 // SAFETY: every method forwards to `System` with the caller's arguments unchanged, so the
-// contract of `GlobalAlloc` is `System`'s; the counters are atomics that never affect the
-// memory handed out.
+// contract of `GlobalAlloc` is `System`'s; the counters are thread-local cells that never
+// affect the memory handed out.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: the caller's guarantees for `layout` are passed on to `System`.
@@ -56,7 +68,7 @@ unsafe impl GlobalAlloc for Counting {
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // SAFETY: `ptr` was allocated by `System` (through `alloc`) with `layout`.
         unsafe { System.dealloc(ptr, layout) };
-        IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
+        shrank(layout.size());
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
@@ -76,7 +88,7 @@ unsafe impl GlobalAlloc for Counting {
             // The old and the new block may both exist during the move: count the new one
             // before releasing the old.
             grew(new_size);
-            IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
+            shrank(layout.size());
         }
         new
     }
@@ -87,12 +99,13 @@ static ALLOCATOR: Counting = Counting;
 
 /// The peak bytes that scanning `raw` allocated above what was in use before it.
 fn scan_peak(scanner: &MailScanner, raw: &[u8]) -> (usize, usize) {
-    let before = IN_USE.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
+    let before = IN_USE.with(Cell::get);
+    PEAK.with(|peak| peak.set(before));
     let scanned = scanner.scan(raw);
     let links = scanned.link_count();
     drop(scanned);
-    (PEAK.load(Ordering::Relaxed) - before, links)
+    let peak = PEAK.with(Cell::get) - before;
+    (usize::try_from(peak).unwrap_or(0), links)
 }
 
 fn base64(data: &[u8]) -> String {
