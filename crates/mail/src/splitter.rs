@@ -132,7 +132,9 @@ const FROM: &[u8] = b"From ";
 
 /// Adds to `out` every position in `bytes` where `From ` starts, plus `base`: what
 /// [`MboxSplitter::split_found`] takes, for a buffer of which `bytes` is the part from
-/// `base` on (positions that straddle two such parts are the caller's to find).
+/// `base` on (positions that straddle two such parts are the caller's to find). Its
+/// callers are the pipeline's readers (feature `parallel`).
+#[cfg_attr(not(feature = "parallel"), allow(dead_code))]
 pub fn find_from(bytes: &[u8], base: usize, out: &mut Vec<usize>) {
     out.extend(from_finder().find_iter(bytes).map(|p| base + p));
 }

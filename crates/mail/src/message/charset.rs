@@ -124,7 +124,7 @@ mod tests {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
-                if x % 3 == 0 {
+                if x.is_multiple_of(3) {
                     (x >> 8) as u8
                 } else {
                     b' ' + (x >> 8) as u8 % 95

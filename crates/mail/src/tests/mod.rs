@@ -13,7 +13,6 @@
 //! * `data`: their inputs; `common`: the engine's test helpers (where the shared data is,
 //!   a random generator), included by their path.
 
-#[allow(dead_code)]
 #[path = "../../../../tests/it/common/mod.rs"]
 mod common;
 
