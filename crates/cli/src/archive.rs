@@ -2,7 +2,8 @@
 //! [`linkscan_mail::archive`], built on the parallel scan of [`linkscan_mail::pipeline`] by
 //! [`Archive::build`], which writes each message's page on the worker that scanned it;
 //! [`Archive::finish`] then writes the thread, month and front pages and the links
-//! between the pages. The folder keeps what was written when the run stops early.
+//! between the pages. A run whose input could not all be read removes nothing and
+//! writes no list page: the folder keeps the archive already there, and what was written.
 //!
 //! Only the words are the command's: the run's progress, warnings and summaries, as
 //! `find --mbox` says them ([`crate::mail::Report`]), an update's, and the pages removed.
@@ -96,9 +97,12 @@ pub(crate) fn run(
         report.event(event, &mut ())
     });
     let outcome = report.end(built.map(|_| ()));
-    // The other pages are written even when the run stopped early: what was written is
-    // kept.
-    let finished = archive.finish();
+    // An input that could not be read whole (a typo, a damaged file) leaves the archive
+    // already there as it is: the pages written get their links, and nothing is removed.
+    let finished = match outcome {
+        Ok(Outcome::Ok) => archive.finish(),
+        _ => archive.finish_incomplete(),
+    };
     let outcome = outcome?;
     let finished = finished?;
     if finished.removed > 0 {

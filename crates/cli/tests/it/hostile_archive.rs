@@ -2,3 +2,111 @@
 //! one folder, an input rewritten during a build, old pages and state files that are
 //! links, FIFOs or devices, and state values that do not hold together. Each test fails
 //! on a build without the fix it names.
+
+#![cfg(feature = "mail")]
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A fresh folder under the system's temporary folder.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("linkscan-hostile-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn message(n: usize, extra_headers: &str, body: &str) -> String {
+    format!(
+        "From a@example.com Mon Jan  1 00:00:00 2024\n\
+         Message-ID: <{n}@example.com>\nFrom: Ann <ann@example.com>\n\
+         Date: Mon, {n} Jan 2024 10:00:00 +0100\nSubject: message {n}\n{extra_headers}\n{body}\n\n"
+    )
+}
+
+fn messages(range: std::ops::RangeInclusive<usize>) -> String {
+    range
+        .map(|n| message(n, "", &format!("see https://example.com/{n}\n")))
+        .collect()
+}
+
+/// `linkscan linkify --mbox --no-progress INPUT --out DIR MORE`.
+fn linkify(input: &Path, dir: &Path, more: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .args(["linkify", "--mbox", "--no-progress"])
+        .arg(input)
+        .arg("--out")
+        .arg(dir)
+        .args(more)
+        .output()
+        .expect("linkscan runs")
+}
+
+/// As [`linkify`], and it must exit 0: its stderr.
+fn linkify_ok(input: &Path, dir: &Path, more: &[&str]) -> String {
+    let out = linkify(input, dir, more);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{stderr}");
+    stderr
+}
+
+/// Every file of `dir` (dot files too) and its bytes.
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                fs::read(e.path()).unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+/// An input that cannot be read (a typo, a damaged gzip) is an error, exit 2, and
+/// removes nothing of the archive already in the folder: no page, not its state.
+#[test]
+fn an_input_that_cannot_be_read_removes_nothing() {
+    let dir = temp_dir("unreadable");
+    let mbox = dir.join("list.mbox");
+    fs::write(&mbox, messages(1..=5)).unwrap();
+    let web = dir.join("web");
+    linkify_ok(&mbox, &web, &[]);
+    let before = files(&web);
+    for more in [&[][..], &["--update"][..]] {
+        let out = linkify(&dir.join("lsit.mbox"), &web, more);
+        assert_eq!(out.status.code(), Some(2), "{more:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("lsit.mbox"), "{stderr}");
+        assert!(files(&web) == before, "{more:?}: the folder changed");
+    }
+    // A gzip damaged half-way: the messages before the damage are written again, and
+    // none of the pages after them goes.
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    let text: String = (1..=300)
+        .map(|n| message(n, "", &format!("{n} {}\n", "words ".repeat(40 + n % 7))))
+        .collect();
+    std::io::Write::write_all(&mut enc, text.as_bytes()).unwrap();
+    let mut gz = enc.finish().unwrap();
+    let gz_path = dir.join("list.mbox.gz");
+    fs::write(&gz_path, &gz).unwrap();
+    linkify_ok(&gz_path, &web, &[]);
+    let before = files(&web);
+    let half = gz.len() / 2;
+    gz[half] ^= 0x55;
+    fs::write(&gz_path, &gz).unwrap();
+    let out = linkify(&gz_path, &web, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let after = files(&web);
+    for name in before.keys().filter(|n| n.ends_with(".html")) {
+        assert!(after.contains_key(name), "{name} was removed");
+    }
+    assert!(
+        after["index.html"] == before["index.html"],
+        "the front page changed"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}

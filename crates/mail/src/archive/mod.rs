@@ -455,6 +455,32 @@ impl Archive {
         })
     }
 
+    /// Ends a run whose inputs could not all be read (one missing, damaged, or stopped
+    /// early) in place of [`Archive::finish`]: the message pages it wrote get their links
+    /// to each other, and nothing else of the folder changes. No list page is written, no
+    /// page is removed (an archive built before stays whole, but for the pages this run
+    /// wrote again), and no state file is written: one of an earlier run stays when this
+    /// run wrote no page, and once it wrote one the folder has none, so that the next
+    /// update builds it whole.
+    pub fn finish_incomplete(&mut self) -> io::Result<Finished> {
+        if let Some(pushed) = self.pushed.take() {
+            self.inputs.push(pushed);
+        }
+        self.before = None;
+        self.updated = None;
+        if self.rows.is_empty() {
+            return Ok(Finished::default());
+        }
+        self.rows.sort_by_key(|r| r.global);
+        let plan = Plan::new(&self.rows);
+        let written = self.link_pages(&plan, 0)?;
+        Ok(Finished {
+            pages: self.rows.len(),
+            written,
+            removed: 0,
+        })
+    }
+
     /// What the pages depend on beyond the messages: the scanner's options
     /// ([`Archive::source`]) and the archive's own.
     fn options_key(&self) -> String {
