@@ -1036,8 +1036,7 @@ fn toml_table<'a>(toml: &'a str, name: &str) -> Vec<&'a str> {
 
 #[test]
 fn release_binary_is_stripped_and_profiling_keeps_symbols() {
-    let manifest =
-        std::fs::read_to_string(common::root().join("Cargo.toml")).expect("Cargo.toml");
+    let manifest = std::fs::read_to_string(common::root().join("Cargo.toml")).expect("Cargo.toml");
     let release = toml_table(&manifest, "profile.release");
     assert!(release.contains(&"strip = true"), "{release:?}");
     assert!(
@@ -1052,9 +1051,8 @@ fn release_binary_is_stripped_and_profiling_keeps_symbols() {
     for line in ["debug = 1", "strip = \"none\""] {
         assert!(bench.contains(&line), "{line} not in {bench:?}");
     }
-    let pipeline =
-        std::fs::read_to_string(common::root().join("benches/pipeline.sh"))
-            .expect("benches/pipeline.sh");
+    let pipeline = std::fs::read_to_string(common::root().join("benches/pipeline.sh"))
+        .expect("benches/pipeline.sh");
     assert!(pipeline.contains("--profile profiling"), "pipeline.sh");
     assert!(!pipeline.contains("target/release"), "pipeline.sh");
 }

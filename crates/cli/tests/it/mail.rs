@@ -1,13 +1,15 @@
 use crate::common::{self, linkscan};
+use linkscan_mail::{MailScanner, MailWarning, MboxReader};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::Output;
-use linkscan_mail::{MailScanner, MailWarning, MboxReader};
 
 /// A test file of the mail package.
 fn data(name: &str) -> PathBuf {
-    common::root().join("crates/mail/tests/data/mail").join(name)
+    common::root()
+        .join("crates/mail/tests/data/mail")
+        .join(name)
 }
 
 #[test]
@@ -306,7 +308,6 @@ fn jsonl(out: &Output) -> Vec<serde_json::Value> {
         .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
         .collect()
 }
-
 
 /// Lines starting with `From `: the independent message count of an mboxrd archive.
 fn from_lines(bytes: &[u8]) -> usize {
