@@ -6,10 +6,10 @@
 //! [`Pipeline`] reads the inputs (mbox plain, gzip or standard input; Maildir folders),
 //! scans each message on the rayon pool of `-j` threads and gives the results back in
 //! archive order, in bounded memory (its module documentation says how). Here a
-//! [`Render`] makes each message's output on the pool (JSON lines or TSV for `find`, the
-//! message's page for `linkify --out`) and an [`Emit`] writes them in order on the main
-//! thread. A message over `--max-message-size` comes as pieces of about 1 MiB, scanned as
-//! raw text.
+//! [`Render`] makes each message's output on the pool (JSON lines or TSV for `find`) and
+//! an [`Emit`] writes them in order on the main thread; `linkify --out` builds its archive
+//! on the same pipeline with the library's `Archive::build` ([`crate::archive`]). A message
+//! over `--max-message-size` comes as pieces of about 1 MiB, scanned as raw text.
 //!
 //! # Bounds
 //!
@@ -29,7 +29,9 @@
 //! messages read before the error have been processed. At the end a summary line per input
 //! counts messages, scanned parts, links and warnings (`--quiet` leaves it out). A progress
 //! bar (bytes, messages, throughput, ETA) is drawn on stderr when it is a terminal and the
-//! run lasts more than a second.
+//! run lasts more than a second. [`Report`] says all of it, from the run's events, for
+//! both: the library gives the problems as data, and the words are this module's (an I/O
+//! error without its `(os error N)`, [`describe`]).
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
