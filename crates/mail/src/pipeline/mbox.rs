@@ -19,7 +19,6 @@
 
 use std::fs::File;
 use std::io;
-use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
@@ -172,7 +171,7 @@ pub(super) fn read_mbox<T>(
 /// Whether a file is gzip-compressed, by its first bytes.
 pub(super) fn is_gzip(file: &File) -> bool {
     let mut head = [0u8; 2];
-    matches!(file.read_at(&mut head, 0), Ok(2)) && crate::is_gzip(&head)
+    matches!(read_full(file, 0, &mut head), (2, None)) && crate::is_gzip(&head)
 }
 
 /// Whether a file's lines end in CR alone, by its first line
