@@ -110,3 +110,43 @@ fn an_input_that_cannot_be_read_removes_nothing() {
     );
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A folder another run holds (its lock file locked) is not written: the second run
+/// refuses, exit 2, and says which folder.
+#[test]
+fn a_folder_in_use_is_refused() {
+    let dir = temp_dir("locked");
+    let mbox = dir.join("list.mbox");
+    fs::write(&mbox, messages(1..=3)).unwrap();
+    let web = dir.join("web");
+    linkify_ok(&mbox, &web, &[]);
+    let before = files(&web);
+    let lock = fs::File::options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(web.join(".linkscan.lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    fs::write(&mbox, messages(1..=4)).unwrap();
+    for more in [&[][..], &["--update"][..]] {
+        let out = linkify(&mbox, &web, more);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(&*web.to_string_lossy()), "{stderr}");
+        assert!(stderr.contains("in use"), "{stderr}");
+        assert!(files(&web) == before, "the folder changed");
+    }
+    drop(lock);
+    linkify_ok(&mbox, &web, &["--update"]);
+    assert!(web.join("00004.html").exists());
+    // The lock file is no page: no page names it.
+    for (name, bytes) in files(&web) {
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains(".linkscan.lock"),
+            "{name}"
+        );
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}

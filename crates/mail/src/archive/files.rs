@@ -11,6 +11,9 @@
 //! * A file dropped unfinished (a write failed) removes its temporary file.
 //! * [`remove_stale`] removes only names this archiver writes ([`is_page_name`]) that the
 //!   run did not write; any other file of the folder is left alone.
+//! * A run holds the folder's lock ([`lock`], [`LOCK_FILE`]) from [`Archive::create`] to
+//!   its end, an advisory lock of the system on a file opened without following a link:
+//!   a second run on the folder waits [`LOCK_WAIT`] at most, then refuses.
 //! * [`Output::put`] writes a page unless an update knows it as it is (the hash the last
 //!   run recorded for it is the new page's, and a plain file of its length is there).
 
@@ -18,6 +21,68 @@ use std::collections::{BTreeMap, HashSet};
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The lock file of an archive folder, which every run holds locked ([`lock`]). Empty;
+/// no page names it, and a full build and an update leave it the same.
+pub const LOCK_FILE: &str = ".linkscan.lock";
+
+/// How long a run waits for another run on the same folder to end before it refuses.
+pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(3);
+
+/// Opens `path` for reading, and for writing when `write` (creating it then), without
+/// following a symbolic link at its name, and without waiting on a FIFO (on unix; elsewhere
+/// a link there is refused before it is opened).
+fn open_no_follow(path: &Path, write: bool) -> io::Result<File> {
+    let mut options = File::options();
+    options.read(true);
+    if write {
+        options.write(true).create(true).truncate(false);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    #[cfg(not(unix))]
+    if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(io::Error::other("a symbolic link"));
+    }
+    options.open(path)
+}
+
+/// Takes the lock of the archive folder `dir` for as long as the file returned is open:
+/// an exclusive advisory lock of the system on [`LOCK_FILE`], created if missing. When
+/// another run holds it, waits for it [`LOCK_WAIT`] at most, then refuses with an error
+/// that names the folder.
+pub(crate) fn lock(dir: &Path) -> io::Result<File> {
+    let path = dir.join(LOCK_FILE);
+    let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+    let file = open_no_follow(&path, true).map_err(named)?;
+    if !file.metadata().map_err(named)?.is_file() {
+        return Err(named(io::Error::other("not a plain file")));
+    }
+    let start = Instant::now();
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(file),
+            Err(fs::TryLockError::WouldBlock) if start.elapsed() < LOCK_WAIT => {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::WouldBlock,
+                    format!(
+                        "{}: in use by another run (it holds {LOCK_FILE}): try again once it \
+                         is done",
+                        dir.display()
+                    ),
+                ))
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(named(e)),
+        }
+    }
+}
 
 /// A file being written to a fresh temporary name beside `path`; [`Replacing::finish`]
 /// renames it to `path`.

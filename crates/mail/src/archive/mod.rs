@@ -44,6 +44,8 @@
 //!   around it.
 //! * With [`Addresses::Obfuscate`], no page has a `mailto:` or an address: each address is
 //!   written `name at example dot com`, in headers, in bodies, and in the lists.
+//! * One run at a time: an archive holds the folder's lock ([`LOCK_FILE`]) from
+//!   [`Archive::create`] on; a second waits a few seconds, then refuses.
 //! * Files are written without following links (`files`): a symbolic link under a page's
 //!   name is replaced, its target untouched; pages an earlier run left that this one did
 //!   not write are removed ([`Finished::removed`]).
@@ -111,6 +113,7 @@ use files::{file_name, page_name, write_replacing, Output};
 use page::{human_size, passes_checks, Style};
 pub use rows::ArchivedMessage;
 use rows::{Plan, Row};
+pub use files::LOCK_FILE;
 pub use state::STATE_FILE;
 use state::{Input, State};
 use text::References;
@@ -206,16 +209,24 @@ pub struct Archive {
     updated: Option<Input>,
     /// Removes the state file before the first page is written.
     stale_state: Once,
+    /// The folder's lock ([`LOCK_FILE`]), held as long as the archive is.
+    _lock: fs::File,
 }
 
 impl Archive {
     /// An archive written to `dir`, created if missing. Pages already there are replaced
     /// as the new ones are written, and those the new archive does not have are removed by
     /// [`Archive::finish`].
+    ///
+    /// The archive holds the folder's lock ([`LOCK_FILE`]) until it is dropped: while
+    /// another holds it (another run on the folder), `create` waits a few seconds for it,
+    /// then fails with an error of kind [`io::ErrorKind::WouldBlock`] that names the
+    /// folder.
     pub fn create(dir: impl Into<PathBuf>) -> io::Result<Archive> {
         let dir = dir.into();
         fs::create_dir_all(&dir)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
+        let lock = files::lock(&dir)?;
         Ok(Archive {
             dir,
             linkifier: Linkifier::new(),
@@ -229,6 +240,7 @@ impl Archive {
             before: None,
             updated: None,
             stale_state: Once::new(),
+            _lock: lock,
         })
     }
 

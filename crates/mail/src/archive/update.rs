@@ -135,14 +135,14 @@ impl Archive {
     /// std::fs::write(&mbox, one)?;
     /// let scanner = MailScanner::new();
     /// // The first run finds no state, and the archive is built whole.
-    /// let mut archive = Archive::create(&dir)?;
-    /// assert!(matches!(archive.update(&mbox, &scanner)?, Updated::Rebuild(_)));
     /// let mut archive = Archive::create(&dir)?.source(&mbox, &scanner);
+    /// assert!(matches!(archive.update(&mbox, &scanner)?, Updated::Rebuild(_)));
     /// let file = std::io::BufReader::new(std::fs::File::open(&mbox)?);
     /// for m in linkscan_mail::MboxReader::new(file) {
     ///     archive.push(&mbox.to_string_lossy(), &scanner.scan(m?.bytes()))?;
     /// }
     /// archive.finish()?;
+    /// drop(archive); // One archive at a time holds the folder.
     /// // A message is appended: the update reads it (and the last one again).
     /// std::fs::write(&mbox, format!("{one}{two}"))?;
     /// let mut archive = Archive::create(&dir)?;
