@@ -146,3 +146,72 @@ fn cited_ids_and_urls_with_addresses_are_obfuscated() {
     );
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `bytes` as a reader sees it: tags removed and the entities of escaped text decoded, so
+/// that an address split by markup (`ann@<a …>example.com</a>`) is seen whole.
+fn visible(bytes: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in text.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+        .into_bytes()
+}
+
+/// Addresses chained by more than one `@` (`ann@example.com@relay.example.org`), doubled
+/// `@`s and addresses that touch links: the scrub of a run's text, links and surroundings
+/// together, leaves no address-shaped string, in the body, the Subject row or the
+/// headers, neither in the page's source nor in the text a reader sees.
+#[test]
+fn chained_and_doubled_at_signs_leave_no_address() {
+    let dir = temp_dir("chains");
+    let mbox = dir.join("list.mbox");
+    let hostile = [
+        "ann@example.com@relay.example.org",
+        "a@b.com@c.org",
+        "a@@b.com",
+        "a@b@c.d@e.f@g.h.example.com",
+        "x.y@a.b@c.d@e.f",
+        "ann@example.com@",
+        "@ann@example.com",
+        "\"a@b.com\"@c.org",
+        "a@https://example.com/x",
+        "https://example.com/@a@b.org",
+        "mamailto:ilto:a@b.com",
+        "<ann@example.com@relay.example.org>",
+        "ann@example.com.@relay.example.org",
+        "a@b.c-@d.e",
+    ];
+    let mut text = String::new();
+    for (k, h) in hostile.iter().enumerate() {
+        text.push_str(&format!(
+            "From a@example.com Mon Jan  1 00:00:00 2024\n\
+             Message-ID: <{k}.x@mail.example.com>\nFrom: {h}\nTo: {h}, {h}\nCc: Ann <{h}>\n\
+             Subject: ask {h} now\n\n\
+             see {h} and {h}{h} and ({h}).\n\n"
+        ));
+    }
+    fs::write(&mbox, text).unwrap();
+    let web = dir.join("web");
+    build_obfuscated(&mbox, &web);
+    assert_no_address(&web);
+    for e in fs::read_dir(&web).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_some_and(|e| e == "html") {
+            let found = addresses(&visible(&fs::read(&path).unwrap()));
+            assert!(found.is_empty(), "{}: {found:?}", path.display());
+        }
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -122,61 +122,69 @@ fn is_host(b: u8) -> bool {
 /// `text` with every address-shaped string in it written as `local at host dot tld`:
 /// ASCII local-part characters, `@`, and a host of two labels or more. What no finder
 /// calls an address is caught too (`a@localhost.lan`, Message-IDs, one inside a URL), so
-/// that an obfuscated page holds none; and `mailto:` (in any case) dropped. Linear: each
-/// `@` looks at the runs around it.
+/// that an obfuscated page holds none; and `mailto:` (in any case) dropped.
+///
+/// The result holds no address-shaped string and no `mailto:`: scrubbing it again changes
+/// nothing. The local part of an `@` is read in the text as written so far, so that in a
+/// chain (`ann@example.com@relay.example.org`) the host just written is the local part
+/// of the next `@`. Linear: each `@` looks at the runs around it, and a run is looked at
+/// by the `@`s on its two sides only.
 pub(crate) fn scrub(text: &str) -> std::borrow::Cow<'_, str> {
     let text = drop_mailto(text);
     let b = text.as_bytes();
     let mut out = String::new();
     let mut written = 0;
+    let mut changed = false;
     for at in memchr::memchr_iter(b'@', b) {
         if at < written {
             continue;
         }
-        let start = b[written..at]
-            .iter()
-            .rposition(|&c| !is_local(c))
-            .map_or(written, |i| written + i + 1);
+        out.push_str(&text[written..at]);
+        written = at;
         let end = b[at + 1..]
             .iter()
             .position(|&c| !is_host(c))
             .map_or(b.len(), |i| at + 1 + i);
         let host = text[at + 1..end].trim_end_matches(['.', '-']);
         let labels = host.split('.').filter(|l| !l.is_empty()).count();
-        if start == at || labels < 2 {
+        let local = out.as_bytes().last().is_some_and(|&c| is_local(c));
+        if !local || labels < 2 {
             continue;
         }
-        let end = at + 1 + host.len();
-        out.push_str(&text[written..start]);
-        out.push_str(&text[start..at]);
         out.push_str(" at ");
         out.push_str(&host.replace('.', " dot "));
-        written = end;
+        written = at + 1 + host.len();
+        changed = true;
     }
-    if written == 0 {
+    if !changed {
         return text;
     }
     out.push_str(&text[written..]);
     std::borrow::Cow::Owned(out)
 }
 
-/// `text` without `mailto:` in any case.
+/// `text` without `mailto:` in any case, nor one that dropping another would make
+/// (`mamailto:ilto:`). Linear: at each `:` the text kept so far is looked at once.
 fn drop_mailto(text: &str) -> std::borrow::Cow<'_, str> {
     let found = |s: &str| {
         s.as_bytes()
             .windows(7)
-            .position(|w| w.eq_ignore_ascii_case(b"mailto:"))
+            .any(|w| w.eq_ignore_ascii_case(b"mailto:"))
     };
-    if found(text).is_none() {
+    if !found(text) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = found(rest) {
-        out.push_str(&rest[..i]);
-        rest = &rest[i + 7..];
+    let mut from = 0;
+    for colon in memchr::memchr_iter(b':', text.as_bytes()) {
+        out.push_str(&text[from..=colon]);
+        from = colon + 1;
+        let n = out.len();
+        if n >= 7 && out.as_bytes()[n - 7..].eq_ignore_ascii_case(b"mailto:") {
+            out.truncate(n - 7);
+        }
     }
-    out.push_str(rest);
+    out.push_str(&text[from..]);
     std::borrow::Cow::Owned(out)
 }
 
@@ -276,13 +284,33 @@ pub(crate) fn write_linkified(
                 .is_some_and(|&(_, end)| end > link.start())
     };
     let hide = style.addresses == Addresses::Obfuscate;
-    // Text as it is written: escaped, and with no address left when they are hidden.
-    let plain = |s: &str, out: &mut dyn Write| -> io::Result<()> {
+    // Text as it is written: escaped, and with no address left when they are hidden. Then
+    // the text between two elements (a run: plain text and obfuscated addresses) is kept
+    // and scrubbed whole as the next element starts, so that no address is made of the
+    // pieces of a run (`ann@example.` and `com@relay.example.org`).
+    let mut run = String::new();
+    let plain = |run: &mut String, s: &str, out: &mut dyn Write| -> io::Result<()> {
         if hide {
-            write_escaped(&scrub(s), out)
+            run.push_str(s);
+            Ok(())
         } else {
             write_escaped(s, out)
         }
+    };
+    let flush = |run: &mut String, out: &mut dyn Write| -> io::Result<()> {
+        if !run.is_empty() {
+            write_escaped(&scrub(run), out)?;
+            run.clear();
+        }
+        Ok(())
+    };
+    // With addresses hidden, a link that an `@` touches (`ann@` before `example.com`) is
+    // text of its run: drawn apart, the two would read as an address.
+    let touches_at = |start: usize, end: usize, link_text: &str| {
+        hide && (text[..start].ends_with('@')
+            || text[end..].starts_with('@')
+            || link_text.starts_with('@')
+            || link_text.ends_with('@'))
     };
     let mut at = 0;
     for link in choose_links(links, &inside_claim, &mut 0) {
@@ -304,13 +332,24 @@ pub(crate) fn write_linkified(
         if start < at || !text.is_char_boundary(start) || !text.is_char_boundary(end) {
             continue;
         }
-        plain(&text[at..start], out)?;
+        plain(&mut run, &text[at..start], out)?;
         let link_text = &text[start..end];
         if checks && !passes_checks(text, base, link) {
-            plain(&escape_bidi_controls(link_text), out)?;
+            plain(&mut run, &escape_bidi_controls(link_text), out)?;
             at = end;
             continue;
         }
+        if style.hides(link.kind()) && link.source() == LinkSource::Text {
+            plain(&mut run, &obfuscated(&escape_bidi_controls(link_text)), out)?;
+            at = end;
+            continue;
+        }
+        if touches_at(start, end, link_text) {
+            plain(&mut run, &escape_bidi_controls(link_text), out)?;
+            at = end;
+            continue;
+        }
+        flush(&mut run, out)?;
         // A link whose text or target holds an address is that text when addresses are
         // hidden: its `href` would publish the address.
         if hide
@@ -318,16 +357,12 @@ pub(crate) fn write_linkified(
             && (holds_address(link_text) || holds_address(link.href()))
         {
             out.write_all(b"<bdi>")?;
-            plain(&escape_bidi_controls(link_text), out)?;
+            write_escaped(&scrub(&escape_bidi_controls(link_text)), out)?;
             out.write_all(b"</bdi>")?;
             at = end;
             continue;
         }
         match link.source() {
-            // `--addresses obfuscate`: an address is text, never a `mailto:` link.
-            LinkSource::Text if style.hides(link.kind()) => {
-                plain(&obfuscated(&escape_bidi_controls(link_text)), out)?;
-            }
             _ if style.hides_href(link.href()) => {
                 out.write_all(b"<bdi>")?;
                 write_obfuscated_text(&escape_bidi_controls(link_text), out)?;
@@ -373,7 +408,8 @@ pub(crate) fn write_linkified(
         }
         at = end;
     }
-    plain(&text[at..], out)
+    plain(&mut run, &text[at..], out)?;
+    flush(&mut run, out)
 }
 
 /// Whether the anchor text `shown` reads as a URL, host or email address whose host is
@@ -647,6 +683,35 @@ mod obfuscation {
             String::from_utf8(out).unwrap(),
             "Ann &lt;ann at example dot com&gt;"
         );
+    }
+}
+
+#[cfg(test)]
+mod scrubbing {
+    use super::scrub;
+
+    /// A scrubbed text scrubs to itself: chains of `@`s, doubled ones, and `mailto:`s
+    /// that dropping another would make.
+    #[test]
+    fn scrub_is_idempotent() {
+        for text in [
+            "ann@example.com@relay.example.org",
+            "a@b.com@c.org",
+            "a@@b.com",
+            "a@b@c.d@e.f@g.h",
+            "a@b.c-@d.e",
+            "mamailto:ilto:a@b.com",
+            "MAmaiLTO:ilto:x",
+        ] {
+            let once = scrub(text).into_owned();
+            assert_eq!(scrub(&once), once, "{text}");
+            assert!(!once.to_ascii_lowercase().contains("mailto:"), "{once}");
+        }
+        assert_eq!(
+            scrub("ann@example.com@relay.example.org"),
+            "ann at example dot com at relay dot example dot org"
+        );
+        assert_eq!(scrub("a@@b.com"), "a@@b.com");
     }
 }
 
