@@ -150,3 +150,32 @@ fn a_folder_in_use_is_refused() {
     }
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// An mbox rewritten while it is built (redacted in place, its length kept) is not
+/// recorded as the input of pages made from its old bytes: the next update rebuilds
+/// rather than find nothing to do.
+#[test]
+fn an_input_rewritten_during_a_build_is_not_recorded() {
+    use linkscan_mail::archive::{Archive, Updated};
+    use linkscan_mail::{MailScanner, MboxReader};
+    let dir = temp_dir("rewritten");
+    let mbox = dir.join("list.mbox");
+    let text = messages(1..=3).replace("example.com/2", "secret.com/2");
+    fs::write(&mbox, &text).unwrap();
+    let web = dir.join("web");
+    let scanner = MailScanner::new();
+    let mut archive = Archive::create(&web).unwrap().source(&mbox, &scanner);
+    let file = mbox.to_string_lossy().into_owned();
+    for m in MboxReader::new(std::io::BufReader::new(fs::File::open(&mbox).unwrap())) {
+        archive.push(&file, &scanner.scan(m.unwrap().bytes())).unwrap();
+    }
+    // Redacted in place before the build ends.
+    fs::write(&mbox, text.replace("secret.com/2", "XXXXXX.com/2")).unwrap();
+    archive.finish().unwrap();
+    drop(archive);
+    let page = fs::read_to_string(web.join("00002.html")).unwrap();
+    assert!(page.contains("secret.com"));
+    let updated = Archive::create(&web).unwrap().update(&mbox, &scanner).unwrap();
+    assert!(matches!(updated, Updated::Rebuild(_)), "{updated:?}");
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -90,6 +90,7 @@ impl Archive {
         mut each: impl FnMut(Event<()>) -> io::Result<bool>,
     ) -> io::Result<Built> {
         self.max_message_size = pipeline.limit();
+        self.note_source()?;
         let names: Vec<String> = inputs.iter().map(|input| name(input.path())).collect();
         let mut rows = Vec::new();
         let mut ended = Vec::new();

@@ -204,6 +204,9 @@ pub struct Archive {
     /// ([`Archive::source`]).
     source: Option<(PathBuf, String)>,
     max_message_size: u64,
+    /// The length and hash of the source ([`Archive::source`]) when the build started,
+    /// once noted ([`Archive::note_source`]); `None` inside when it was no plain mbox.
+    source_start: Option<Option<(u64, u64)>>,
     /// An update's start, and the input it read.
     before: Option<Before>,
     updated: Option<Input>,
@@ -236,6 +239,7 @@ impl Archive {
             inputs: Vec::new(),
             pushed: None,
             source: None,
+            source_start: None,
             max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
             before: None,
             updated: None,
@@ -354,6 +358,9 @@ impl Archive {
         if self.pushed.as_ref().is_some_and(|(n, _)| *n != name) {
             let (n, t) = self.pushed.take().expect("an input");
             self.inputs.push((n, t));
+        }
+        if self.rows.is_empty() && self.pushed.is_none() {
+            self.note_source()?;
         }
         let (_, totals) = self.pushed.get_or_insert((name, InputTotals::default()));
         totals.messages += 1;

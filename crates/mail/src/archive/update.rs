@@ -11,7 +11,8 @@
 //! the input again from where that message starts with the splitter a build uses, and
 //! writes the pages of the messages read; [`Archive::finish`] writes the other pages that
 //! change, by their hashes. After a full build, [`Archive::read_source`] records the
-//! input's length, hash and last message for the next update.
+//! input's length, hash and last message for the next update, if the input is still the
+//! bytes it was when the build started ([`Archive::note_source`]).
 //!
 //! # Invariants
 //!
@@ -44,10 +45,31 @@ pub(super) struct Before {
 }
 
 impl Archive {
+    /// Notes the length and hash of the source ([`Archive::source`]) as a build starts,
+    /// once: [`Archive::read_source`] records the input only if it is still those bytes
+    /// at the end, so that pages made from bytes rewritten since are never taken for
+    /// those of the file.
+    pub(super) fn note_source(&mut self) -> io::Result<()> {
+        if self.source_start.is_some() {
+            return Ok(());
+        }
+        let mut noted = None;
+        if let Some((path, _)) = &self.source {
+            if let Ok(mut file) = File::open(path) {
+                if file.metadata()?.is_file() && is_plain_mbox(&mut file)? {
+                    let len = file.metadata()?.len();
+                    noted = hash_prefix(&mut file, len)?.map(|h| (len, h.finish()));
+                }
+            }
+        }
+        self.source_start = Some(noted);
+        Ok(())
+    }
+
     /// The state of the input of a full build ([`Archive::source`]), when it is one plain
     /// mbox file read whole: its length and hash, and where its last message starts. None
     /// otherwise, or when the file no longer holds the messages the archive has (it
-    /// changed while being read).
+    /// changed while being read: its length and hash are not those noted at the start).
     pub(super) fn read_source(&self) -> io::Result<Option<Input>> {
         let Some((path, _)) = &self.source else {
             return Ok(None);
@@ -90,6 +112,10 @@ impl Archive {
         let Some((last_offset, last_index, last_split_warnings)) = last else {
             return Ok(None);
         };
+        let hash = hasher.finish();
+        if self.source_start != Some(Some((len, hash))) {
+            return Ok(None);
+        }
         let messages = self.inputs[0].1.messages;
         if last_index != messages || self.rows.last().map(|r| r.index) != Some(last_index) {
             return Ok(None);
@@ -97,7 +123,7 @@ impl Archive {
         Ok(Some(Input {
             name,
             len,
-            hash: hasher.finish(),
+            hash,
             last_offset,
             last_index,
             last_split_warnings,
@@ -190,24 +216,12 @@ impl Archive {
                 "{name} is shorter than when it was built: it was rewritten"
             ));
         }
-        let mut hasher = Hash64::new();
-        let mut reader = (&mut file).take(input.len);
-        let mut buf = vec![0; 1 << 20];
-        loop {
-            let n = match reader.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            hasher.update(&buf[..n]);
-        }
-        drop(buf);
-        if hasher.finish() != input.hash {
+        let hasher = hash_prefix(&mut file, input.len)?;
+        let Some(mut hasher) = hasher.filter(|h| h.finish() == input.hash) else {
             return rebuild(format!(
                 "{name} no longer starts with what was built: it was rewritten, not appended to"
             ));
-        }
+        };
         let (Some((_, totals)), 1) = (state.inputs.first(), state.inputs.len()) else {
             return rebuild("its totals are not those of one input".into());
         };
@@ -347,6 +361,27 @@ fn is_plain_mbox(file: &mut File) -> io::Result<bool> {
     (&mut *file).take(64 << 10).read_to_end(&mut head)?;
     file.seek(io::SeekFrom::Start(0))?;
     Ok(!crate::is_gzip(&head) && !crate::has_cr_line_ends(&head))
+}
+
+/// The XXH64 of the first `len` bytes of `file`, read from its start, to go on with;
+/// `None` when it has fewer.
+fn hash_prefix(file: &mut File, len: u64) -> io::Result<Option<Hash64>> {
+    file.seek(io::SeekFrom::Start(0))?;
+    let mut hasher = Hash64::new();
+    let mut reader = (&mut *file).take(len);
+    let mut buf = vec![0; 1 << 20];
+    let mut read = 0;
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        hasher.update(&buf[..n]);
+        read += n as u64;
+    }
+    Ok((read == len).then_some(hasher))
 }
 
 /// Splits `file[from..end]` into messages as the mbox reader does ([`MboxSplitter`], with
