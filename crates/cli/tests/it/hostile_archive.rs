@@ -167,7 +167,9 @@ fn an_input_rewritten_during_a_build_is_not_recorded() {
     let mut archive = Archive::create(&web).unwrap().source(&mbox, &scanner);
     let file = mbox.to_string_lossy().into_owned();
     for m in MboxReader::new(std::io::BufReader::new(fs::File::open(&mbox).unwrap())) {
-        archive.push(&file, &scanner.scan(m.unwrap().bytes())).unwrap();
+        archive
+            .push(&file, &scanner.scan(m.unwrap().bytes()))
+            .unwrap();
     }
     // Redacted in place before the build ends.
     fs::write(&mbox, text.replace("secret.com/2", "XXXXXX.com/2")).unwrap();
@@ -175,7 +177,10 @@ fn an_input_rewritten_during_a_build_is_not_recorded() {
     drop(archive);
     let page = fs::read_to_string(web.join("00002.html")).unwrap();
     assert!(page.contains("secret.com"));
-    let updated = Archive::create(&web).unwrap().update(&mbox, &scanner).unwrap();
+    let updated = Archive::create(&web)
+        .unwrap()
+        .update(&mbox, &scanner)
+        .unwrap();
     assert!(matches!(updated, Updated::Rebuild(_)), "{updated:?}");
     fs::remove_dir_all(&dir).unwrap();
 }
