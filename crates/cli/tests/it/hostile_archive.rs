@@ -184,3 +184,93 @@ fn an_input_rewritten_during_a_build_is_not_recorded() {
     assert!(matches!(updated, Updated::Rebuild(_)), "{updated:?}");
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A page of the last run that is a symbolic link now (to a file the attacker cannot
+/// read) is never read by an update: nothing of its target is published, and the page
+/// is a plain file again.
+#[cfg(unix)]
+#[test]
+fn an_update_never_reads_a_page_through_a_link() {
+    let dir = temp_dir("page-link");
+    let mbox = dir.join("list.mbox");
+    let one = message(1, "", "one\n");
+    let two = message(2, "", "two\n");
+    let three = message(3, "In-Reply-To: <1@example.com>\n", "three\n");
+    fs::write(&mbox, format!("{one}{two}")).unwrap();
+    let web = dir.join("web");
+    linkify_ok(&mbox, &web, &[]);
+    let secret = dir.join("secret.txt");
+    fs::write(&secret, "SECRET ".repeat(4000)).unwrap();
+    let page = web.join("00001.html");
+    fs::remove_file(&page).unwrap();
+    std::os::unix::fs::symlink(&secret, &page).unwrap();
+    fs::write(&mbox, format!("{one}{two}{three}")).unwrap();
+    let _ = linkify(&mbox, &web, &["--update"]);
+    for (name, bytes) in files(&web) {
+        if name != "00001.html" || !fs::symlink_metadata(&page).unwrap().is_symlink() {
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains("SECRET"),
+                "{name}"
+            );
+        }
+    }
+    assert!(!fs::symlink_metadata(&page).unwrap().is_symlink());
+    assert_eq!(fs::read_to_string(&secret).unwrap(), "SECRET ".repeat(4000));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A state file that is a FIFO is not read (which would wait for ever): the update
+/// rebuilds, and says why.
+#[cfg(unix)]
+#[test]
+fn a_state_file_that_is_a_fifo_is_not_read() {
+    let dir = temp_dir("state-fifo");
+    let mbox = dir.join("list.mbox");
+    fs::write(&mbox, messages(1..=2)).unwrap();
+    let web = dir.join("web");
+    linkify_ok(&mbox, &web, &[]);
+    let state = web.join(".linkscan-archive");
+    fs::remove_file(&state).unwrap();
+    let made = Command::new("mkfifo").arg(&state).status().unwrap();
+    assert!(made.success());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .args(["linkify", "--mbox", "--no-progress"])
+        .arg(&mbox)
+        .arg("--out")
+        .arg(&web)
+        .arg("--update")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("the update waits on the FIFO");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("cannot be used"), "{stderr}");
+    assert!(fs::symlink_metadata(&state).unwrap().is_file());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A message page removed from the folder is written again by an update.
+#[test]
+fn an_update_restores_a_missing_message_page() {
+    let dir = temp_dir("missing");
+    let mbox = dir.join("list.mbox");
+    fs::write(&mbox, messages(1..=3)).unwrap();
+    let web = dir.join("web");
+    linkify_ok(&mbox, &web, &[]);
+    fs::remove_file(web.join("00001.html")).unwrap();
+    fs::write(&mbox, messages(1..=4)).unwrap();
+    linkify_ok(&mbox, &web, &["--update"]);
+    assert!(web.join("00001.html").is_file());
+    assert!(web.join("00004.html").is_file());
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -51,6 +51,42 @@ fn open_no_follow(path: &Path, write: bool) -> io::Result<File> {
     options.open(path)
 }
 
+/// Reads the whole of `path`, a plain file of at most `max` bytes, without following a
+/// symbolic link at its name and without waiting on a FIFO: a link, a FIFO, a device or
+/// a folder there, or a longer file, is an error that says so (the last run left none).
+pub(crate) fn read_plain(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = open_no_follow(path, false)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "not a plain file (a link, a FIFO, a device or a folder)",
+        ));
+    }
+    if meta.len() > max {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("longer than {max} bytes"),
+        ));
+    }
+    let mut bytes = Vec::new();
+    file.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("longer than {max} bytes"),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Whether `path` is a plain file (not a link) longer than `len` bytes: a page of a
+/// message the last run wrote, `len` the length of its text before its links.
+pub(crate) fn is_plain_longer(path: &Path, len: u64) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.is_file() && m.len() > len)
+}
+
 /// Takes the lock of the archive folder `dir` for as long as the file returned is open:
 /// an exclusive advisory lock of the system on [`LOCK_FILE`], created if missing. When
 /// another run holds it, waits for it [`LOCK_WAIT`] at most, then refuses with an error

@@ -21,7 +21,6 @@
 //!   them all.
 
 use std::collections::HashMap;
-use std::fs;
 use std::io::{self, Write};
 
 use crate::ScannedMessage;
@@ -68,6 +67,10 @@ pub(super) fn write_head_of(out: &mut impl Write, title: &str, body: &str) -> io
     write_escaped(title, out)?;
     write!(out, "</title><style>{STYLE}</style></head>\n{body}\n")
 }
+
+/// The most bytes of a message page after its text: its links to the others, with
+/// [`MAX_REPLIES_SHOWN`] replies of a few KiB at most each.
+const MAX_PAGE_END: u64 = 4 << 20;
 
 /// The end of a message page, written by [`Archive::finish`] after the links that need
 /// the whole archive.
@@ -265,10 +268,15 @@ impl Archive {
                 if end_hash == row.end_hash && !cites_added {
                     return Ok(None);
                 }
-                let html = fs::read_to_string(&path).map_err(named)?;
+                // The page as the last run wrote it, a plain file (never read through a
+                // link) that ends with the links it recorded, or an error: the folder then
+                // has no state, and the next run rebuilds it.
+                let html = files::read_plain(&path, row.body_len.saturating_add(MAX_PAGE_END))
+                    .map_err(named)?;
                 let body = usize::try_from(row.body_len)
                     .ok()
-                    .and_then(|n| html.get(..n))
+                    .filter(|&n| n < html.len() && hash(&html[n..]) == row.end_hash)
+                    .and_then(|n| std::str::from_utf8(&html[..n]).ok())
                     .ok_or_else(|| {
                         named(io::Error::new(
                             io::ErrorKind::InvalidData,
@@ -284,7 +292,16 @@ impl Archive {
                 return Ok(Some((body.len() as u64, end_hash)));
             }
             if r.more || r.cited.iter().any(|id| pages.contains_key(id)) {
-                let html = fs::read_to_string(&path).map_err(named)?;
+                let html = files::read_plain(&path, row.body_len)
+                    .ok()
+                    .filter(|html| html.len() as u64 == row.body_len)
+                    .and_then(|html| String::from_utf8(html).ok())
+                    .ok_or_else(|| {
+                        named(io::Error::new(
+                            io::ErrorKind::InvalidData,
+                            "the page is not as this run wrote it",
+                        ))
+                    })?;
                 let html = text::resolve(&html, obfuscated, page_of);
                 write_replacing(&path, format!("{html}{end}").as_bytes())?;
                 Ok(Some((html.len() as u64, end_hash)))

@@ -29,13 +29,14 @@
 //!   kept as 64-bit hashes only, so that the file names no address.
 //! * Deterministic: the same pages built from the same input give the same file, byte for
 //!   byte, whether by a full build or an update.
+//! * Reading never follows a link, never waits on a FIFO and reads [`MAX_STATE`] bytes at
+//!   most, of a plain file only.
 //! * Reading never panics and never trusts the file: a wrong version, a bad field, a row
 //!   out of order, a missing end or a hash that does not match is an error that says
 //!   what, and the caller rebuilds.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::fs;
 use std::io;
 use std::path::Path;
 
@@ -46,6 +47,11 @@ use super::InputTotals;
 
 /// The state file's name in the archive folder.
 pub const STATE_FILE: &str = ".linkscan-archive";
+
+/// The longest state file read: a row per message of a few KiB at most, for millions of
+/// messages. A longer one (or one that is not a plain file: a link, a FIFO, a device) is
+/// not read, and the archive is rebuilt.
+pub(crate) const MAX_STATE: u64 = 1 << 32;
 
 /// The first line: the format and its version. The version changes with the pages too,
 /// not only with this file's rows: an update writes only the pages new messages change,
@@ -323,7 +329,7 @@ impl State {
     /// when it cannot be used.
     pub(crate) fn load(dir: &Path) -> Result<Option<State>, String> {
         let path = dir.join(STATE_FILE);
-        let bytes = match fs::read(&path) {
+        let bytes = match super::files::read_plain(&path, MAX_STATE) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(format!("{}: {e}", path.display())),

@@ -30,7 +30,7 @@ use std::path::Path;
 use crate::splitter::{unescape, MboxSplitter, Split};
 use crate::MailScanner;
 
-use super::files::file_name;
+use super::files::{self, file_name, page_name};
 use super::hash::Hash64;
 use super::state::{Input, State, STATE_FILE};
 use super::{Archive, Finished, Updated};
@@ -257,6 +257,20 @@ impl Archive {
                 "a message to read is over the size limit of {} bytes, read in pieces that \
                  only a whole build cuts as it does",
                 self.max_message_size
+            ));
+        }
+        // The pages kept must be those the last run wrote: a plain file each (never read
+        // through a link), none missing.
+        let keep = state
+            .rows
+            .partition_point(|r| r.index < input.last_index);
+        if let Some(row) = state.rows[..keep]
+            .iter()
+            .find(|r| !files::is_plain_longer(&self.dir.join(page_name(r.global)), r.body_len))
+        {
+            return rebuild(format!(
+                "{} is not as the last run left it (missing, or not a plain file)",
+                page_name(row.global)
             ));
         }
         // From here on the folder changes: without a state until it is whole again.
