@@ -18,7 +18,8 @@
 //! 2. *Space-stuffing*: one space at the start of what is left is removed (a sender
 //!    stuffs lines that start with a space, `>` or `From `).
 //! 3. *Flowed or fixed*: a line whose content ends in a space is flowed, unless it is the
-//!    signature separator `-- ` (section 4.3) or the next line has another quote depth
+//!    signature separator `-- ` or the line before it (section 4.3: the separator ends
+//!    what comes before it), or the next line has another quote depth
 //!    (section 4.5, "quote-depth-wins": the line is then fixed), or it is the last line.
 //!    A flowed line goes on in the next one; with `DelSp=yes` its last space is deleted
 //!    first (section 4.2).
@@ -87,9 +88,13 @@ pub fn unflow(text: &str, delsp: bool) -> String {
         let next = Line::at(bytes, this.end.end);
         let depth = this.depth;
         let content = &bytes[this.content.clone()];
+        // The separator line ends what comes before it (section 4.3): the line before it
+        // is fixed, or DelSp would glue `--` to its last word.
         let flowed = content.last() == Some(&b' ')
             && content != b"-- "
-            && next.as_ref().map(|next| next.depth) == Some(depth);
+            && next
+                .as_ref()
+                .is_some_and(|next| next.depth == depth && &bytes[next.content.clone()] != b"-- ");
         if open.is_none() {
             for _ in 0..depth {
                 out.push('>');

@@ -62,6 +62,31 @@ fn rfc3676_4_3_the_signature_separator_is_fixed() {
 }
 
 #[test]
+fn rfc3676_4_3_the_signature_separator_ends_the_paragraph_before_it() {
+    // Section 4.3: the separator line ends what comes before it, so a flowed line before
+    // it is not joined with it; with DelSp=yes the link before the signature stays whole
+    // and no `--` is glued to it.
+    let text = "see https://example.com/docs \r\n-- \r\nAnn\r\n";
+    for delsp in [true, false] {
+        assert_eq!(unflow(text, delsp), text);
+    }
+    assert_eq!(
+        unflow(">quoted \n>-- \n>sig\n", true),
+        "> quoted \n> -- \n> sig\n"
+    );
+    let m = MailScanner::new().scan(
+        b"Content-Type: text/plain; format=flowed; delsp=yes\r\n\r\n\
+          see https://example.com/docs \r\n-- \r\nAnn\r\n",
+    );
+    let urls: Vec<&str> = m
+        .parts()
+        .iter()
+        .flat_map(|p| p.links().iter().map(|l| l.text()))
+        .collect();
+    assert_eq!(urls, ["https://example.com/docs"]);
+}
+
+#[test]
 fn rfc3676_4_4_space_stuffing_is_undone() {
     // Section 4.4: a sender stuffs a line that starts with a space, ">" or "From "; the
     // reader removes one leading space, after the quote marks.
