@@ -274,3 +274,24 @@ fn an_update_restores_a_missing_message_page() {
     assert!(web.join("00004.html").is_file());
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// With addresses obfuscated, an input named after an address is obfuscated too: on
+/// the front page and in the state file.
+#[test]
+fn an_input_named_after_an_address_is_obfuscated() {
+    let dir = temp_dir("named");
+    let mbox = dir.join("dev@lists.example.org.mbox");
+    fs::write(&mbox, messages(1..=2)).unwrap();
+    let web = dir.join("web");
+    linkify_ok(&mbox, &web, &["--addresses", "obfuscate"]);
+    for (name, bytes) in files(&web) {
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains("dev@lists"),
+            "{name}"
+        );
+    }
+    fs::write(&mbox, messages(1..=3)).unwrap();
+    let said = linkify_ok(&mbox, &web, &["--addresses", "obfuscate", "--update"]);
+    assert!(!said.contains("cannot update"), "{said}");
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -203,7 +203,8 @@ impl Archive {
         out.write_all(b"<h1>Mail archive</h1>\n<ul class=\"archives\">\n")?;
         for (name, totals) in &self.inputs {
             out.write_all(b"<li>")?;
-            write_escaped(name, &mut out)?;
+            // An input named after an address is obfuscated as the addresses are.
+            write_escaped(&self.style().said(name), &mut out)?;
             writeln!(
                 out,
                 ": {}, {}, {}</li>",

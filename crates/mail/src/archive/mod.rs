@@ -460,7 +460,11 @@ impl Archive {
         let state = State {
             options: self.options_key(),
             input,
-            inputs: self.inputs.clone(),
+            inputs: self
+                .inputs
+                .iter()
+                .map(|(name, totals)| (self.style().said(name), *totals))
+                .collect(),
             pages,
             rows: std::mem::take(&mut self.rows),
         };

@@ -26,7 +26,8 @@
 //!
 //! * Bounded: a row per message of a few KiB at most (its fields are those the archive
 //!   keeps, each capped), a line per other page; never a message's text. Message-IDs are
-//!   kept as 64-bit hashes only, so that the file names no address.
+//!   kept as 64-bit hashes only, and with addresses obfuscated the inputs' names are
+//!   too, so that the file names no address.
 //! * Deterministic: the same pages built from the same input give the same file, byte for
 //!   byte, whether by a full build or an update.
 //! * Reading never follows a link, never waits on a FIFO and reads [`MAX_STATE`] bytes at
@@ -62,7 +63,7 @@ const MAGIC: &str = "linkscan-archive-state 2";
 /// The one input a state can be updated from: a plain mbox file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Input {
-    /// Its file name (as pages name it).
+    /// Its file name, as pages name it (obfuscated with the addresses).
     pub(crate) name: String,
     /// The bytes read.
     pub(crate) len: u64,

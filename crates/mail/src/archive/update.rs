@@ -121,7 +121,7 @@ impl Archive {
             return Ok(None);
         }
         Ok(Some(Input {
-            name,
+            name: self.style().said(&name),
             len,
             hash,
             last_offset,
@@ -200,7 +200,7 @@ impl Archive {
                     .into(),
             );
         };
-        if input.name != name {
+        if input.name != self.style().said(&name) {
             return rebuild(format!("it was built from {:?}, not {name:?}", input.name));
         }
         let mut file = File::open(mbox)
@@ -261,9 +261,7 @@ impl Archive {
         }
         // The pages kept must be those the last run wrote: a plain file each (never read
         // through a link), none missing.
-        let keep = state
-            .rows
-            .partition_point(|r| r.index < input.last_index);
+        let keep = state.rows.partition_point(|r| r.index < input.last_index);
         if let Some(row) = state.rows[..keep]
             .iter()
             .find(|r| !files::is_plain_longer(&self.dir.join(page_name(r.global)), r.body_len))
@@ -351,7 +349,7 @@ impl Archive {
         )?;
         self.inputs = vec![(name.clone(), totals)];
         self.updated = Some(Input {
-            name,
+            name: self.style().said(&name),
             len,
             hash: hasher.finish(),
             last_offset: last.0,
