@@ -228,8 +228,11 @@ mod tests {
         while let Some(line) = lines.next() {
             let depth = line.depth;
             let content = line.content;
-            let next_depth = lines.peek().map(|next| next.depth);
-            let flowed = content.ends_with(' ') && content != "-- " && next_depth == Some(depth);
+            let flowed = content.ends_with(' ')
+                && content != "-- "
+                && lines
+                    .peek()
+                    .is_some_and(|next| next.depth == depth && next.content != "-- ");
             if open.is_none() {
                 for _ in 0..depth {
                     out.push('>');
