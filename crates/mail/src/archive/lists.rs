@@ -363,6 +363,7 @@ mod tests {
             })
             .sum();
         assert_eq!(listed, n);
+        drop(archive); // One archive at a time holds the folder.
         let flat = synthetic(&dir, 50_001, |_| 0, |i| (i > 0).then_some(0));
         let plan = Plan::new(&flat.rows);
         let links = flat.thread_links(&plan, 0).unwrap();
