@@ -8,7 +8,8 @@
 //! * A page is created exclusively (`O_CREAT | O_EXCL`) under `.NAME.tmp` beside its name
 //!   and renamed there once whole: a symbolic link at the name is replaced, what it
 //!   points to is never written; a reader sees the old page or the new one, never half.
-//! * A file dropped unfinished (a write failed) removes its temporary file.
+//! * A file dropped unfinished (a write failed) or that cannot take its name removes its
+//!   temporary file.
 //! * [`remove_stale`] removes only names this archiver writes ([`is_page_name`]) that the
 //!   run did not write; any other file of the folder is left alone.
 //! * A run holds the folder's lock ([`lock`], [`LOCK_FILE`]) from [`Archive::create`] to
@@ -228,8 +229,11 @@ impl Replacing {
     /// Gives the written file its name.
     pub(crate) fn finish(mut self) -> io::Result<()> {
         drop(self.file.take());
-        fs::rename(&self.temporary, &self.path)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", self.path.display())))
+        fs::rename(&self.temporary, &self.path).map_err(|e| {
+            // Not renamed (a folder holds the name): the temporary file goes.
+            let _ = fs::remove_file(&self.temporary);
+            io::Error::new(e.kind(), format!("{}: {e}", self.path.display()))
+        })
     }
 
     fn file(&mut self) -> &mut File {
@@ -395,6 +399,17 @@ mod tests {
             .collect();
         left.sort();
         assert_eq!(left, ["00001.html", "index.html", "notes.html"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A page that cannot take its name (a folder holds it) leaves no temporary file.
+    #[test]
+    fn a_page_that_cannot_be_renamed_leaves_no_temporary_file() {
+        let dir = std::env::temp_dir().join(format!("linkscan-rename-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("index.html").join("inside")).unwrap();
+        assert!(write_replacing(&dir.join("index.html"), b"<p>front</p>").is_err());
+        assert!(!dir.join(".index.html.tmp").exists());
         fs::remove_dir_all(&dir).unwrap();
     }
 
