@@ -226,6 +226,11 @@ impl Archive {
             return rebuild("its totals are not those of one input".into());
         };
         let mut totals = *totals;
+        // Its values must hold together, and with the input: they are only as good as its
+        // checksum, which anyone can compute again.
+        if let Some(why) = inconsistent(&input, &state.rows, totals.messages, &mut file)? {
+            return rebuild(format!("{STATE_FILE} cannot be used: {why}"));
+        }
         if len == input.len {
             return Ok(Updated::Done {
                 added: 0,
@@ -365,6 +370,50 @@ impl Archive {
     }
 }
 
+/// What does not hold together in the state of `input` (its rows, and the messages its
+/// totals count) and the file it was built from, whose first `input.len` bytes are those
+/// it was built from: `None` when all does.
+fn inconsistent(
+    input: &Input,
+    rows: &[super::rows::Row],
+    messages: usize,
+    file: &mut File,
+) -> io::Result<Option<String>> {
+    if input.last_index == 0 || input.last_index != messages {
+        return Ok(Some(format!(
+            "its last message is numbered {} of {messages}",
+            input.last_index
+        )));
+    }
+    if rows.last().map(|r| r.index) != Some(input.last_index) {
+        return Ok(Some("its last row is not its last message".into()));
+    }
+    if input.last_offset >= input.len {
+        return Ok(Some(format!(
+            "its last message starts at {}, past the {} bytes built",
+            input.last_offset, input.len
+        )));
+    }
+    // The last message starts with a `From ` line.
+    let from = input.last_offset.saturating_sub(1);
+    let mut head = Vec::new();
+    file.seek(io::SeekFrom::Start(from))?;
+    (&mut *file).take(6).read_to_end(&mut head)?;
+    file.seek(io::SeekFrom::Start(0))?;
+    let head = if input.last_offset == 0 {
+        Some(&head[..])
+    } else {
+        head.strip_prefix(b"\n")
+    };
+    if !head.is_some_and(|h| h.starts_with(b"From ")) {
+        return Ok(Some(format!(
+            "no message starts at {}, where its last one does",
+            input.last_offset
+        )));
+    }
+    Ok(None)
+}
+
 /// Whether `file` is read as it is by the mbox reader: not gzip, lines not ended by CR
 /// alone (those are read through a decoder, which an update cannot resume).
 fn is_plain_mbox(file: &mut File) -> io::Result<bool> {
@@ -447,5 +496,59 @@ fn split_file(
             }
             return Ok(());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MboxReader;
+
+    fn message(n: usize) -> String {
+        format!(
+            "From a@example.com Mon Jan  1 00:00:00 2024\nMessage-ID: <{n}@example.com>\n\
+             Subject: message {n}\n\nsee https://example.com/{n}\n\n"
+        )
+    }
+
+    /// State values that do not hold together (an offset past the input's end, an index
+    /// of 0, a last message that is not the last row), with a checksum that matches
+    /// them: the update rebuilds, never panics, never fails.
+    #[test]
+    fn state_values_that_do_not_hold_together_are_rebuilt() {
+        let dir = std::env::temp_dir().join(format!("linkscan-values-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let mbox = dir.join("list.mbox");
+        let web = dir.join("web");
+        let scanner = MailScanner::new();
+        let damages: [fn(&mut Input); 4] = [
+            |i| i.last_offset = i.len + 100,
+            |i| i.last_index = 0,
+            |i| i.last_index = 7,
+            |i| i.last_offset = 3,
+        ];
+        for (k, damage) in damages.iter().enumerate() {
+            let text: String = (1..=3).map(message).collect();
+            fs::write(&mbox, &text).unwrap();
+            let mut archive = Archive::create(&web).unwrap().source(&mbox, &scanner);
+            for m in MboxReader::new(&text.as_bytes()[..]) {
+                archive
+                    .push("list.mbox", &scanner.scan(m.unwrap().bytes()))
+                    .unwrap();
+            }
+            archive.finish().unwrap();
+            drop(archive);
+            let mut state = State::load(&web).unwrap().unwrap();
+            damage(state.input.as_mut().unwrap());
+            fs::write(web.join(STATE_FILE), state.to_text()).unwrap();
+            fs::write(&mbox, format!("{text}{}", message(4))).unwrap();
+            let updated = Archive::create(&web).unwrap().update(&mbox, &scanner);
+            assert!(
+                matches!(updated, Ok(Updated::Rebuild(_))),
+                "damage {k}: {updated:?}"
+            );
+        }
+        fs::remove_dir_all(&dir).unwrap();
     }
 }
