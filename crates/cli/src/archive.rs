@@ -56,16 +56,13 @@ pub(crate) fn run(
     if args.update {
         match (&args.files[..], args.mail.maildir) {
             ([input], false) if input.as_os_str() != "-" => {
-                match archive.update(input, &scanner)? {
+                let name = input.display();
+                // Each warning said as it comes, none kept.
+                let warn = |w: String| crate::warn!("linkscan: {name}: {w}");
+                match archive.update_warning(input, &scanner, warn)? {
                     Updated::Done {
-                        added,
-                        finished,
-                        warnings,
+                        added, finished, ..
                     } => {
-                        let name = input.display();
-                        for w in &warnings {
-                            crate::warn!("linkscan: {name}: {w}");
-                        }
                         if !args.mail.no_progress {
                             crate::warn!(
                                 "linkscan: {}: updated: {} read, {} of {} written",

@@ -349,7 +349,9 @@ impl Report {
                     let id = done
                         .message_id
                         .as_deref()
-                        .map(|id| format!(" <{id}>"))
+                        .map(|id| {
+                            format!(" <{}>", linkscan_mail::archive::short_message_id(id))
+                        })
                         .unwrap_or_default();
                     bar.suspend(|| {
                         for w in &done.warnings {

@@ -295,3 +295,35 @@ fn an_input_named_after_an_address_is_obfuscated() {
     assert!(!said.contains("cannot update"), "{said}");
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A warning names its message by a Message-ID cut short (its start and a hash), never
+/// the whole of a long one, in a build and in an update.
+#[test]
+fn warnings_cut_a_long_message_id_short() {
+    let dir = temp_dir("long-id");
+    let mbox = dir.join("list.mbox");
+    let long = format!(
+        "From a@example.com Mon Jan  1 00:00:00 2024\nMessage-ID: <{}@example.com>\n\
+         Subject: s\nContent-Type: text/plain; charset=x-no-such-charset\n\nsee example.com\n\n",
+        "a".repeat(50_000)
+    );
+    fs::write(&mbox, format!("{}{long}", messages(1..=1))).unwrap();
+    let web = dir.join("web");
+    let said = linkify_ok(&mbox, &web, &[]);
+    assert!(said.contains("message 2 <aaaa"), "{}", &said[..200]);
+    assert!(said.lines().all(|l| l.len() < 1000), "{}", &said[..200]);
+    fs::write(&mbox, format!("{}{long}{long}", messages(1..=1))).unwrap();
+    let said = linkify_ok(&mbox, &web, &["--update"]);
+    assert!(
+        !said.contains("cannot update"),
+        "{}",
+        &said[..200.min(said.len())]
+    );
+    assert!(
+        said.contains("message 3 <aaaa"),
+        "{}",
+        &said[..200.min(said.len())]
+    );
+    assert!(said.lines().all(|l| l.len() < 1000), "{}", &said[..200]);
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -189,6 +189,21 @@ pub enum Updated {
     Rebuild(String),
 }
 
+/// How a warning names a message by its Message-ID: whole when it is short, else its
+/// start, `…` and the XXH64 of the whole in 16 hex digits, so that a warning stays short
+/// whatever the message.
+pub fn short_message_id(id: &str) -> std::borrow::Cow<'_, str> {
+    const SHORT: usize = 80;
+    if id.len() <= SHORT {
+        return id.into();
+    }
+    let mut end = SHORT - 24;
+    while !id.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…{:016x}", &id[..end], hash::hash(id.as_bytes())).into()
+}
+
 /// An HTML archive being built in a folder; see the [module](self) documentation.
 #[derive(Debug)]
 pub struct Archive {

@@ -182,6 +182,28 @@ impl Archive {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn update(&mut self, mbox: impl AsRef<Path>, scanner: &MailScanner) -> io::Result<Updated> {
+        let mut warnings = Vec::new();
+        let updated = self.update_warning(mbox, scanner, |w| warnings.push(w))?;
+        Ok(match updated {
+            Updated::Done {
+                added, finished, ..
+            } => Updated::Done {
+                added,
+                finished,
+                warnings,
+            },
+            rebuild => rebuild,
+        })
+    }
+
+    /// [`Archive::update`], handing each warning to `warn` as it comes (so that none is
+    /// kept): its answer's `warnings` are empty.
+    pub fn update_warning(
+        &mut self,
+        mbox: impl AsRef<Path>,
+        scanner: &MailScanner,
+        mut warn: impl FnMut(String),
+    ) -> io::Result<Updated> {
         let mbox = mbox.as_ref();
         self.source = Some((mbox.to_path_buf(), scanner.options_key()));
         let rebuild = |why: String| Ok(Updated::Rebuild(why));
@@ -296,7 +318,6 @@ impl Archive {
             messages: keep,
         });
         let display = mbox.to_string_lossy().into_owned();
-        let mut warnings = Vec::new();
         let mut added = 0;
         let mut last = (input.last_offset, input.last_index, 0);
         let base_index = input.last_index - 1;
@@ -334,14 +355,14 @@ impl Archive {
                 totals.warnings += split_warnings.len() + scanned.warnings().len();
                 let id = scanned
                     .message_id()
-                    .map(|id| format!(" <{id}>"))
+                    .map(|id| format!(" <{}>", super::short_message_id(id)))
                     .unwrap_or_default();
                 for w in split_warnings
                     .iter()
                     .map(ToString::to_string)
                     .chain(scanned.warnings().iter().map(ToString::to_string))
                 {
-                    warnings.push(format!("message {index}{id}: {w}"));
+                    warn(format!("message {index}{id}: {w}"));
                 }
                 if last.0 == offset && !first {
                     last.2 += split_warnings.len();
@@ -365,7 +386,7 @@ impl Archive {
         Ok(Updated::Done {
             added,
             finished,
-            warnings,
+            warnings: Vec::new(),
         })
     }
 }
