@@ -174,8 +174,8 @@ pub struct MailLink {
     pub(crate) href: String,
 }
 
-/// A link made up from its parts, for the crate's own code that redraws scan results (the
-/// archive's pages) and its tests.
+/// A link made up from its parts, for the crate's tests.
+#[cfg(test)]
 pub(crate) fn mail_link(
     range: Range<usize>,
     kind: LinkKind,

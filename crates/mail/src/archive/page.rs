@@ -21,6 +21,7 @@
 //!   holds one is written as that text, not as a link, since its `href` would publish it.
 //! * Choosing the links of a part is O(n log n) in its links ([`choose_links`]).
 
+use std::borrow::Borrow;
 use std::io::{self, Write};
 
 use crate::{LinkSource, MailLink};
@@ -252,9 +253,9 @@ pub(crate) fn write_address_field(
 /// text, its Bidi_Control characters percent-escaped all the same (a U+202E in it must not
 /// reverse the rest of the line). A link whose `href` the linkifier does not allow (not a
 /// web scheme) is drawn without a target.
-pub(crate) fn write_linkified(
+pub(crate) fn write_linkified<L: Borrow<MailLink>>(
     text: &str,
-    links: &[MailLink],
+    links: &[L],
     base: usize,
     style: Style<'_>,
     out: &mut impl Write,
@@ -273,6 +274,7 @@ pub(crate) fn write_linkified(
     // so that their real target is drawn.
     let mut claiming: Vec<(usize, usize)> = links
         .iter()
+        .map(Borrow::borrow)
         .filter(|l| claims(l))
         .map(|l| (l.start(), l.end()))
         .collect();
@@ -479,8 +481,8 @@ fn is_default_ignorable(c: char) -> bool {
 /// walks the href links, so each href link is compared with one text link and with the
 /// last href link taken. `work` counts the comparisons made (sorting included), for the
 /// tests that hold the whole to O(n log n).
-fn choose_links<'a>(
-    links: &'a [MailLink],
+fn choose_links<'a, L: Borrow<MailLink>>(
+    links: &'a [L],
     dropped: &dyn Fn(&MailLink) -> bool,
     work: &mut usize,
 ) -> Vec<&'a MailLink> {
@@ -490,11 +492,13 @@ fn choose_links<'a>(
     };
     let mut text: Vec<&MailLink> = links
         .iter()
+        .map(Borrow::borrow)
         .filter(|l| l.source() == LinkSource::Text && !dropped(l))
         .collect();
     text.sort_by(&mut by_start);
     let mut hrefs: Vec<&MailLink> = links
         .iter()
+        .map(Borrow::borrow)
         .filter(|l| l.source() == LinkSource::Href && l.start() < l.end())
         .collect();
     hrefs.sort_by(&mut by_start);

@@ -181,7 +181,8 @@ impl<'a> Links<'a> {
     }
 }
 
-/// Writes `text[range]` with the links that lie wholly inside it.
+/// Writes `text[range]` with the links that lie wholly inside it: the part's own links,
+/// borrowed (a reference each, never a copy of a link's strings).
 fn write_range(
     text: &str,
     links: &Links<'_>,
@@ -189,22 +190,19 @@ fn write_range(
     style: Style<'_>,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    let inside: Vec<MailLink> = links
+    let inside: Vec<&MailLink> = links
         .starting_in(&range)
         .iter()
         .filter(|l| links.range(l).end <= range.end)
-        .map(|l| {
-            let at = links.range(l);
-            crate::message::mail_link(
-                at.start - range.start..at.end - range.start,
-                l.kind(),
-                l.source(),
-                l.text().to_string(),
-                l.href().to_string(),
-            )
-        })
+        .copied()
         .collect();
-    write_linkified(&text[range], &inside, 0, style, out)
+    write_linkified(
+        &text[range.clone()],
+        &inside,
+        links.base + range.start,
+        style,
+        out,
+    )
 }
 
 /// Writes `text[range]` with its links, each Message-ID in it inside a marker (see the
