@@ -349,9 +349,7 @@ impl Report {
                     let id = done
                         .message_id
                         .as_deref()
-                        .map(|id| {
-                            format!(" <{}>", linkscan_mail::archive::short_message_id(id))
-                        })
+                        .map(|id| format!(" <{}>", linkscan_mail::archive::short_message_id(id)))
                         .unwrap_or_default();
                     bar.suspend(|| {
                         for w in &done.warnings {

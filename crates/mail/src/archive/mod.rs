@@ -109,11 +109,11 @@ use std::sync::Once;
 use crate::{MailScanner, ScannedMessage, DEFAULT_MAX_MESSAGE_SIZE};
 use linkscan::html::{write_escaped, Linkifier};
 
+pub use files::LOCK_FILE;
 use files::{file_name, page_name, write_replacing, Output};
 use page::{human_size, passes_checks, Style};
 pub use rows::ArchivedMessage;
 use rows::{Plan, Row};
-pub use files::LOCK_FILE;
 pub use state::STATE_FILE;
 use state::{Input, State};
 use text::References;

@@ -553,7 +553,7 @@ mod tests {
             let text: String = (1..=3).map(message).collect();
             fs::write(&mbox, &text).unwrap();
             let mut archive = Archive::create(&web).unwrap().source(&mbox, &scanner);
-            for m in MboxReader::new(&text.as_bytes()[..]) {
+            for m in MboxReader::new(text.as_bytes()) {
                 archive
                     .push("list.mbox", &scanner.scan(m.unwrap().bytes()))
                     .unwrap();
