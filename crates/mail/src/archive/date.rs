@@ -108,9 +108,14 @@ impl Instant {
         (y, m, d, (minutes / 60) as u32, (minutes % 60) as u32)
     }
 
-    /// The UTC month, `YYYY-MM`.
+    /// The UTC month, `YYYY-MM`; `undated` when its year is not of four digits (a date
+    /// of 9999 or 0000 whose offset moves it across), so that every month names a page
+    /// the state file takes.
     pub(crate) fn month(&self) -> String {
         let (y, m, ..) = self.utc();
+        if !(0..=9999).contains(&y) {
+            return "undated".into();
+        }
         format!("{y:04}-{m:02}")
     }
 
@@ -166,6 +171,24 @@ mod tests {
         assert_eq!(shown("2024-13-01T00:00:00Z"), "2024-13-01T00:00:00Z");
         let i = Instant::parse("2024-01-01T00:30:00+01:00").unwrap();
         assert_eq!(i.month(), "2023-12");
+    }
+
+    /// A date whose UTC instant falls outside the years of four digits (9999-12-31 23:59
+    /// at -12:00, 0000-01-01 00:00 at +14:00) has no month page of its own: its month is
+    /// `undated`, a name the state file takes.
+    #[test]
+    fn a_month_beyond_four_digits_is_undated() {
+        for date in ["9999-12-31T23:59:00-12:00", "0000-01-01T00:00:00+14:00"] {
+            let month = Instant::parse(date).unwrap().month();
+            assert!(
+                crate::archive::files::is_page_name(&format!("{month}.html")),
+                "{date}: {month}"
+            );
+        }
+        assert_eq!(
+            Instant::parse("9999-12-31T23:59:00Z").unwrap().month(),
+            "9999-12"
+        );
     }
 
     #[test]
