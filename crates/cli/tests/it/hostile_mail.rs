@@ -1007,8 +1007,8 @@ fn stale_pages_of_an_earlier_run_are_removed() {
             .collect();
         names.sort();
         // Each message's page, and its thread's (each a thread of its own here).
-        // The state of the build (for --update) sorts first.
-        let mut expected: Vec<String> = vec![".linkscan-archive".into()];
+        // The state of the build (for --update) and the folder's lock sort first.
+        let mut expected: Vec<String> = vec![".linkscan-archive".into(), ".linkscan.lock".into()];
         expected.extend((1..=pages).map(|k| format!("{k:05}.html")));
         expected.extend([
             "index.html".into(),
