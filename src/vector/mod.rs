@@ -171,7 +171,7 @@ impl Kernel {
     }
 
     /// The first colon or ASCII white space at or after `at`, or `text.len()`
-    /// ([`fields::name_end_scalar`]): where a header field's name ends.
+    /// (`fields::name_end_scalar`): where a header field's name ends.
     #[inline]
     pub fn name_end(self, text: &[u8], at: usize) -> usize {
         match self.0 {
@@ -190,7 +190,7 @@ impl Kernel {
     }
 
     /// The end of the folded header field that holds `text[at]`
-    /// ([`fields::field_end_scalar`]): just past the first line break at or after `at` that
+    /// (`fields::field_end_scalar`): just past the first line break at or after `at` that
     /// no space or tab follows, or `text.len()`.
     #[inline]
     pub fn field_end(self, text: &[u8], at: usize) -> usize {
@@ -210,7 +210,7 @@ impl Kernel {
     }
 
     /// Decodes the blocks of 32 base64 alphabet characters at the start of `input` onto
-    /// `out` and returns how many characters they were ([`base64::blocks`]); 0 for a
+    /// `out` and returns how many characters they were (`base64::blocks`); 0 for a
     /// kernel without a vector decoder, whose caller decodes all with its scalar loop.
     #[inline]
     // Only x86_64 has a decoder yet: elsewhere the arguments go unused.

@@ -12,9 +12,10 @@
 //!   temporary file.
 //! * [`remove_stale`] removes only names this archiver writes ([`is_page_name`]) that the
 //!   run did not write; any other file of the folder is left alone.
-//! * A run holds the folder's lock ([`lock`], [`LOCK_FILE`]) from [`Archive::create`] to
-//!   its end, an advisory lock of the system on a file opened without following a link:
-//!   a second run on the folder waits [`LOCK_WAIT`] at most, then refuses.
+//! * A run holds the folder's lock ([`lock`], [`LOCK_FILE`]) from
+//!   [`Archive::create`](super::Archive::create) to its end, an advisory lock of the
+//!   system on a file opened without following a link: a second run on the folder waits
+//!   [`LOCK_WAIT`] at most, then refuses.
 //! * [`Output::put`] writes a page unless an update knows it as it is (the hash the last
 //!   run recorded for it is the new page's, and a plain file of its length is there).
 
@@ -24,7 +25,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// The lock file of an archive folder, which every run holds locked ([`lock`]). Empty;
+/// The lock file of an archive folder, which every run holds locked. Empty;
 /// no page names it, and a full build and an update leave it the same.
 pub const LOCK_FILE: &str = ".linkscan.lock";
 
