@@ -1,5 +1,5 @@
 //! Base64 decoding 32 characters at a time, for mail mode's decoders
-//! (`crate::mail::message::base64`), whose text parts in base64 (HTML newsletters, mail
+//! (`message/base64.rs` of the linkscan-mail package), whose text parts in base64 (HTML newsletters, mail
 //! in other scripts) are otherwise decoded at some ten instructions a character.
 //!
 //! # Algorithm

@@ -1,5 +1,5 @@
 //! The end of a folded header field (RFC 5322, section 2.2.3), for the header loop of mail
-//! mode (`crate::mail::message::headers`), which skips most of a message's header — the
+//! mode (`message/headers.rs` of the linkscan-mail package), which skips most of a message's header — the
 //! `Received:`, `DKIM-Signature:` and `ARC-*` fields, half the bytes of a typical
 //! archive — without reading it.
 //!
