@@ -1,7 +1,7 @@
 //! The end of a folded header field (RFC 5322, section 2.2.3), for the header loop of mail
-//! mode (`message/headers.rs` of the linkscan-mail package), which skips most of a message's header — the
-//! `Received:`, `DKIM-Signature:` and `ARC-*` fields, half the bytes of a typical
-//! archive — without reading it.
+//! mode (`message/headers.rs` of the linkscan-mail package), which skips most of a
+//! message's header — the `Received:`, `DKIM-Signature:` and `ARC-*` fields, half the
+//! bytes of a typical archive — without reading it.
 //!
 //! A field ends at the first line break (`\n`) that no space or tab follows: a line that
 //! starts with one is a continuation of the field. [`field_end`] tests a vector of bytes
