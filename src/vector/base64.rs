@@ -1,6 +1,7 @@
 //! Base64 decoding 32 characters at a time, for mail mode's decoders
-//! (`message/base64.rs` of the linkscan-mail package), whose text parts in base64 (HTML newsletters, mail
-//! in other scripts) are otherwise decoded at some ten instructions a character.
+//! (`message/base64.rs` of the linkscan-mail package), whose text parts in base64 (HTML
+//! newsletters, mail in other scripts) are otherwise decoded at some ten instructions a
+//! character.
 //!
 //! # Algorithm
 //!
