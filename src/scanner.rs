@@ -243,6 +243,21 @@ fn ascii_host_run(word: u64) -> usize {
     (!host & bytes(0x80)).trailing_zeros() as usize / 8
 }
 
+/// The code point that the UTF-8 sequence at the start of `word` (little-endian) encodes,
+/// when its first byte is a lead byte (`0xC0` or more), computed from the bits its form
+/// gives without checking the continuation bytes: for the TLD set's filter of first
+/// characters, on the fast path of [`Scanner::tld`].
+#[inline(always)]
+fn lead_code_point(word: u64) -> u32 {
+    let b = |k: u32| (word >> (8 * k)) as u32 & 0xFF;
+    let (b0, b1, b2, b3) = (b(0), b(1) & 0x3F, b(2) & 0x3F, b(3) & 0x3F);
+    match b0 {
+        0xC0..=0xDF => ((b0 & 0x1F) << 6) | b1,
+        0xE0..=0xEF => ((b0 & 0x0F) << 12) | (b1 << 6) | b2,
+        _ => ((b0 & 0x07) << 18) | (b1 << 12) | (b2 << 6) | b3,
+    }
+}
+
 /// The scanning state over one text.
 pub(crate) struct Scanner<'t, 'p> {
     text: &'t [u8],
@@ -667,6 +682,12 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 }
             }
             let len = ascii_host_run(word);
+            if len == 0 && word as u8 >= 0xC0 && !set.may_start_with(lead_code_point(word)) {
+                // A non-ASCII character after the dot that no TLD starts with (`пример.`
+                // before the next word): no TLD, whatever the run. (Where its bytes are no
+                // UTF-8, the run is empty: no TLD either.)
+                return Err(dot + 1);
+            }
             if len < 8 {
                 let after = (word >> (8 * len)) as u8;
                 let end = dot + 1 + len;

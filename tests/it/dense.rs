@@ -311,3 +311,55 @@ fn chains_of_labels_with_ideographic_dots_equal_the_oracle() {
         );
     }
 }
+
+/// A `.` before a non-ASCII character is rejected on the fast path when no TLD starts
+/// with that character (`пример.пример.…`), from the bits of its UTF-8 form: characters
+/// of two, three and four bytes that do and do not start a TLD of each policy, Ignored
+/// code points, `。` and the fullwidth stop, and bytes that are no UTF-8 (a lead byte
+/// without its continuation, an overlong form, a lone continuation byte, the end of the
+/// text inside a character).
+#[test]
+fn dots_before_non_ascii_equal_the_oracle() {
+    const UNITS: &[&[u8]] = &[
+        "пример.".as_bytes(),
+        "x.рф".as_bytes(),
+        "x.р".as_bytes(),
+        "x.рфx".as_bytes(),
+        "x.ком".as_bytes(),
+        "x.中国".as_bytes(),
+        "x.中".as_bytes(),
+        "x.是".as_bytes(),
+        "x.é".as_bytes(),
+        "x.\u{AD}com".as_bytes(),
+        "x.\u{3002}com".as_bytes(),
+        "x.\u{FF0E}com".as_bytes(),
+        "x.😀".as_bytes(),
+        "x.ελ".as_bytes(),
+        "x.קום".as_bytes(),
+        b"x.\xC3(",
+        b"x.\xC0\xAF",
+        b"x.\xE4\xB8",
+        b"x.\xF0\x9F\x98",
+        b"x.\x80com",
+        b"x.\xFFcom",
+        b"x.com",
+        b"a.",
+    ];
+    let policies = policies();
+    let mut rng = Rng::new(0x0D07_7E0A_5C11);
+    for _ in 0..3_000 {
+        let mut text = Vec::new();
+        for _ in 0..1 + rng.below(12) {
+            text.extend_from_slice(UNITS[rng.below(UNITS.len())]);
+            if rng.below(2) == 0 {
+                text.extend_from_slice(SEPARATORS[rng.below(SEPARATORS.len())]);
+            }
+        }
+        // Cut anywhere, so that a character may be cut short at the end of the text.
+        let cut = text.len() - rng.below(text.len().min(4) + 1);
+        assert_equal_to_oracle(&text[..cut], &policies);
+    }
+    for unit in UNITS {
+        assert_equal_to_oracle(&unit.repeat(300), &policies);
+    }
+}
