@@ -73,7 +73,7 @@ use crate::tables::PROPS_BLOCKS;
 use crate::terminate::{terminate, terminate_in, BracketStack};
 use crate::tld::{pack_short_from, TldPolicy, TldSet};
 use crate::utf8;
-use crate::vector::{Candidates, Kernel, Ops, TldShape, WithOps, SCHEME_MARK};
+use crate::vector::{candidates, Candidates, Kernel, Ops, TldShape, WithOps, SCHEME_MARK};
 
 const FULLWIDTH_FULL_STOP: u32 = 0xFF0E;
 
@@ -124,6 +124,35 @@ static BAD_PAIR: [bool; 16] = {
     table[((C_DOT << 2) | C_DOT) as usize] = true;
     table[((C_DOT << 2) | C_HYPHEN) as usize] = true;
     table[((C_HYPHEN << 2) | C_DOT) as usize] = true;
+    table
+};
+
+/// [`DENSE_AFTER`]: the byte cannot follow a TLD on the path of link-dense text (a
+/// non-ASCII byte, HostCharNoDot or `.`, which continue the run; `@`, after which the host
+/// is a local part).
+const AFTER_NONE: u8 = 0;
+/// Any other ASCII byte: the link ends there (but for a port after a `:`).
+const AFTER_END: u8 = 1;
+/// `:`: a port may follow.
+const AFTER_COLON: u8 = 2;
+/// `/`, `?`, `#`: a path, a query or a fragment starts.
+const AFTER_PATH: u8 = 3;
+
+/// What the byte after a TLD means to [`Scanner::count_dense`]: one lookup for the tests
+/// that [`Scanner::tld`] and [`Scanner::accept`] make on it one after the other.
+const DENSE_AFTER: [u8; 256] = {
+    let mut table = [AFTER_NONE; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = match b as u8 {
+            b'.' | b'@' => AFTER_NONE,
+            b':' => AFTER_COLON,
+            b'/' | b'?' | b'#' => AFTER_PATH,
+            _ if PROPS_BLOCKS[b] & HOST_CHAR != 0 => AFTER_NONE,
+            _ => AFTER_END,
+        };
+        b += 1;
+    }
     table
 };
 
@@ -403,6 +432,86 @@ impl WithOps for NextRange<'_, '_, '_> {
     }
 }
 
+/// [`Scanner::count_dense`], waiting for the kernel's operations.
+struct CountDense<'s, 't, 'p>(&'s mut Scanner<'t, 'p>, usize);
+
+impl WithOps for CountDense<'_, '_, '_> {
+    type Output = usize;
+    #[inline(always)]
+    fn run<O: Ops>(self, ops: O) -> usize {
+        self.0.count_dense(ops, self.1)
+    }
+}
+
+/// What [`dense_local_part`] makes of a local part.
+enum LocalPartEnd {
+    /// It starts at this offset.
+    Start(usize),
+    /// There is none: empty, or a dot at either end or twice in a row.
+    Invalid,
+}
+
+/// The local part of an email whose `@` ends `before` (the text from the floor to the
+/// `@`), for a short run of ASCII: [`Scanner::local_part_start`]'s walk and checks, where
+/// they need nothing but these bytes. `None` where they would (a `:` before the local
+/// part, as in `mailto:` or `user:password@`; a local part that starts with `//`; a
+/// non-ASCII byte; more than [`SCALAR_HOST_WALK`] bytes), and the scanner's function
+/// decides.
+#[inline(always)]
+fn dense_local_part(before: &[u8]) -> Option<LocalPartEnd> {
+    if before.len() > SCALAR_HOST_WALK {
+        return None;
+    }
+    if before.last().is_none_or(|&b| b == b'.') {
+        return Some(LocalPartEnd::Invalid);
+    }
+    let (mut j, mut previous_dot, mut double_dot) = (before.len(), false, false);
+    while j > 0 {
+        let b = before[j - 1];
+        if EMAIL_ASCII[b as usize] {
+            previous_dot = false;
+        } else if b == b'.' {
+            double_dot |= previous_dot;
+            previous_dot = true;
+        } else if b >= 0x80 || b == b':' {
+            return None;
+        } else {
+            break;
+        }
+        j -= 1;
+    }
+    if before[j..].starts_with(b"//") {
+        return None;
+    }
+    Some(if j == before.len() || double_dot || previous_dot {
+        LocalPartEnd::Invalid
+    } else {
+        LocalPartEnd::Start(j)
+    })
+}
+
+/// [`Scanner::local_part_start`], waiting for the kernel's operations.
+struct LocalPart<'s, 't, 'p>(&'s Scanner<'t, 'p>, usize, usize);
+
+impl WithOps for LocalPart<'_, '_, '_> {
+    type Output = Option<(usize, bool)>;
+    #[inline(always)]
+    fn run<O: Ops>(self, ops: O) -> Option<(usize, bool)> {
+        self.0.local_part_start(ops, self.1, self.2)
+    }
+}
+
+/// [`terminate_in`], waiting for the kernel's operations.
+struct PathEnd<'a>(&'a [u8], usize, &'a mut BracketStack);
+
+impl WithOps for PathEnd<'_> {
+    type Output = usize;
+    #[inline(always)]
+    fn run<O: Ops>(self, ops: O) -> usize {
+        terminate_in(ops, self.0, self.1, self.2)
+    }
+}
+
 /// [`Scanner::count_links_with`], waiting for the kernel's operations.
 struct CountLinks<'s, 't, 'p>(&'s mut Scanner<'t, 'p>, usize);
 
@@ -624,10 +733,189 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 continue;
             }
             match self.candidate(ops, dot, dot_len) {
-                Ok(link) => n += usize::from(link.end - link.start <= max_len),
+                Ok(link) => {
+                    n += usize::from(link.end - link.start <= max_len);
+                    // A short link with a candidate right after it: link-dense text,
+                    // whose next links may take the path of their own.
+                    if link.end - link.start <= 2 * SCALAR_HOST_WALK
+                        && self.dots.next_within(self.floor, SCALAR_HOST_WALK)
+                    {
+                        n += ops.outlined(CountDense(self, max_len));
+                    }
+                }
                 Err(resume) => self.pos = resume,
             }
         }
+    }
+
+    /// The links that follow a link closely, counted on a path of their own while they
+    /// are of the simplest kind, the kind of link-dense text (`x.com `, `x.com:1`,
+    /// `a@b.com `, `www.x.com/a`): a `.` within [`SCALAR_HOST_WALK`] bytes of the end of
+    /// the last link, then the TLD found last (all letters: [`Scanner::tld`]'s first
+    /// compare) and an ASCII byte that ends its run and is no `@` ([`DENSE_AFTER`]); an
+    /// optional port; a host all ASCII, with no bad label, back to that end or to a byte
+    /// that is no HostChar; no scheme but `http://` and `https://`, and no lookup of
+    /// spec section 1.4 to make. Such a candidate goes through the steps of
+    /// [`Scanner::accept`] that apply to it, the others settled by what it is, with the
+    /// cursor's block, the floor and the TLD held in registers: the general loop spent
+    /// about 200 instructions on each, most of them to keep its state in memory and to
+    /// test for what cannot be there. The first candidate that is anything else is left
+    /// to the general loop as it was (and so is every candidate of a group of blocks
+    /// not searched yet). Returns the number of links no longer than `max_len`.
+    #[inline(always)]
+    fn count_dense<O: Ops>(&mut self, ops: O, max_len: usize) -> usize {
+        // (A constant, not a static: its address needs no register of its own.)
+        const AFTER: [u8; 256] = DENSE_AFTER;
+        let text = self.text;
+        let (tld, shift) = (self.last_tld, self.last_letters_shift);
+        let look_up = match self.suffixes {
+            SuffixRule::Off => false,
+            SuffixRule::DropIcann => self.last_tld_icann,
+            SuffixRule::Report | SuffixRule::ReportAndDropIcann => true,
+        };
+        if self.last_letters_mask == 0 || look_up {
+            return 0;
+        }
+        // Right after a link: the floor is its end, and no candidate before it counts
+        // (`self.pos`, where the search resumes after a rejection, is not past it).
+        let mut floor = self.floor;
+        debug_assert!(self.pos <= floor);
+        let (mut base, mut mask) = self.dots.block();
+        let mut n = 0;
+        'blocks: loop {
+            while mask != 0 {
+                let i = mask.leading_zeros() as usize;
+                let dot = base + i;
+                if dot < floor {
+                    mask = self.dots.mask_from(base, mask, floor);
+                    continue;
+                }
+                if dot - floor > SCALAR_HOST_WALK || text[dot] != b'.' {
+                    break 'blocks;
+                }
+                // Step 1: the TLD found last (its letters are the bytes of the word below
+                // `shift`, `last_letters_mask`), and a byte after it that ends the run.
+                let Some(word) = word_at(text, dot + 1) else {
+                    break 'blocks;
+                };
+                if (word | 0x2020_2020_2020_2020) & ((1 << shift) - 1) != tld {
+                    break 'blocks;
+                }
+                let kind = AFTER[(word >> shift) as u8 as usize];
+                if kind == AFTER_NONE {
+                    break 'blocks;
+                }
+                let tld_end = dot + 1 + (shift / 8) as usize;
+                let (mut end, mut after) = (tld_end, kind);
+                // Step 3: the port.
+                if kind == AFTER_COLON {
+                    let (mut digits, mut value) = (0, 0u32);
+                    for &d in text[end + 1..].iter().take(6) {
+                        if !d.is_ascii_digit() {
+                            break;
+                        }
+                        digits += 1;
+                        value = value * 10 + (d - b'0') as u32;
+                    }
+                    if digits > 0 {
+                        if digits > 5 || value > 65535 {
+                            break 'blocks;
+                        }
+                        end += 1 + digits;
+                        after = text.get(end).map_or(AFTER_END, |&b| AFTER[b as usize]);
+                    }
+                }
+                // Steps 4 and 5: the host, all ASCII, back to the floor or to a byte that
+                // is no HostChar, as `walk_host` walks it (no rejected host can be in the
+                // way: the last candidate was a link, and bad hosts are left to the general
+                // loop). The label before the dot first, its bytes odd classes, with no
+                // pair to test but its ends (`first`: the class of `host[j]`).
+                let host = &text[floor..dot];
+                let (mut j, mut class, mut first) = (host.len(), C_DOT, C_DOT);
+                while j > 0 {
+                    class = HOST_CLASS[host[j - 1] as usize];
+                    if class & 1 == 0 {
+                        break;
+                    }
+                    first = class;
+                    j -= 1;
+                }
+                if first != C_HOST || host.last() == Some(&b'-') {
+                    break 'blocks;
+                }
+                if j > 0 && class == C_DOT {
+                    // More labels (`www.x.com`): each pair tested.
+                    let (mut next, mut bad) = (C_HOST, false);
+                    while j > 0 {
+                        class = HOST_CLASS[host[j - 1] as usize];
+                        if class == C_STOP || class == C_NON_ASCII {
+                            break;
+                        }
+                        bad |= BAD_PAIR[((class << 2) | next) as usize];
+                        next = class;
+                        j -= 1;
+                    }
+                    if bad || next != C_HOST {
+                        break 'blocks;
+                    }
+                }
+                // The byte before the host, after the floor (no HostChar): a non-ASCII one
+                // is left to the general loop.
+                let before = if j > 0 { host[j - 1] } else { b' ' };
+                if before >= 0x80 {
+                    break 'blocks;
+                }
+                let start = floor + j;
+                // Step 7: `https://` or `http://`; any other scheme is left to the
+                // general loop.
+                let mut link_start = start;
+                if before == b'/' && j >= 4 && host[j - 3..j] == *b"://" {
+                    let web = web_scheme_len(text, start, floor);
+                    if web == 0 {
+                        break 'blocks;
+                    }
+                    link_start = start - web;
+                }
+                mask &= !candidates::bit(i);
+                if before == b'@' {
+                    // Step 6: an email, its local part walked back to the old floor.
+                    let (at, old) = (start - 1, floor);
+                    floor = end;
+                    let local = match dense_local_part(&text[old..at]) {
+                        Some(LocalPartEnd::Start(j)) => Some(old + j),
+                        Some(LocalPartEnd::Invalid) => None,
+                        // Out of line, as the path below: calls in the loop would take
+                        // its registers.
+                        None => ops
+                            .outlined(LocalPart(self, at, old))
+                            .map(|(start, _)| start),
+                    };
+                    if let Some(local) = local {
+                        n += usize::from(tld_end - local <= max_len);
+                    }
+                    continue;
+                }
+                // Step 8: the path.
+                let link_end = if after == AFTER_PATH {
+                    ops.outlined(PathEnd(text, end, &mut self.stack))
+                } else {
+                    end
+                };
+                n += usize::from(link_end - link_start <= max_len);
+                floor = link_end;
+            }
+            self.dots.set_mask(0);
+            if !self.dots.next_block() {
+                break;
+            }
+            (base, mask) = self.dots.block();
+        }
+        self.dots.set_mask(mask);
+        if floor != self.floor {
+            self.floor = floor;
+            self.run = None;
+        }
+        n
     }
 
     /// The Public Suffix List's verdict on the host of the link returned last (see

@@ -370,6 +370,57 @@ impl<'p> Candidates<'p> {
             };
         }
     }
+
+    /// `mask`, of the block at `base`, without its candidates before `from` (`from >=
+    /// base`).
+    #[inline(always)]
+    pub(crate) fn mask_from(&self, base: usize, mask: u64, from: usize) -> u64 {
+        match from - base {
+            skip if skip < BLOCK => mask & (u64::MAX >> skip),
+            _ => 0,
+        }
+    }
+
+    /// Whether the next candidate of the current block is at `from` or at most `bytes`
+    /// after it (false when the block has none left, or none there).
+    #[inline(always)]
+    pub(crate) fn next_within(&self, from: usize, bytes: usize) -> bool {
+        let at = self.base + self.mask.leading_zeros() as usize;
+        self.mask != 0 && at.wrapping_sub(from) <= bytes
+    }
+
+    /// The block the cursor is in: where it starts, and its candidates not yet returned,
+    /// as bits in the order of [`candidates::Classes`] (bit `63 - i`: `base + i`), for a
+    /// caller that takes some of them itself ([`Candidates::set_mask`] gives the rest
+    /// back).
+    #[inline(always)]
+    pub(crate) fn block(&self) -> (usize, u64) {
+        (self.base, self.mask)
+    }
+
+    /// The candidates of the current block not yet returned are `mask`: those of
+    /// [`Candidates::block`] less the ones the caller took.
+    #[inline(always)]
+    pub(crate) fn set_mask(&mut self, mask: u64) {
+        self.mask = mask;
+    }
+
+    /// When the current block has no candidate left: moves on to the next block with
+    /// candidates of the kernel's last group, as [`Candidates::next`] does, and returns
+    /// true; false when the group has none left (the next call of [`Candidates::next`]
+    /// calls the kernel for more).
+    #[inline(always)]
+    pub(crate) fn next_block(&mut self) -> bool {
+        debug_assert_eq!(self.mask, 0);
+        if self.batch.live == 0 {
+            return false;
+        }
+        let b = self.batch.live.trailing_zeros() as usize;
+        self.batch.live &= self.batch.live - 1;
+        self.base = self.batch.start + b * BLOCK;
+        self.mask = self.batch.masks[b];
+        true
+    }
 }
 
 #[cfg(test)]

@@ -312,6 +312,137 @@ fn chains_of_labels_with_ideographic_dots_equal_the_oracle() {
     }
 }
 
+/// A count of link-dense text takes its links on a path of its own once they follow one
+/// another closely with the same TLD: one-label and many-label hosts, ports good and
+/// bad, paths, emails (their local parts walked back to the end of the link before),
+/// schemes, and the near misses of each (bad labels, an `@` after the host, another
+/// TLD, a non-ASCII byte in the host, a host too far from the last link). Units with
+/// `.com` follow each other with little or nothing between them, so that each unit
+/// lands on that path, and each near miss must be left to the general one; counts and
+/// links are compared with the oracle's under every kernel.
+#[test]
+fn dense_counts_equal_the_oracle() {
+    const DENSE: &[&str] = &[
+        "x.com",
+        "x.com",
+        "X.COM",
+        "ab.com",
+        "a-b.com",
+        "www.x.com",
+        "a.b-c.d.com",
+        "x.com:1",
+        "x.com:80",
+        "x.com:65535",
+        "x.com:65536",
+        "x.com:123456",
+        "x.com:",
+        "x.com:/a",
+        "x.com:8/a",
+        "x.com/",
+        "x.com/a",
+        "x.com/a(b)",
+        "x.com/((",
+        "x.com?q",
+        "x.com#f",
+        "a@x.com",
+        "a.b@x.com",
+        "a..b@x.com",
+        ".a@x.com",
+        "@x.com",
+        " @x.com",
+        "a.@x.com",
+        "é@x.com",
+        "a:b@x.com",
+        "//a@x.com",
+        "abcdefghijklmnopq@x.com",
+        "a@x.com:1",
+        "a@x.com/b",
+        "mailto:a@x.com",
+        "http://x.com",
+        "https://x.com/a",
+        "HTTP://x.com",
+        "ftp://x.com",
+        "javascript://x.com",
+        "//x.com",
+        ":/x.com",
+        "x.com@",
+        "x.com@y.com",
+        "-x.com",
+        "x-.com",
+        "a.-b.com",
+        "a-.b.com",
+        "a..b.com",
+        ".com",
+        "x.comm",
+        "x.co",
+        "x.org",
+        "x.com.",
+        "x.com。",
+        "é.com",
+        "aé.b.com",
+        "x\u{AD}.com",
+        "abcdefghijklmnop.com",
+        "abcdefghijklmnopq.com",
+        "a.bcdefghijklmnop.com",
+    ];
+    const GLUE: &[&str] = &[
+        "", "", " ", "\n", ",", ";", "(", ")", "<", ">", "'", "-", "1",
+    ];
+    let policies = policies();
+    let mut rng = Rng::new(0xC0_DE45_E000);
+    let (mut links, mut bytes) = (0, 0);
+    for _ in 0..5_000 {
+        let mut text = Vec::new();
+        for _ in 0..2 + rng.below(20) {
+            text.extend_from_slice(rng.pick(DENSE).as_bytes());
+            text.extend_from_slice(rng.pick(GLUE).as_bytes());
+        }
+        links += assert_equal_to_oracle(&text, &policies);
+        bytes += text.len();
+        // Links longer than a limit are left out, by the count too.
+        let expected = oracle::find_links(&text, &TldPolicy::Iana);
+        for limit in [5, 7, 9, 13] {
+            let short: Vec<Link> = expected
+                .iter()
+                .filter(|l| l.range().len() <= limit)
+                .copied()
+                .collect();
+            for kernel in Kernel::available() {
+                let finder = LinkFinder::builder()
+                    .prefilter_kernel(kernel)
+                    .max_link_len(Some(limit))
+                    .build();
+                let found: Vec<Link> = finder.links_bytes(&text).collect();
+                assert_eq!(found, short, "limit {limit}, {}", show(&text, &expected));
+                assert_eq!(
+                    finder.links_bytes(&text).count(),
+                    short.len(),
+                    "limit {limit}, kernel {}, {}",
+                    kernel.name(),
+                    show(&text, &expected)
+                );
+            }
+        }
+    }
+    assert!(links * 24 > bytes, "{links} links in {bytes} bytes");
+    // The hostile lines, long enough to cross groups of blocks of the search.
+    for unit in [
+        "x.com:1",
+        "x.com:1 ",
+        "x.com ",
+        "x.com\n",
+        "a@b.com ",
+        "www.x.com,",
+    ] {
+        let text = unit.repeat(700);
+        assert_eq!(
+            assert_equal_to_oracle(text.as_bytes(), &policies),
+            700,
+            "{unit:?}"
+        );
+    }
+}
+
 /// A `.` before a non-ASCII character is rejected on the fast path when no TLD starts
 /// with that character (`пример.пример.…`), from the bits of its UTF-8 form: characters
 /// of two, three and four bytes that do and do not start a TLD of each policy, Ignored
