@@ -16,6 +16,13 @@
 //! byte, in one call. With brackets open, a run of *plain* bytes (ASCII Include, no part's
 //! separator) moves `last_safe` to its end.
 //!
+//! The other ASCII bytes that neither end the part nor may start a `:~:` act by their
+//! class alone (an Open bracket is pushed, a Close one popped and matched, a ClearStackOpen
+//! byte empties the stack, a Soft one moves nothing), and a run of them goes through a
+//! loop of its own, out of line ([`ascii_run`]), rather than through the automaton's
+//! tests for a part, a simple run and a terminator byte after byte (paths full of
+//! brackets, `x.com/(((((x.com/(((((…`).
+//!
 //! The scanner calls the automaton out of line ([`terminate_in`]), after the automaton's
 //! first two steps made inline for the common path: a `/`, a simple run, and a byte that
 //! ends every link when the stack is empty (a space, a line break, `)`), or the end of the
@@ -46,6 +53,138 @@ const _: () = {
         b += 1;
     }
 };
+
+/// [`ACTION`]: a byte the fast cases of the automaton do not take (non-ASCII, Hard,
+/// Close, a terminator or separator of some part).
+const OTHER_BYTE: u8 = 0;
+/// [`PLAIN`].
+const PLAIN_BYTE: u8 = 1;
+/// ASCII Link_Term=Soft, and no part's terminator or separator.
+const SOFT_BYTE: u8 = 2;
+/// ASCII Link_Term=Open.
+const OPEN_BYTE: u8 = 3;
+
+/// What the automaton does with an ASCII byte inside a part, whatever the part and the
+/// stack: one lookup for the cases that need nothing else ([`OTHER_BYTE`] for the rest).
+static ACTION: [u8; 256] = {
+    let mut table = [OTHER_BYTE; 256];
+    let mut b = 0;
+    while b < 128 {
+        let term = PROPS_BLOCKS[b] & LT_MASK;
+        let separator = is_any_separator_byte(b as u8);
+        table[b] = if PLAIN[b] {
+            PLAIN_BYTE
+        } else if term == LT_SOFT && !separator {
+            SOFT_BYTE
+        } else if term == LT_OPEN {
+            OPEN_BYTE
+        } else {
+            OTHER_BYTE
+        };
+        b += 1;
+    }
+    table
+};
+
+/// The longest run of plain bytes [`bracket_run`] takes: a longer one goes back to the
+/// automaton, whose vector skip takes it.
+const SHORT_RUN: usize = 8;
+
+/// Whether [`ascii_run`] takes the byte `b` in the part `part`: an ASCII byte that is
+/// none of the part's terminators and cannot start a `:~:` that matters to the part (in a
+/// fragment, a terminator; in a directive, a ClearStackOpen element).
+#[inline(always)]
+fn takes_ascii(part: UrlPart, b: u8) -> bool {
+    b < 0x80 && !part.is_terminator_byte(b) && !(b == b':' && part.is_clear_byte(b))
+}
+
+/// The Open bracket that the ASCII Close bracket `b` matches.
+#[inline(always)]
+fn ascii_open_of(b: u8) -> u32 {
+    match b {
+        b')' => '(' as u32,
+        b']' => '[' as u32,
+        b'}' => '{' as u32,
+        b'>' => '<' as u32,
+        _ => u32::MAX,
+    }
+}
+
+// `ascii_open_of` is `bracket_of` on the ASCII Close brackets.
+const _: () = {
+    let mut b = 0;
+    while b < 128 {
+        assert!(
+            PROPS_BLOCKS[b] & LT_MASK != LT_CLOSE || matches!(b as u8, b')' | b']' | b'}' | b'>')
+        );
+        b += 1;
+    }
+};
+
+/// The automaton over the bytes from `i` on that [`takes_ascii`] in the part `part`, all
+/// of them acting by their class alone: Open brackets pushed, Close ones popped and
+/// matched, Soft bytes moving nothing, Include bytes (plain ones in short runs) moving
+/// `last_safe`, the part's ClearStackOpen bytes (`/` in a path, `=` `&` in a query, `&`
+/// `,` in a directive) emptying the stack. Returns where the first byte it does not take
+/// is (or a run of plain bytes longer than [`SHORT_RUN`], for the vector skip, or the end
+/// of the text) with `last_safe` there; `Err` with the end of the link where the link
+/// ends (a Hard byte, a Close bracket that matches nothing, a full stack). A function of
+/// its own, never inlined: merged into the automaton's loop, each of these bytes went
+/// through the tests for a part, a simple run and a terminator again (about 26
+/// instructions a bracket, against 10 here), and each `/` of a path of brackets through
+/// the whole loop.
+#[inline(never)]
+fn ascii_run(
+    text: &[u8],
+    mut i: usize,
+    stack: &mut BracketStack,
+    mut last_safe: usize,
+    part: UrlPart,
+) -> Result<(usize, usize), usize> {
+    while let Some(&b) = text.get(i) {
+        match ACTION[b as usize] {
+            OPEN_BYTE => {
+                if !stack.push(b as u32) {
+                    return Err(last_safe);
+                }
+                i += 1;
+                last_safe = i;
+            }
+            SOFT_BYTE => i += 1,
+            PLAIN_BYTE => {
+                let run = i;
+                i += 1;
+                while i < text.len() && PLAIN[text[i] as usize] && i - run < SHORT_RUN {
+                    i += 1;
+                }
+                last_safe = i;
+                if i - run == SHORT_RUN {
+                    break;
+                }
+            }
+            _ if !takes_ascii(part, b) => break,
+            _ if part.is_clear_byte(b) => {
+                stack.clear();
+                i += 1;
+                last_safe = i;
+            }
+            _ => match PROPS_BLOCKS[b as usize] & LT_MASK {
+                LT_INCLUDE => {
+                    i += 1;
+                    last_safe = i;
+                }
+                LT_SOFT => i += 1,
+                LT_CLOSE if stack.pop() == Some(ascii_open_of(b)) => {
+                    i += 1;
+                    last_safe = i;
+                }
+                // Hard, or a Close bracket that matches nothing on the stack.
+                _ => return Err(last_safe),
+            },
+        }
+    }
+    Ok((i, last_safe))
+}
 
 /// The bracket stack limit of section 3.5.1.
 pub const BRACKET_LIMIT: usize = 125;
@@ -245,15 +384,15 @@ fn terminate_with<R: Runs>(state: Terminate<'_>, runs: R) -> usize {
                 last_safe = i;
                 continue;
             }
-            if b < 0x80 && PROPS_BLOCKS[b as usize] & LT_MASK == LT_OPEN {
-                // An ASCII Open bracket (`(`, `[`, `{`), which is no part's terminator or
-                // separator: pushed at once, without the tests below (paths of brackets,
-                // `x.com/(((((x.com/(((((…`, are a push per byte).
-                if !stack.push(b as u32) {
-                    return last_safe;
+            if takes_ascii(current, b) {
+                // An ASCII byte that neither ends the part nor may start a `:~:`, with the
+                // bytes after it that are such too: out of line (paths of brackets,
+                // `x.com/(((((x.com/(((((…`, are a push per byte; `x.com/a.,;:!?…` a
+                // simple run and a `:` or a `?` each few bytes).
+                match ascii_run(text, i, stack, last_safe, current) {
+                    Ok((next, safe)) => (i, last_safe) = (next, safe),
+                    Err(end) => return end,
                 }
-                i += 1;
-                last_safe = i;
                 continue;
             }
             if current.terminates_at(text, i) {

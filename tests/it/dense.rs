@@ -494,3 +494,82 @@ fn dots_before_non_ascii_equal_the_oracle() {
         assert_equal_to_oracle(&unit.repeat(300), &policies);
     }
 }
+
+/// Paths, queries and fragments full of brackets (`x.com/(((((x.com/(((((…`): the
+/// automaton takes a run of Open brackets, Soft bytes and short plain runs in a loop of
+/// its own, out of line, and gives everything else back. The pieces sit on its edges
+/// (each ASCII Open and Close bracket, Soft bytes that are and are not a part's
+/// separator, plain runs around its longest, a part's separators and terminators,
+/// non-ASCII brackets), and some paths hold more Open brackets than the stack takes, with
+/// other bytes between them, so that the stack fills inside such a run.
+#[test]
+fn paths_of_brackets_equal_the_oracle() {
+    const PIECES: &[&str] = &[
+        "(",
+        "(",
+        "[",
+        "{",
+        "<",
+        ")",
+        "]",
+        "}",
+        ">",
+        ".",
+        ",",
+        ";",
+        "!",
+        "'",
+        "\"",
+        "a",
+        "ab",
+        "abcdefg",
+        "abcdefgh",
+        "abcdefghi",
+        "abcdefghijklmnopq",
+        "/",
+        "?",
+        "#",
+        "=",
+        "&",
+        ":",
+        ":~:",
+        "é",
+        "\u{FF08}",
+        "\u{FF09}",
+        "%20",
+        "x.com",
+    ];
+    const STARTS: &[&str] = &["x.com/", "x.com?", "x.com#", "x.com/a#b:~:", "x.com:8/"];
+    const ENDS: &[&str] = &["", " ", "\n", ")", ". ", "é"];
+    let policies = policies();
+    let mut rng = Rng::new(0xB7AC_0E75_0001);
+    for round in 0..3_000 {
+        let mut text = rng.pick(STARTS).to_string();
+        let pieces = if round % 50 == 0 {
+            300
+        } else {
+            1 + rng.below(30)
+        };
+        for _ in 0..pieces {
+            // More Open brackets than anything else, so that the stack fills sometimes.
+            let piece = if rng.below(3) == 0 {
+                "("
+            } else {
+                rng.pick(PIECES)
+            };
+            text.push_str(piece);
+        }
+        text.push_str(ENDS[rng.below(ENDS.len())]);
+        assert_equal_to_oracle(text.as_bytes(), &policies);
+    }
+    for unit in [
+        "x.com/([{<",
+        "x.com/(((((",
+        "x.com/a.,;:!?",
+        "(a.b",
+        "(abcdefghi",
+    ] {
+        let text = format!("x.com/{}", unit.repeat(200));
+        assert_equal_to_oracle(text.as_bytes(), &policies);
+    }
+}
