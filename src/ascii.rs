@@ -6,7 +6,7 @@
 //! up by code point); the vector kernels test some of these sets with nibble tables or
 //! range compares, and the tests of [`crate::vector`] check those against the tables here.
 
-use crate::parts::{is_any_separator_byte, is_any_terminator_byte};
+use crate::parts::{is_any_separator_byte, UrlPart};
 use crate::props::{HOST_CHAR, LINK_EMAIL, LT_CLOSE, LT_HARD, LT_INCLUDE, LT_MASK, LT_SOFT};
 use crate::tables::PROPS_BLOCKS;
 
@@ -14,8 +14,8 @@ use crate::tables::PROPS_BLOCKS;
 #[derive(Clone, Copy)]
 enum Set {
     Plain,
-    Simple,
-    SimpleInclude,
+    Simple(UrlPart),
+    SimpleInclude(UrlPart),
     LocalPart,
     HostNoDot,
     EndsEmptyStack,
@@ -27,8 +27,8 @@ const fn member(set: Set, b: u8) -> bool {
     let term = props & LT_MASK;
     match set {
         Set::Plain => term == LT_INCLUDE && !is_any_separator_byte(b),
-        Set::Simple => (term == LT_INCLUDE || term == LT_SOFT) && !is_any_terminator_byte(b),
-        Set::SimpleInclude => member(Set::Simple, b) && term == LT_INCLUDE,
+        Set::Simple(part) => (term == LT_INCLUDE || term == LT_SOFT) && !part.is_terminator_byte(b),
+        Set::SimpleInclude(part) => member(Set::Simple(part), b) && term == LT_INCLUDE,
         Set::LocalPart => b == b'.' || props & LINK_EMAIL != 0,
         Set::HostNoDot => b != b'.' && props & HOST_CHAR != 0,
         Set::EndsEmptyStack => term == LT_HARD || term == LT_CLOSE,
@@ -51,16 +51,38 @@ const fn table(set: Set) -> [bool; 256] {
 /// end of the run.
 pub(crate) static PLAIN: [bool; 256] = table(Set::Plain);
 
-/// ASCII bytes that, inside a path, query or fragment with an empty bracket stack, act
-/// only by their Link_Term value: Include or Soft, and no part's terminator (`? # :`).
-/// A part's separators (`/` in a path, `=` `&` in a query) are among them: with nothing
-/// on the stack, clearing it is the same as including the byte. Brackets, Hard bytes and
-/// bytes >= 0x80 are not.
-pub(crate) static SIMPLE: [bool; 256] = table(Set::Simple);
+/// ASCII bytes that, inside a path, a query or a fragment ([`simple_set`]) with an empty
+/// bracket stack, act only by their Link_Term value: Include or Soft, and none of the
+/// part's terminators (`?` `#` in a path, `#` in a query, `:` in a fragment, where `:~:`
+/// would end it). A part's separators (`/` in a path, `=` `&` in a query) are among them:
+/// with nothing on the stack, clearing it is the same as including the byte. Brackets,
+/// Hard bytes and bytes >= 0x80 are not. (One set for all parts, without the terminators
+/// of any, sent the `:` of each `a:b` in a path and the `?` of each `a?b` in a query
+/// through the automaton's byte loop.)
+pub(crate) static SIMPLE: [[bool; 256]; 3] = [
+    table(Set::Simple(UrlPart::Path)),
+    table(Set::Simple(UrlPart::Query)),
+    table(Set::Simple(UrlPart::Fragment)),
+];
 
 /// The [`SIMPLE`] bytes that are Link_Term=Include: each moves the end of the link past
 /// itself; the others (Soft) only do so if an Include byte follows.
-pub(crate) static SIMPLE_INCLUDE: [bool; 256] = table(Set::SimpleInclude);
+pub(crate) static SIMPLE_INCLUDE: [[bool; 256]; 3] = [
+    table(Set::SimpleInclude(UrlPart::Path)),
+    table(Set::SimpleInclude(UrlPart::Query)),
+    table(Set::SimpleInclude(UrlPart::Fragment)),
+];
+
+/// The index of the sets of `part` in [`SIMPLE`] and [`SIMPLE_INCLUDE`] (a fragment
+/// directive, which takes no simple runs, has the fragment's).
+#[inline(always)]
+pub(crate) const fn simple_set(part: UrlPart) -> usize {
+    match part {
+        UrlPart::Path => 0,
+        UrlPart::Query => 1,
+        UrlPart::Fragment | UrlPart::FragmentDirective => 2,
+    }
+}
 
 /// ASCII bytes of an email local part: Link_Email=Yes, and `.`.
 pub(crate) static LOCAL_PART: [bool; 256] = table(Set::LocalPart);
@@ -106,30 +128,45 @@ mod tests {
         assert_eq!(members(&HOST_NO_DOT), expected);
     }
 
-    /// The simple bytes are exactly the Include and Soft ASCII bytes other than `? # :`.
+    /// The simple bytes of each part are exactly the Include and Soft ASCII bytes other
+    /// than its terminators' first bytes.
     #[test]
     fn simple_bytes_are_include_or_soft() {
-        let simple = members(&SIMPLE);
-        let include = members(&SIMPLE_INCLUDE);
-        let soft: Vec<u8> = simple
-            .iter()
-            .copied()
-            .filter(|b| !include.contains(b))
-            .collect();
-        assert_eq!(soft, b"!\"',.;");
-        for b in b"/=&$%*+-@\\^_`|~09azAZ" {
-            assert!(include.contains(b), "{}", *b as char);
+        for (set, terminators) in [(0, &b"?#"[..]), (1, b"#"), (2, b":")] {
+            let simple = members(&SIMPLE[set]);
+            let include = members(&SIMPLE_INCLUDE[set]);
+            let soft: Vec<u8> = simple
+                .iter()
+                .copied()
+                .filter(|b| !include.contains(b))
+                .collect();
+            let expected_soft: Vec<u8> = b"!\"',.:;?"
+                .iter()
+                .copied()
+                .filter(|b| !terminators.contains(b))
+                .collect();
+            assert_eq!(soft, expected_soft, "set {set}");
+            for b in b"/=&$%*+-@\\^_`|~09azAZ" {
+                assert!(include.contains(b), "{} in set {set}", *b as char);
+            }
+            for b in terminators.iter().chain(b"()[]{}<> \t\n\x7F\x80\xFF") {
+                assert!(!simple.contains(b), "{b:#04x} in set {set}");
+            }
         }
-        for b in b"?#:()[]{}<> \t\n\x7F\x80\xFF" {
-            assert!(!simple.contains(b), "{b:#04x}");
-        }
+        assert!(SIMPLE[0][b':' as usize] && SIMPLE[1][b':' as usize] && SIMPLE[1][b'?' as usize]);
+        assert!(SIMPLE_INCLUDE[2][b'#' as usize] && SIMPLE_INCLUDE[1][b'/' as usize]);
+        assert_eq!(
+            UrlPart::ALL.map(simple_set),
+            [0, 1, 2, 2],
+            "the parts' sets, in order"
+        );
     }
 
-    /// Plain bytes are the simple Include ones without a part's separator.
+    /// Plain bytes are the simple Include ones of every part without a part's separator.
     #[test]
     fn plain_bytes_are_include_without_separators() {
-        let expected: Vec<u8> = members(&SIMPLE_INCLUDE)
-            .into_iter()
+        let expected: Vec<u8> = (0..=255u8)
+            .filter(|&b| (0..3).all(|set| SIMPLE_INCLUDE[set][b as usize]))
             .filter(|b| !b"/=&".contains(b))
             .collect();
         assert_eq!(members(&PLAIN), expected);

@@ -35,7 +35,7 @@
 //! is linear in the bytes scanned; the stack lives in a fixed array (no allocation);
 //! invalid UTF-8 acts as Hard.
 
-use crate::ascii::{ENDS_EMPTY_STACK, PLAIN, SIMPLE};
+use crate::ascii::{simple_set, ENDS_EMPTY_STACK, PLAIN, SIMPLE};
 use crate::parts::{is_any_separator_byte, is_any_terminator_byte, UrlPart};
 use crate::props::{props_of, LT_CLOSE, LT_HARD, LT_INCLUDE, LT_MASK, LT_OPEN, LT_SOFT};
 use crate::tables::PROPS_BLOCKS;
@@ -186,6 +186,9 @@ fn ascii_run(
     Ok((i, last_safe))
 }
 
+/// [`simple_set`] of a path.
+const PATH: usize = simple_set(UrlPart::Path);
+
 /// The bracket stack limit of section 3.5.1.
 pub const BRACKET_LIMIT: usize = 125;
 
@@ -300,7 +303,7 @@ pub(crate) fn terminate_in<O: Ops>(
     if text.get(start) == Some(&b'/') {
         let path = start + 1;
         let (next, included) = match text.get(path) {
-            Some(&b) if SIMPLE[b as usize] => ops.skip_simple(text, path),
+            Some(&b) if SIMPLE[PATH][b as usize] => ops.skip_simple(text, path, PATH),
             _ => (path, 0),
         };
         let last_safe = path.max(included);
@@ -359,10 +362,12 @@ fn terminate_with<R: Runs>(state: Terminate<'_>, runs: R) -> usize {
     while i < n {
         let b = text[i];
         if let Some(current) = part {
-            if SIMPLE[b as usize] && stack.is_empty() && current != UrlPart::FragmentDirective {
+            let set = simple_set(current);
+            if SIMPLE[set][b as usize] && stack.is_empty() && current != UrlPart::FragmentDirective
+            {
                 // With nothing on the stack, a run of simple bytes (which holds no
                 // terminator of this part) moves `last_safe` past its last Include byte.
-                let (next, included) = runs.skip_simple(text, i);
+                let (next, included) = runs.skip_simple(text, i, set);
                 last_safe = last_safe.max(included);
                 // Most links end right there: at a space, a line break or a closing
                 // bracket (`[text](url)`), which nothing on the stack can match.

@@ -133,9 +133,9 @@ impl Runs for NeonOps {
         unsafe { runs::skip_plain::<uint8x16_t>(text, i) }
     }
     #[inline(always)]
-    fn skip_simple(self, text: &[u8], i: usize) -> (usize, usize) {
+    fn skip_simple(self, text: &[u8], i: usize, set: usize) -> (usize, usize) {
         // SAFETY: NEON is in the baseline.
-        unsafe { runs::skip_simple::<uint8x16_t>(text, i) }
+        unsafe { runs::skip_simple::<uint8x16_t>(text, i, set) }
     }
 }
 

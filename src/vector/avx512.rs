@@ -116,9 +116,9 @@ impl Runs for Avx512Ops {
         unsafe { runs::skip_plain::<__m256i>(text, i) }
     }
     #[inline(always)]
-    fn skip_simple(self, text: &[u8], i: usize) -> (usize, usize) {
+    fn skip_simple(self, text: &[u8], i: usize, set: usize) -> (usize, usize) {
         // SAFETY: the CPU has AVX2 (see the type).
-        unsafe { runs::skip_simple::<__m256i>(text, i) }
+        unsafe { runs::skip_simple::<__m256i>(text, i, set) }
     }
 }
 

@@ -438,14 +438,14 @@ mod tests {
     use crate::ascii::{is_host_no_dot, C_DOT, C_HOST, C_HYPHEN, PLAIN, SIMPLE, SIMPLE_INCLUDE};
     use crate::tld::TldSet;
 
-    /// Both skips of a kernel, through its [`Ops`].
-    struct Skips<'t>(&'t [u8], usize);
+    /// Both skips of a kernel, through its [`Ops`] (the simple one with the set `self.2`).
+    struct Skips<'t>(&'t [u8], usize, usize);
     impl WithOps for Skips<'_> {
         type Output = (usize, (usize, usize));
         fn run<O: Ops>(self, ops: O) -> Self::Output {
             (
                 ops.skip_plain(self.0, self.1),
-                ops.skip_simple(self.0, self.1),
+                ops.skip_simple(self.0, self.1, self.2),
             )
         }
     }
@@ -732,7 +732,7 @@ mod tests {
                 assert_eq!(skip_plain_scalar(text, i), expected);
                 for kernel in Kernel::available() {
                     assert_eq!(
-                        kernel.with_ops(Skips(text, i)).0,
+                        kernel.with_ops(Skips(text, i, 0)).0,
                         expected,
                         "round {round} at {i} {kernel:?}"
                     );
@@ -741,26 +741,30 @@ mod tests {
         }
     }
 
-    /// Every kernel's simple-run skip equals the scalar definition from every offset.
+    /// Every kernel's simple-run skip equals the scalar definition from every offset,
+    /// with each part's set.
     #[test]
     fn skip_simple_agrees_across_kernels() {
-        // Mostly simple bytes (Include and Soft), sometimes anything.
-        let texts = texts_mostly_of(b"abcXYZ019-_~%/=&.,;!'\"", 0x9E37_79B9_7F4A_7C15);
+        // Mostly simple bytes (Include and Soft, and the bytes only some parts take),
+        // sometimes anything.
+        let texts = texts_mostly_of(b"abcXYZ019-_~%/=&.,;!'\":?#", 0x9E37_79B9_7F4A_7C15);
         for (round, text) in texts.iter().enumerate() {
-            for i in 0..=text.len() {
-                let end = (i..text.len())
-                    .find(|&j| !SIMPLE[text[j] as usize])
-                    .unwrap_or(text.len());
-                let included = (i..end)
-                    .rev()
-                    .find(|&j| SIMPLE_INCLUDE[text[j] as usize])
-                    .map_or(0, |j| j + 1);
-                for kernel in Kernel::available() {
-                    assert_eq!(
-                        kernel.with_ops(Skips(text, i)).1,
-                        (end, included),
-                        "round {round} at {i} {kernel:?}"
-                    );
+            for set in 0..3 {
+                for i in 0..=text.len() {
+                    let end = (i..text.len())
+                        .find(|&j| !SIMPLE[set][text[j] as usize])
+                        .unwrap_or(text.len());
+                    let included = (i..end)
+                        .rev()
+                        .find(|&j| SIMPLE_INCLUDE[set][text[j] as usize])
+                        .map_or(0, |j| j + 1);
+                    for kernel in Kernel::available() {
+                        assert_eq!(
+                            kernel.with_ops(Skips(text, i, set)).1,
+                            (end, included),
+                            "round {round} set {set} at {i} {kernel:?}"
+                        );
+                    }
                 }
             }
         }

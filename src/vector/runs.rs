@@ -63,9 +63,12 @@ const fn nibble_tables(member: &[bool; 256]) -> ([u8; 16], [u8; 16]) {
 /// Nibble tables for [`PLAIN`].
 pub(crate) static PLAIN_NIBBLES: ([u8; 16], [u8; 16]) = nibble_tables(&PLAIN);
 
-/// Nibble tables for [`SIMPLE`] and [`SIMPLE_INCLUDE`].
-pub(crate) static SIMPLE_NIBBLES: [([u8; 16], [u8; 16]); 2] =
-    [nibble_tables(&SIMPLE), nibble_tables(&SIMPLE_INCLUDE)];
+/// Nibble tables for [`SIMPLE`] and [`SIMPLE_INCLUDE`], of each part's set.
+pub(crate) static SIMPLE_NIBBLES: [[([u8; 16], [u8; 16]); 2]; 3] = [
+    [nibble_tables(&SIMPLE[0]), nibble_tables(&SIMPLE_INCLUDE[0])],
+    [nibble_tables(&SIMPLE[1]), nibble_tables(&SIMPLE_INCLUDE[1])],
+    [nibble_tables(&SIMPLE[2]), nibble_tables(&SIMPLE_INCLUDE[2])],
+];
 
 /// Nibble tables for [`LOCAL_PART`] (the backward local-part walk of [`super::walks`]).
 pub(crate) static LOCAL_PART_NIBBLES: ([u8; 16], [u8; 16]) = nibble_tables(&LOCAL_PART);
@@ -76,10 +79,10 @@ pub(crate) trait Runs: Copy {
     /// The first position at or after `i` whose byte is not [`PLAIN`] (`text.len()` if
     /// none).
     fn skip_plain(self, text: &[u8], i: usize) -> usize;
-    /// The run of [`SIMPLE`] bytes at `i`: the first position at or after `i` whose byte is
-    /// not simple (`text.len()` if none), and the end of the last [`SIMPLE_INCLUDE`] byte
-    /// of the run (0 if it has none).
-    fn skip_simple(self, text: &[u8], i: usize) -> (usize, usize);
+    /// The run of [`SIMPLE`] bytes of the set `set` (a part's, `ascii::simple_set`) at `i`:
+    /// the first position at or after `i` whose byte is not simple (`text.len()` if none),
+    /// and the end of the last [`SIMPLE_INCLUDE`] byte of the run (0 if it has none).
+    fn skip_simple(self, text: &[u8], i: usize, set: usize) -> (usize, usize);
 }
 
 /// The scalar skips: the portable kernel's, and SSE2's (SSE2 has no byte shuffle; CPUs
@@ -93,8 +96,8 @@ impl Runs for ScalarRuns {
         skip_plain_scalar(text, i)
     }
     #[inline(always)]
-    fn skip_simple(self, text: &[u8], i: usize) -> (usize, usize) {
-        skip_simple_scalar(text, i, 0)
+    fn skip_simple(self, text: &[u8], i: usize, set: usize) -> (usize, usize) {
+        skip_simple_scalar(text, i, 0, set)
     }
 }
 
@@ -107,13 +110,19 @@ pub(crate) fn skip_plain_scalar(text: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// The run of simple bytes at `i` (see [`Runs::skip_simple`]); `included` is the end of
-/// the last Include byte before `i` in the same run, or 0.
+/// The run of simple bytes of the set `set` at `i` (see [`Runs::skip_simple`]);
+/// `included` is the end of the last Include byte before `i` in the same run, or 0.
 #[inline]
-pub(crate) fn skip_simple_scalar(text: &[u8], mut i: usize, mut included: usize) -> (usize, usize) {
-    while i < text.len() && SIMPLE[text[i] as usize] {
+pub(crate) fn skip_simple_scalar(
+    text: &[u8],
+    mut i: usize,
+    mut included: usize,
+    set: usize,
+) -> (usize, usize) {
+    let (simple, include) = (&SIMPLE[set], &SIMPLE_INCLUDE[set]);
+    while i < text.len() && simple[text[i] as usize] {
         i += 1;
-        if SIMPLE_INCLUDE[text[i - 1] as usize] {
+        if include[text[i - 1] as usize] {
             included = i;
         }
     }
@@ -153,8 +162,12 @@ pub(crate) unsafe fn skip_plain<V: Lookup>(text: &[u8], mut i: usize) -> usize {
 /// # Safety
 /// The CPU has the instruction set of `V`.
 #[inline(always)]
-pub(crate) unsafe fn skip_simple<V: Lookup>(text: &[u8], mut i: usize) -> (usize, usize) {
-    let [(simple_lo, simple_hi), (include_lo, include_hi)] = &SIMPLE_NIBBLES;
+pub(crate) unsafe fn skip_simple<V: Lookup>(
+    text: &[u8],
+    mut i: usize,
+    set: usize,
+) -> (usize, usize) {
+    let [(simple_lo, simple_hi), (include_lo, include_hi)] = &SIMPLE_NIBBLES[set];
     // SAFETY: the CPU has the instruction set of `V` (the caller's promise).
     let (simple_lo, simple_hi, include_lo, include_hi) = unsafe {
         (
@@ -184,7 +197,7 @@ pub(crate) unsafe fn skip_simple<V: Lookup>(text: &[u8], mut i: usize) -> (usize
         }
         i += V::BYTES;
     }
-    skip_simple_scalar(text, i, included)
+    skip_simple_scalar(text, i, included, set)
 }
 
 #[cfg(test)]
@@ -196,8 +209,12 @@ mod tests {
         for (tables, set) in [
             (&PLAIN_NIBBLES, &PLAIN),
             (&LOCAL_PART_NIBBLES, &LOCAL_PART),
-            (&SIMPLE_NIBBLES[0], &SIMPLE),
-            (&SIMPLE_NIBBLES[1], &SIMPLE_INCLUDE),
+            (&SIMPLE_NIBBLES[0][0], &SIMPLE[0]),
+            (&SIMPLE_NIBBLES[0][1], &SIMPLE_INCLUDE[0]),
+            (&SIMPLE_NIBBLES[1][0], &SIMPLE[1]),
+            (&SIMPLE_NIBBLES[1][1], &SIMPLE_INCLUDE[1]),
+            (&SIMPLE_NIBBLES[2][0], &SIMPLE[2]),
+            (&SIMPLE_NIBBLES[2][1], &SIMPLE_INCLUDE[2]),
         ] {
             let (lo, hi) = tables;
             for b in 0..=255usize {

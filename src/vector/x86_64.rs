@@ -176,8 +176,8 @@ impl Runs for Sse2Ops {
         ScalarRuns.skip_plain(text, i)
     }
     #[inline(always)]
-    fn skip_simple(self, text: &[u8], i: usize) -> (usize, usize) {
-        ScalarRuns.skip_simple(text, i)
+    fn skip_simple(self, text: &[u8], i: usize, set: usize) -> (usize, usize) {
+        ScalarRuns.skip_simple(text, i, set)
     }
 }
 
@@ -260,9 +260,9 @@ impl Runs for Avx2Ops {
         unsafe { runs::skip_plain::<__m256i>(text, i) }
     }
     #[inline(always)]
-    fn skip_simple(self, text: &[u8], i: usize) -> (usize, usize) {
+    fn skip_simple(self, text: &[u8], i: usize, set: usize) -> (usize, usize) {
         // SAFETY: the CPU has AVX2 (see the type).
-        unsafe { runs::skip_simple::<__m256i>(text, i) }
+        unsafe { runs::skip_simple::<__m256i>(text, i, set) }
     }
 }
 
