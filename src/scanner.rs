@@ -320,6 +320,13 @@ pub(crate) struct Scanner<'t, 'p> {
     /// ASCII byte that is no HostChar, is that TLD: one compare, no word analysis.
     last_letters_mask: u64,
     last_letters_shift: u32,
+    /// The same for the last all-letters run that the fast path looked up and did not
+    /// find (`coa` of `a..b@x.coa..b@x.co…`): the packed key (`u64::MAX`: none), the mask
+    /// of its bytes and the shift of the byte after it. Hostile text repeats its runs that
+    /// are no TLD as link-dense text repeats its TLDs.
+    last_miss: u64,
+    last_miss_mask: u64,
+    last_miss_shift: u32,
     /// The Public Suffix List's verdict on the host of the URL found last
     /// ([`Suffix::No`] for a host without a TLD, and when `suffixes` asks for none; not
     /// kept with [`SuffixRule::DropIcann`], whose finder reads no verdict).
@@ -564,6 +571,9 @@ impl<'t, 'p> Scanner<'t, 'p> {
             last_tld_icann: true,
             last_letters_mask: 0,
             last_letters_shift: 0,
+            last_miss: u64::MAX,
+            last_miss_mask: 0,
+            last_miss_shift: 0,
         }
     }
 
@@ -956,7 +966,8 @@ impl<'t, 'p> Scanner<'t, 'p> {
             // The TLD found last, when it is all letters (`.com` in `x.com\n` lines): a
             // byte OR 0x20 is one of its lowercase letters only when it is that letter in
             // either case. (With a mask of 0 there is no match: `last_tld` is never 0.)
-            if (word | 0x2020_2020_2020_2020) & self.last_letters_mask == self.last_tld {
+            let lower = word | 0x2020_2020_2020_2020;
+            if lower & self.last_letters_mask == self.last_tld {
                 let after = (word >> self.last_letters_shift) as u8;
                 if after < 0x80 && after != b'.' && !ascii::HOST_NO_DOT[after as usize] {
                     return Ok(FoundTld {
@@ -967,6 +978,15 @@ impl<'t, 'p> Scanner<'t, 'p> {
                         ascii: true,
                         icann: self.last_tld_icann,
                     });
+                }
+            }
+            // The run looked up last and not found, whole (an ASCII byte that is no
+            // HostCharNoDot after it, a dot included: before another label the run is no
+            // TLD either): no TLD.
+            if lower & self.last_miss_mask == self.last_miss {
+                let after = (word >> self.last_miss_shift) as u8;
+                if after < 0x80 && !ascii::HOST_NO_DOT[after as usize] {
+                    return Err(dot + 1 + (self.last_miss_shift / 8) as usize);
                 }
             }
             let len = ascii_host_run(word);
@@ -997,6 +1017,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
                     let present = u64::MAX >> (8 * (8 - len));
                     let key = (word & present) | (0x2020_2020_2020_2020 & present);
                     if len < self.min_tld_len || !set.contains_packed(key) {
+                        self.remember_miss(word, present, key, len);
                         return Err(end);
                     }
                 }
@@ -1010,6 +1031,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
                     let key = (word & present) | (0x2020_2020_2020_2020 & present);
                     if key != self.last_tld {
                         if !set.contains_packed(key) {
+                            self.remember_miss(word, present, key, len);
                             return Err(end);
                         }
                         self.last_tld = key;
@@ -1157,6 +1179,19 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 ascii: ascii && dot_len == 1,
                 icann: packed.is_none_or(icann_entries_below),
             });
+        }
+    }
+
+    /// Keeps the run `key` (`len` bytes of `word`, their mask `present`), which the fast
+    /// path looked up and did not find, for its first compare, when the run is all letters
+    /// (so that a byte OR 0x20 matches one of them only when it is that letter in either
+    /// case).
+    #[inline(always)]
+    fn remember_miss(&mut self, word: u64, present: u64, key: u64, len: usize) {
+        if word & present & 0x4040_4040_4040_4040 == present & 0x4040_4040_4040_4040 {
+            self.last_miss = key;
+            self.last_miss_mask = present;
+            self.last_miss_shift = 8 * len as u32;
         }
     }
 

@@ -573,3 +573,52 @@ fn paths_of_brackets_equal_the_oracle() {
         assert_equal_to_oracle(text.as_bytes(), &policies);
     }
 }
+
+/// The run looked up last and not found is rejected with one compare (`coa` of
+/// `a..b@x.coa..b@x.co…`) when it comes again whole: the same letters in any case, before
+/// an ASCII byte that ends it. Units repeat such runs and follow them with what must not
+/// be taken for them: the same run continued by a letter, a non-ASCII letter or an
+/// Ignored code point (which a user list may make a TLD), a run with a digit or a hyphen
+/// (never kept: a control byte OR 0x20 reads as one), and a control byte in its place
+/// (`co\r` is `co`, a TLD, and no `co-`).
+#[test]
+fn repeated_runs_that_are_no_tld_equal_the_oracle() {
+    const UNITS: &[&str] = &[
+        "a..b@x.coa",
+        "x.coa..",
+        "x.coa ",
+        "x.COA.",
+        "x.CoA\n",
+        "x.coa.b",
+        "x.coa\u{E9} ",
+        "x.coab ",
+        "x.coa\u{AD}b ",
+        "x.co ",
+        "x.co\ra ",
+        "x.co-a..",
+        "x.c0a..",
+        "x.c\u{10}a ",
+        "x.c ",
+        "x.com ",
+        "x.co",
+        "x.coa",
+    ];
+    let list =
+        TldSet::from_list(["com", "co", "c", "coab", "coa\u{E9}", "org"]).expect("a valid list");
+    let mut policies = policies();
+    policies.push(("List with coab", TldPolicy::List(Arc::new(list))));
+    let mut rng = Rng::new(0x0C0A_0C0A_5EED);
+    for _ in 0..3_000 {
+        let mut text = Vec::new();
+        for _ in 0..1 + rng.below(16) {
+            text.extend_from_slice(rng.pick(UNITS).as_bytes());
+            if rng.below(3) == 0 {
+                text.extend_from_slice(SEPARATORS[rng.below(SEPARATORS.len())]);
+            }
+        }
+        assert_equal_to_oracle(&text, &policies);
+    }
+    for unit in UNITS {
+        assert_equal_to_oracle(unit.repeat(200).as_bytes(), &policies);
+    }
+}
