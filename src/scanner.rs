@@ -287,6 +287,55 @@ fn lead_code_point(word: u64) -> u32 {
     }
 }
 
+/// The chain loop of [`Scanner::tld`] over ASCII labels, from the Dot at `dot` (of
+/// `dot_len` bytes), which an ASCII HostCharNoDot follows. While the run after the Dot is
+/// ASCII HostCharNoDot bytes, then a Dot (`.` or `。`) and an ASCII HostCharNoDot, that
+/// run is an inner label, rejected by step 2 whatever its length, and the Dot after it is
+/// the next candidate: the loop moves on to it. `Ok` with the Dot before the first run
+/// that is not such a label, which the loop of [`Scanner::tld`] then judges; `Err(end)`
+/// where that loop returns it, at a label between two `.` (left to the candidate search,
+/// whose vector filter drops such dots wholesale). (That loop cuts a run longer than any
+/// TLD short and returns to the search, which finds the same next Dot: the labels of a
+/// chain are all rejected but its last, whichever way the chain is walked.) Out of line,
+/// with its few values in registers: inlined into the scanner's loop, a label of
+/// `a。b.a。b.…` took about 44 instructions, a third of them spills.
+#[inline(never)]
+fn chain_of_ascii_labels(
+    text: &[u8],
+    mut dot: usize,
+    mut dot_len: usize,
+) -> Result<(usize, usize), usize> {
+    debug_assert!(text
+        .get(dot + dot_len)
+        .is_some_and(|&b| ascii::HOST_NO_DOT[b as usize]));
+    // The byte after the first of the label, which is HostCharNoDot.
+    let mut i = dot + dot_len + 1;
+    loop {
+        let end = loop {
+            match text.get(i) {
+                Some(&b) if ascii::HOST_NO_DOT[b as usize] => i += 1,
+                end => break end,
+            }
+        };
+        let next_len = match end {
+            Some(b'.') => 1,
+            Some(0xE3) if text.get(i + 1..i + 3) == Some(&[0x80, 0x82]) => 3,
+            _ => return Ok((dot, dot_len)),
+        };
+        if !text
+            .get(i + next_len)
+            .is_some_and(|&b| ascii::HOST_NO_DOT[b as usize])
+        {
+            return Ok((dot, dot_len));
+        }
+        if dot_len == 1 && next_len == 1 {
+            return Err(i);
+        }
+        (dot, dot_len) = (i, next_len);
+        i += next_len + 1;
+    }
+}
+
 /// The scanning state over one text.
 pub(crate) struct Scanner<'t, 'p> {
     text: &'t [u8],
@@ -1137,7 +1186,7 @@ impl<'t, 'p> Scanner<'t, 'p> {
                     // The next label starts with an ASCII byte: the rest of a chain of
                     // ASCII labels (`a。b.a。b.…`) goes label after label without this
                     // loop's bookkeeping, to the first label it does not settle.
-                    self.chain_of_ascii_labels(&mut dot, &mut dot_len)?;
+                    (dot, dot_len) = chain_of_ascii_labels(text, dot, dot_len)?;
                 }
                 continue;
             }
@@ -1350,48 +1399,6 @@ impl<'t, 'p> Scanner<'t, 'p> {
             kind: LinkKind::Url,
             has_scheme,
         })
-    }
-
-    /// The chain loop of [`Scanner::tld`] over ASCII labels. While the run after the dot
-    /// at `dot` is a run of ASCII HostCharNoDot bytes, then a Dot (`.` or `。`) and an
-    /// ASCII HostCharNoDot, that run is an inner label, rejected by step 2 whatever its
-    /// length, and the Dot after it is the next candidate: `dot` and `dot_len` move on to
-    /// it. `Ok` at the first run that is not such a label, which the loop then judges;
-    /// `Err(end)` where the loop returns it, at a label between two `.` (left to the
-    /// candidate search, whose vector filter drops such dots wholesale). (The loop cuts
-    /// a run longer than any TLD short and returns to the search, which finds the same
-    /// next Dot: the labels of a chain are all rejected but its last, whichever way the
-    /// chain is walked.)
-    #[inline(always)]
-    fn chain_of_ascii_labels(&self, dot: &mut usize, dot_len: &mut usize) -> Result<(), usize> {
-        let text = self.text;
-        let n = text.len();
-        let mut i = *dot + *dot_len;
-        loop {
-            let start = i;
-            while i < n && ascii::HOST_NO_DOT[text[i] as usize] {
-                i += 1;
-            }
-            if i == start {
-                return Ok(());
-            }
-            let next_len = match text.get(i) {
-                Some(b'.') => 1,
-                Some(0xE3) if text.get(i + 1..i + 3) == Some(&[0x80, 0x82]) => 3,
-                _ => return Ok(()),
-            };
-            if !text
-                .get(i + next_len)
-                .is_some_and(|&b| ascii::HOST_NO_DOT[b as usize])
-            {
-                return Ok(());
-            }
-            if *dot_len == 1 && next_len == 1 {
-                return Err(i);
-            }
-            (*dot, *dot_len) = (i, next_len);
-            i += next_len;
-        }
     }
 
     /// Whether a Dot stands at `end` and another label follows it (a HostChar that is no
