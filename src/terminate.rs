@@ -141,12 +141,20 @@ fn ascii_run(
     mut last_safe: usize,
     part: UrlPart,
 ) -> Result<(usize, usize), usize> {
-    while let Some(&b) = text.get(i) {
+    // The stack's length in a register, written back once.
+    let mut len = stack.len;
+    let ends = loop {
+        let Some(&b) = text.get(i) else {
+            break false;
+        };
         match ACTION[b as usize] {
             OPEN_BYTE => {
-                if !stack.push(b as u32) {
-                    return Err(last_safe);
-                }
+                let Some(slot) = stack.open.get_mut(len) else {
+                    // The stack is full.
+                    break true;
+                };
+                *slot = b as u32;
+                len += 1;
                 i += 1;
                 last_safe = i;
             }
@@ -159,12 +167,12 @@ fn ascii_run(
                 }
                 last_safe = i;
                 if i - run == SHORT_RUN {
-                    break;
+                    break false;
                 }
             }
-            _ if !takes_ascii(part, b) => break,
+            _ if !takes_ascii(part, b) => break false,
             _ if part.is_clear_byte(b) => {
-                stack.clear();
+                len = 0;
                 i += 1;
                 last_safe = i;
             }
@@ -174,16 +182,22 @@ fn ascii_run(
                     last_safe = i;
                 }
                 LT_SOFT => i += 1,
-                LT_CLOSE if stack.pop() == Some(ascii_open_of(b)) => {
+                LT_CLOSE if len > 0 && stack.open[len - 1] == ascii_open_of(b) => {
+                    len -= 1;
                     i += 1;
                     last_safe = i;
                 }
                 // Hard, or a Close bracket that matches nothing on the stack.
-                _ => return Err(last_safe),
+                _ => break true,
             },
         }
+    };
+    stack.len = len;
+    if ends {
+        Err(last_safe)
+    } else {
+        Ok((i, last_safe))
     }
-    Ok((i, last_safe))
 }
 
 /// [`simple_set`] of a path.
