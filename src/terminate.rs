@@ -86,7 +86,7 @@ static ACTION: [u8; 256] = {
     table
 };
 
-/// The longest run of plain bytes [`bracket_run`] takes: a longer one goes back to the
+/// The longest run of plain bytes [`ascii_run`] takes: a longer one goes back to the
 /// automaton, whose vector skip takes it.
 const SHORT_RUN: usize = 8;
 
