@@ -64,10 +64,14 @@ pub(crate) fn run(
                         added, finished, ..
                     } => {
                         if !args.mail.no_progress {
+                            let read = if added == 0 {
+                                "no new message".to_string()
+                            } else {
+                                format!("{} read", words::count(added, "new message"))
+                            };
                             crate::warn!(
-                                "linkscan: {}: updated: {} read, {} of {} written",
+                                "linkscan: {}: updated: {read}, {} of {} written",
                                 dir.display(),
-                                words::count(added, "message"),
                                 finished.written,
                                 words::count(finished.pages, "page")
                             );
@@ -107,6 +111,14 @@ pub(crate) fn run(
             "linkscan: {}: removed {} left by an earlier run that this archive does not have",
             dir.display(),
             words::count(finished.removed, "page")
+        );
+    }
+    if matches!(outcome, Outcome::Ok) && !args.mail.no_progress {
+        crate::warn!(
+            "linkscan: {}: {} written; open {}",
+            dir.display(),
+            words::count(finished.pages, "page"),
+            dir.join("index.html").display()
         );
     }
     Ok(outcome)
