@@ -44,6 +44,13 @@ use linkscan::__private::Kernel;
 /// The most fields of one header block kept ([`parse_headers`]); the rest are read past.
 pub(crate) const MAX_KEPT_FIELDS: usize = 1000;
 
+/// The most bytes of a `From`, `To` or `Cc` field parsed into addresses, for the index
+/// ([`Fields::index`]). A longer field (millions of addresses in megabytes, which the
+/// parser would hold as an entry each) keeps the addresses of its first bytes, up to the
+/// last comma, and ends with an entry of its own: a name `… and N more`, no address,
+/// where N counts the commas after the cut (one per address of a plain list).
+pub(crate) const MAX_ADDRESS_FIELD: usize = 16 * 1024;
+
 /// Which header fields the scan reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Fields {
@@ -130,7 +137,7 @@ impl Fields {
             }
             HeaderName::InReplyTo | HeaderName::References if self.index => stream.parse_id(),
             HeaderName::From | HeaderName::To | HeaderName::Cc if self.index => {
-                stream.parse_address()
+                parse_address_capped(stream)
             }
             HeaderName::Date if self.index => stream.parse_date(),
             _ => {
@@ -287,6 +294,33 @@ impl Fields {
 /// parser reads such a field a byte at a time; here it is one vector scan over its lines
 /// ([`Kernel::field_end`]), which is the same position: the parser stops at the first line
 /// break after which it reads neither a space nor a tab.
+/// The parser's `parse_address` on a field of at most [`MAX_ADDRESS_FIELD`] bytes; a
+/// longer one parsed up to its last comma in that many bytes, then `… and N more`.
+fn parse_address_capped<'x>(stream: &mut MessageStream<'x>) -> HeaderValue<'x> {
+    let rest = stream.bytes(stream.offset()..stream.len());
+    let end = Kernel::detect().field_end(rest, 0);
+    if end <= MAX_ADDRESS_FIELD {
+        return stream.parse_address();
+    }
+    let cut = memchr::memrchr(b',', &rest[..MAX_ADDRESS_FIELD]).unwrap_or(MAX_ADDRESS_FIELD);
+    let more = memchr::memchr_iter(b',', &rest[cut..end]).count();
+    // The comma kept: the parser drops an address that the end of its input cuts off.
+    let mut head = MessageStream::new(&rest[..(cut + 1).min(end)]);
+    let mut list = match head.parse_address() {
+        HeaderValue::Address(mail_parser::Address::List(list)) => list,
+        HeaderValue::Address(mail_parser::Address::Group(groups)) => {
+            groups.into_iter().flat_map(|g| g.addresses).collect()
+        }
+        _ => Vec::new(),
+    };
+    list.push(mail_parser::Addr {
+        name: Some(format!("… and {more} more").into()),
+        address: None,
+    });
+    stream.skip_bytes(end);
+    HeaderValue::Address(mail_parser::Address::List(list))
+}
+
 fn skip_field(kernel: Kernel, stream: &mut MessageStream<'_>) {
     let rest = stream.bytes(stream.offset()..stream.len());
     let end = kernel.field_end(rest, 0);

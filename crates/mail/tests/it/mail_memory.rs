@@ -295,3 +295,51 @@ fn peak_memory_of_a_scan_is_bounded_by_a_multiple_of_the_message() {
     // The figures, with `--nocapture`.
     println!("{}", report.join("\n"));
 }
+
+/// One `To:` field of 3 million addresses (6 MB) and a `Cc:` of groups: the index keeps
+/// the addresses of the field's first 16 KiB and a count of the rest, so the scan for an
+/// archive stays within the bound of any message (the parser alone would hold an entry per
+/// address, about 75 times the field).
+#[test]
+fn a_field_of_millions_of_addresses_is_cut_with_a_count() {
+    let scanner = MailScanner::new().index_fields(true);
+    scan_peak(
+        &scanner,
+        b"From: a@example.com\nTo: b@example.com\n\nx.com\n",
+    );
+    let mut raw = b"From: a@example.com\nTo: ".to_vec();
+    raw.extend_from_slice(&b"a@b.co, ".repeat(750_000));
+    raw.extend_from_slice(b"last@example.com\nCc: g: ");
+    raw.extend_from_slice(&b"c@d.co, ".repeat(750_000));
+    raw.extend_from_slice(b"z@example.com;\nSubject: see example.com\n\nhttps://example.org\n");
+    let (peak, links) = scan_peak(&scanner, &raw);
+    assert!(links > 0);
+    let bound = PEAK_PER_BYTE * raw.len() + PEAK_FIXED;
+    assert!(
+        peak <= bound,
+        "{} bytes of addresses: peak {peak} bytes, over {bound}",
+        raw.len()
+    );
+    let scanned = scanner.scan(&raw);
+    let to = scanned.to();
+    assert!(to.len() < 3_000, "{} addresses kept", to.len());
+    assert_eq!(to[0], "a@b.co");
+    let more: usize = to
+        .last()
+        .and_then(|l| l.strip_prefix("… and "))
+        .and_then(|l| l.strip_suffix(" more"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the last entry is a count: {:?}", to.last()));
+    assert_eq!(
+        to.len() - 1 + more,
+        750_001,
+        "kept and counted make every address"
+    );
+    let cc = scanned.cc();
+    assert!(
+        cc.len() < 3_000 && cc[0] == "c@d.co",
+        "{:?}",
+        &cc[..3.min(cc.len())]
+    );
+    assert!(cc.last().is_some_and(|l| l.starts_with("… and ")));
+}
