@@ -476,3 +476,46 @@ fn man_renders_one_header_and_footer_line_with_the_version() {
         );
     }
 }
+
+/// Mail archives: `[FILE:]MESSAGE:PART: LINK`, a link of an href marked so; one line per
+/// line of --json, in the same order.
+#[cfg(feature = "mail")]
+#[test]
+fn archives_give_message_and_part_lines_by_default() {
+    let sample = crate::common::root().join("crates/mail/tests/data/mail/sample.mbox");
+    let sample = s(&sample);
+    let text = stdout(&linkscan(&["find", "--mbox", "--no-progress", sample], b""));
+    let json = stdout(&linkscan(
+        &["find", "--mbox", "--no-progress", "--json", sample],
+        b"",
+    ));
+    let json: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), json.len());
+    assert!(lines.len() > 10);
+    for (line, record) in lines.iter().zip(&json) {
+        let mut want = format!(
+            "{}:{}: {}",
+            record["message"],
+            record["part"].as_str().unwrap(),
+            record["text"].as_str().unwrap()
+        );
+        if record["source"] != "text" {
+            want.push_str(&format!(" ({})", record["source"].as_str().unwrap()));
+        }
+        assert_eq!(*line, want);
+    }
+    assert!(text.contains(" (href)\n"), "{text}");
+    // -H names the archive.
+    let named = stdout(&linkscan(
+        &["find", "--mbox", "--no-progress", "-H", sample],
+        b"",
+    ));
+    assert_eq!(
+        named.lines().next().unwrap(),
+        format!("{sample}:{}", lines[0])
+    );
+}
