@@ -150,6 +150,8 @@ struct Done<T> {
     window: Window,
     /// Starts with a UTF-16 byte-order mark.
     utf16: bool,
+    /// The first window, holding the first bytes of a binary file.
+    binary: bool,
     /// Fewer bytes than planned: the file shrank, or this read error.
     short: Option<io::Error>,
 }
@@ -158,11 +160,13 @@ struct Done<T> {
 /// (all regular files, see [`all_regular`]), and `emit(input, name, window, result)` on
 /// the calling thread for each, in order; `input` is the index of the input on the command
 /// line, `offset` where the window starts in it. Every input that can be opened gives at
-/// least one window (an empty one for an empty file). Results are reused (made by `new`
+/// least one window (an empty one for an empty file). A binary input is noted if `named`
+/// says it was named on the command line (an input past its end was). Results are reused (made by `new`
 /// the first time). Errors from `emit` (writing the output) stop the run; errors reading
 /// an input are reported and skipped.
 pub(crate) fn for_each_window<T: Send>(
     paths: &[PathBuf],
+    named: &[bool],
     new: impl Fn() -> T + Sync,
     work: impl Fn(&Name, u64, &[u8], &mut T) + Sync,
     mut emit: impl FnMut(usize, &Name, &Window, &mut T) -> io::Result<()>,
@@ -261,6 +265,8 @@ pub(crate) fn for_each_window<T: Send>(
                         let name = &names[input];
                         if *first && done.utf16 {
                             input::warn_utf16(&name.text);
+                        } else if *first && done.binary && named.get(input) != Some(&false) {
+                            input::warn_binary(&name.text);
                         }
                         if let Err(e) = emit(input, name, &done.window, &mut done.result) {
                             stop = Some(e);
@@ -347,6 +353,7 @@ fn read_and_work<T>(
         .or_else(|| (got < window.len).then(|| shrank(window.offset + got as u64, window.size)));
     let bytes = &into[..got];
     let utf16 = window.offset == 0 && input::starts_utf16(bytes);
+    let binary = window.offset == 0 && input::starts_binary(bytes);
     let mut result = spare
         .lock()
         .expect("no worker panics")
@@ -362,6 +369,7 @@ fn read_and_work<T>(
             len: got,
         },
         utf16,
+        binary,
         short,
     }
 }

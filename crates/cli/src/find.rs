@@ -1,4 +1,5 @@
-//! `linkscan find`: links of each input as JSON lines, TSV, marked text or a count.
+//! `linkscan find`: links of each input as lines for people (`FILE:LINE:COLUMN: LINK`, the
+//! default), JSON lines, TSV, marked text or a count.
 //!
 //! # Algorithm
 //!
@@ -30,8 +31,10 @@
 //! `{"file","start","end","kind","text"[,"checks"]}`: the file name is rendered once per
 //! input ([`Name`]), the link text through [`json_str`], which also escapes the characters
 //! a terminal would act on (see [`crate::terminal`]). TSV fields and `-o` lines are
-//! escaped as TSV fields ([`tsv_field`]), so no output line holds them raw; `--format
-//! marked` is the input itself and is written as it is, except to a terminal, where its
+//! escaped as TSV fields ([`tsv_field`]), and the links of the text format as on stderr
+//! ([`terminal::escape_into`], a `\` left as it is), so no output line holds them raw;
+//! the text format needs the line and column of each link, so it is read as `-n` is;
+//! `--format marked` is the input itself and is written as it is, except to a terminal, where its
 //! controls and Bidi_Control characters are escaped but for line feeds, tabs and the
 //! carriage return of a CRLF ([`terminal::escape_lines_into`]).
 
@@ -96,11 +99,14 @@ struct Renderer<'a> {
     count: bool,
     /// -o: the text of each link, one per line.
     only: bool,
-    /// -o with several inputs: each text after its file name, as grep -o.
-    several: bool,
-    /// -n and --column.
+    /// The text format and -o: each line starts with its file name (several inputs, or
+    /// -H), as grep's.
+    named: bool,
+    /// -n and --column (always both for the text format).
     line: bool,
     column: bool,
+    /// The text format is coloured (see [`Palette`]).
+    color: bool,
     checks: bool,
     /// Marked text goes to a terminal: its controls and Bidi_Control characters are
     /// escaped ([`terminal::escape_lines_into`]); elsewhere it is the input unchanged.
@@ -193,7 +199,7 @@ impl Renderer<'_> {
                 passed = link.start();
             }
             if self.only {
-                if self.several {
+                if self.named {
                     out.extend_from_slice(name.text.as_bytes());
                     out.push(b':');
                 }
@@ -208,6 +214,7 @@ impl Renderer<'_> {
                 out.push(b'\n');
             } else {
                 match self.format {
+                    Format::Text => self.text(out, name, pos, bytes, &link),
                     Format::Jsonl => self.json(out, name, base, pos, bytes, &link),
                     Format::Tsv => self.tsv(out, name, base, pos, bytes, &link),
                     Format::Marked => {
@@ -237,6 +244,32 @@ impl Renderer<'_> {
         } else {
             out.extend_from_slice(text);
         }
+    }
+
+    /// A link's line in the text format: `[FILE:]LINE:COLUMN: LINK`, and with --checks
+    /// `  [fails: NAME,…]` when it fails one.
+    fn text(&self, out: &mut Vec<u8>, name: &Name, pos: Position, bytes: &[u8], link: &Link) {
+        let palette = Palette::new(self.color);
+        if self.named {
+            palette.paint(out, Palette::FILE, name.text.as_bytes());
+            out.push(b':');
+        }
+        out.extend_from_slice(palette.on(Palette::POSITION));
+        decimal(out, pos.line);
+        out.push(b':');
+        decimal(out, pos.column);
+        out.extend_from_slice(palette.off());
+        out.extend_from_slice(b": ");
+        out.extend_from_slice(palette.on(Palette::kind(link.kind())));
+        terminal::escape_into(out, &bytes[link.range()], false);
+        out.extend_from_slice(palette.off());
+        if self.checks {
+            let failed = checks::check_link(bytes, link);
+            if failed.names().next().is_some() {
+                let _ = write!(out, "  [fails: {failed}]");
+            }
+        }
+        out.push(b'\n');
     }
 
     fn json(
@@ -340,6 +373,7 @@ fn pieces(window: &[u8], into: &mut Vec<Range<usize>>) {
 pub(crate) fn run(
     args: &FindArgs,
     files: &[PathBuf],
+    named: &[bool],
     walked: bool,
     finder: &LinkFinder,
     out: &mut impl Write,
@@ -347,27 +381,31 @@ pub(crate) fn run(
     if args.checks && args.format == Format::Marked {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
-            "--checks needs --format jsonl or tsv",
+            "--checks needs --format text, jsonl or tsv",
         ));
     }
     if (args.line_number || args.column) && args.format == Format::Marked && !args.only_matching {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
-            "-n/--line-number and --column need --format jsonl or tsv, or -o",
+            "-n/--line-number and --column need --format text, jsonl or tsv, or -o",
         ));
     }
     let several = files.len() > 1 || walked;
     let per_input = PerInput::of(args);
+    // -q only needs to know whether there is a link, -c, -l and --files-without-match how
+    // many each input has.
+    let count = args.quiet || per_input != PerInput::Links;
+    // The text format's lines say where each link is.
+    let text = args.format == Format::Text && !args.only_matching && !count;
     let renderer = Renderer {
         finder,
         format: args.format,
-        // -q only needs to know whether there is a link, -c, -l and
-        // --files-without-match how many each input has.
-        count: args.quiet || per_input != PerInput::Links,
+        count,
         only: args.only_matching,
-        several,
-        line: args.line_number,
-        column: args.column,
+        named: args.with_filename(several),
+        line: args.line_number || text,
+        column: args.column || text,
+        color: text && args.colored(),
         checks: args.checks,
         terminal: args.format == Format::Marked && io::stdout().is_terminal(),
     };
@@ -424,6 +462,7 @@ pub(crate) fn run(
         // Regular files: each window is read by the worker that scans it.
         files::for_each_window(
             paths,
+            named,
             Rendered::default,
             |name, offset, window, into| {
                 renderer.piece(name, offset, Position::START, window, into);
@@ -456,7 +495,7 @@ pub(crate) fn run(
             },
         )
     } else {
-        scan_read_windows(paths, &renderer, args.quiet, &mut account)
+        scan_read_windows(paths, named, &renderer, args.quiet, &mut account)
     };
     let outcome = match outcome {
         Err(e) if e.get_ref().is_some_and(|e| e.is::<Found>()) => return Ok(Outcome::Ok),
@@ -485,6 +524,7 @@ pub(crate) fn run(
 /// time, then `account` for each piece in order on the calling thread.
 fn scan_read_windows(
     paths: &[PathBuf],
+    named: &[bool],
     renderer: &Renderer<'_>,
     quiet: bool,
     account: &mut impl FnMut(usize, &Name, &Rendered, Option<Source<'_>>) -> io::Result<()>,
@@ -499,7 +539,7 @@ fn scan_read_windows(
     let mut rendered: Vec<Rendered> = Vec::new();
     // -q: each read is scanned as it comes, so a link ends the run even if the input
     // then stalls.
-    input::for_each_window(paths, quiet, |input, name, offset, window| {
+    input::for_each_window(paths, named, quiet, |input, name, offset, window| {
         if window.is_empty() {
             // An empty input still counts (0).
             return account(input, name, &Rendered::default(), None);
@@ -545,6 +585,55 @@ fn scan_read_windows(
         }
         Ok(())
     })
+}
+
+/// The colours of the text format (SGR sequences, as ripgrep's defaults): the file name
+/// magenta, the line and column green, a URL bold blue and an email address bold yellow;
+/// or nothing at all.
+#[derive(Clone, Copy)]
+pub(crate) struct Palette {
+    on: bool,
+}
+
+impl Palette {
+    pub(crate) const FILE: &'static [u8] = b"\x1b[35m";
+    pub(crate) const POSITION: &'static [u8] = b"\x1b[32m";
+    const URL: &'static [u8] = b"\x1b[1;34m";
+    const EMAIL: &'static [u8] = b"\x1b[1;33m";
+    const RESET: &'static [u8] = b"\x1b[0m";
+
+    pub(crate) fn new(on: bool) -> Palette {
+        Palette { on }
+    }
+
+    /// The colour of a link of `kind`.
+    pub(crate) fn kind(kind: linkscan::LinkKind) -> &'static [u8] {
+        match kind {
+            linkscan::LinkKind::Email => Palette::EMAIL,
+            _ => Palette::URL,
+        }
+    }
+
+    /// `color` when colours are on, else nothing.
+    pub(crate) fn on(self, color: &'static [u8]) -> &'static [u8] {
+        if self.on {
+            color
+        } else {
+            b""
+        }
+    }
+
+    /// The end of a colour, when colours are on.
+    pub(crate) fn off(self) -> &'static [u8] {
+        self.on(Palette::RESET)
+    }
+
+    /// Appends `text` in `color`.
+    pub(crate) fn paint(self, out: &mut Vec<u8>, color: &'static [u8], text: &[u8]) {
+        out.extend_from_slice(self.on(color));
+        out.extend_from_slice(text);
+        out.extend_from_slice(self.off());
+    }
 }
 
 /// Stops the scan of `find -q` at its first link (carried as an error out of the scan).

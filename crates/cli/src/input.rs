@@ -32,6 +32,12 @@
 //! file, and any ASCII-compatible text in it is still found — but it gets a warning that
 //! its UTF-16 text cannot be, with the command that converts it.
 //!
+//! # Binary inputs
+//!
+//! An input named on the command line (or standard input) whose first [`SNIFF`] bytes
+//! hold a NUL byte (ripgrep's test) is scanned as any other, with one note on stderr
+//! ([`warn_binary`]); the files a walk finds are skipped instead (`crate::walk`).
+//!
 //! # Errors
 //!
 //! An input that cannot be read is reported on stderr (`linkscan: NAME: reason`) and
@@ -106,7 +112,8 @@ enum Event {
 
 /// Calls `each(input, name, offset, window)` for every window of every input, in order;
 /// `input` is the index of the input on the command line, `offset` where the window
-/// starts in it. Every input that can be read gives at least one window (an empty one for
+/// starts in it. A binary input is noted ([`warn_binary`]) if `named` says it was named
+/// on the command line (an input past its end was). Every input that can be read gives at least one window (an empty one for
 /// an empty input). Errors from `each` (writing the output, or `find -q`'s first link)
 /// stop the run at once, even while the reader waits for input that does not come; errors
 /// reading an input are reported and skipped.
@@ -116,6 +123,7 @@ enum Event {
 /// which writes nothing, so that a link on a stream that then stalls ends the run.
 pub(crate) fn for_each_window(
     paths: &[PathBuf],
+    named: &[bool],
     eager: bool,
     mut each: impl FnMut(usize, &Name, u64, &[u8]) -> io::Result<()>,
 ) -> io::Result<Outcome> {
@@ -140,8 +148,12 @@ pub(crate) fn for_each_window(
                     len,
                     offset,
                 } => {
-                    if offset == 0 && starts_utf16(&buf[..len]) {
-                        warn_utf16(&names[input].text);
+                    if offset == 0 {
+                        warn_start(
+                            &names[input].text,
+                            &buf[..len],
+                            named.get(input) != Some(&false),
+                        );
                     }
                     each(input, &names[input], offset, &buf[..len])?;
                     let _ = give_back.send(buf);
@@ -185,6 +197,7 @@ pub(crate) fn for_each_window(
 /// at a time. So the links held are bounded by the batch, not by the window.
 pub(crate) fn for_each_piece(
     paths: &[PathBuf],
+    named: &[bool],
     finder: &LinkFinder,
     mut each: impl FnMut(usize, &str, Piece<'_>) -> io::Result<()>,
 ) -> io::Result<Outcome> {
@@ -194,7 +207,7 @@ pub(crate) fn for_each_piece(
     let mut ranges: Vec<Range<usize>> = Vec::new();
     let mut found: Vec<(Vec<Link>, bool)> = Vec::new();
     let mut rest: Vec<Link> = Vec::new();
-    for_each_window(paths, false, |input, name, _offset, window| {
+    for_each_window(paths, named, false, |input, name, _offset, window| {
         if window.is_empty() {
             return each(
                 input,
@@ -449,6 +462,33 @@ fn read_one(
 /// Whether an input starts with a UTF-16 byte-order mark.
 pub(crate) fn starts_utf16(start: &[u8]) -> bool {
     start.starts_with(&[0xFF, 0xFE]) || start.starts_with(&[0xFE, 0xFF])
+}
+
+/// The bytes read to tell a binary file (as ripgrep).
+pub(crate) const SNIFF: usize = 8 << 10;
+
+/// Whether the start of an input (its first window) says it is binary: a NUL byte in its
+/// first [`SNIFF`] bytes.
+pub(crate) fn starts_binary(start: &[u8]) -> bool {
+    memchr::memchr(0, &start[..start.len().min(SNIFF)]).is_some()
+}
+
+/// The notes on the start of the input `name`: UTF-16, or else binary when `named` (a
+/// binary file a walk found was skipped, or scanned as `--binary` asked).
+pub(crate) fn warn_start(name: &str, start: &[u8], named: bool) {
+    if starts_utf16(start) {
+        warn_utf16(name);
+    } else if named && starts_binary(start) {
+        warn_binary(name);
+    }
+}
+
+/// The note on a binary input named on the command line, once per input.
+pub(crate) fn warn_binary(name: &str) {
+    crate::warn!(
+        "linkscan: {name}: binary file (a NUL byte in its first {} KiB): scanned as text",
+        SNIFF >> 10
+    );
 }
 
 /// The warning for an input that starts with a UTF-16 byte-order mark.

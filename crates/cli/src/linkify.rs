@@ -14,22 +14,24 @@ use linkscan::LinkFinder;
 
 use crate::{input, LinkifyArgs, Outcome};
 
-/// Linkifies `files` (the inputs, directories already walked).
+/// Linkifies `files` (the inputs, directories already walked; `named`: which were named on
+/// the command line).
 pub(crate) fn run(
     args: &LinkifyArgs,
     files: &[std::path::PathBuf],
+    named: &[bool],
     linkifier: Linkifier,
     finder: LinkFinder,
     out: &mut impl Write,
 ) -> io::Result<Outcome> {
     if !args.standalone {
-        return input::for_each_piece(files, &finder, |_, _, piece| {
+        return input::for_each_piece(files, named, &finder, |_, _, piece| {
             linkifier.write_html_part(piece.bytes, piece.range, piece.links.iter().copied(), out)
         });
     }
     write_page_start(&page_title(files), out)?;
     let mut open: Option<usize> = None;
-    let outcome = input::for_each_piece(files, &finder, |input, _, piece| {
+    let outcome = input::for_each_piece(files, named, &finder, |input, _, piece| {
         if open != Some(input) {
             if open.is_some() {
                 write_text_block_end(out)?;

@@ -46,10 +46,10 @@ use linkscan_mail::{
     LinkSource, MailLink, MailScanner, ScannedMessage, TextPart, DEFAULT_MAX_MESSAGE_SIZE,
 };
 
-use crate::find::{Format, PerInput};
+use crate::find::{Format, Palette, PerInput};
 use crate::input::{describe, STDIN_NAME};
 use crate::render::{decimal, json_str, tsv_field, tsv_unescape, Name};
-use crate::words;
+use crate::{terminal, words};
 use crate::{FindArgs, Outcome};
 
 /// Options of `find` and `linkify` for mail archives.
@@ -458,12 +458,16 @@ fn summary(t: &Totals) -> String {
     line
 }
 
-/// `find` over archives: JSON lines or TSV per message.
+/// `find` over archives: lines for people, JSON lines or TSV per message.
 struct FindRender {
     format: Format,
     count: bool,
     /// -o: the text of each link, one per line.
     only: bool,
+    /// The text format: each line starts with the archive's name (several inputs, or -H).
+    named: bool,
+    /// The text format is coloured.
+    color: bool,
     checks: bool,
     /// The scanner, whose finder finds the links of the texts again
     /// ([`MailScanner::text_links`]).
@@ -563,7 +567,16 @@ impl FindRender {
         if self.only {
             return head;
         }
-        if self.format == Format::Tsv {
+        if self.format == Format::Text {
+            // `[FILE:]MESSAGE`, in the colours of `FILE:LINE` of plain text.
+            let palette = Palette::new(self.color);
+            if self.named {
+                palette.paint(&mut head, Palette::FILE, file.as_bytes());
+                head.push(b':');
+            }
+            head.extend_from_slice(palette.on(Palette::POSITION));
+            decimal(&mut head, index as u64);
+        } else if self.format == Format::Tsv {
             head.extend_from_slice(file.as_bytes());
             head.push(b'\t');
             decimal(&mut head, index as u64);
@@ -589,7 +602,11 @@ impl FindRender {
         }
         head.reserve(message.len() + HEAD_ROOM);
         head.extend_from_slice(message);
-        if self.format == Format::Tsv {
+        if self.format == Format::Text {
+            head.push(b':');
+            terminal::escape_into(head, part.path().as_bytes(), false);
+            head.extend_from_slice(Palette::new(self.color).off());
+        } else if self.format == Format::Tsv {
             head.push(b'\t');
             tsv_field(head, part.path().as_bytes());
             head.push(b'\t');
@@ -678,6 +695,24 @@ impl FindRender {
             };
             checks::check_between(before, link.text(), after, link.kind())
         });
+        if self.format == Format::Text {
+            // `[FILE:]MESSAGE:PART: LINK[ (href)][  [fails: NAME,…]]`
+            let palette = Palette::new(self.color);
+            out.extend_from_slice(head);
+            out.extend_from_slice(b": ");
+            out.extend_from_slice(palette.on(Palette::kind(link.kind())));
+            terminal::escape_into(out, link.text().as_bytes(), false);
+            out.extend_from_slice(palette.off());
+            if link.source() != LinkSource::Text {
+                let _ = write!(out, " ({})", link.source().as_str());
+            }
+            if let Some(failed) = failed.filter(|f| f.names().next().is_some()) {
+                let names: Vec<&str> = failed.names().collect();
+                let _ = write!(out, "  [fails: {}]", names.join(","));
+            }
+            out.push(b'\n');
+            return;
+        }
         if self.format == Format::Tsv {
             out.extend_from_slice(head);
             out.push(b'\t');
@@ -813,7 +848,7 @@ pub(crate) fn find<W: Write>(
     if args.format == Format::Marked {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
-            "--format marked is for plain text; use jsonl or tsv with --mbox/--maildir",
+            "--format marked is for plain text; use text, jsonl or tsv with --mbox/--maildir",
         ));
     }
     if args.line_number || args.column {
@@ -828,10 +863,13 @@ pub(crate) fn find<W: Write>(
     // dense with links costs no record per link.
     let count = args.quiet || PerInput::of(args) != PerInput::Links;
     let scanner = scanner.count_only(count).defer_text_links(!count);
+    let several = args.files.len() > 1;
     let render = FindRender {
         format: args.format,
         count,
         only: args.only_matching,
+        named: args.with_filename(several),
+        color: args.format == Format::Text && !args.only_matching && args.colored(),
         checks: args.checks,
         scanner: scanner.clone(),
         budget: BUDGET * rayon::current_num_threads(),
@@ -842,7 +880,7 @@ pub(crate) fn find<W: Write>(
         render: &render,
         per_input: PerInput::of(args),
         quiet: args.quiet,
-        several: args.files.len() > 1,
+        several,
         found: 0,
         listed: 0,
     };

@@ -29,7 +29,8 @@ mod terminal;
 mod walk;
 mod words;
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -57,7 +58,10 @@ pub(crate) enum Outcome {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
+    if let Command::Find(args) = &mut cli.command {
+        args.settle();
+    }
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let result = match &cli.command {
@@ -77,12 +81,28 @@ fn main() -> ExitCode {
             .map_err(usage_error)
             .and_then(|finder| {
                 args.detect.start_threads()?;
+                // No input and a terminal on stdin: the current folder, as ripgrep.
+                let here = args.files.is_empty() && io::stdin().is_terminal();
+                let inputs = if here {
+                    vec![PathBuf::from(".")]
+                } else {
+                    args.files.clone()
+                };
                 let walk::Walked {
-                    files,
+                    mut files,
                     any_directory,
+                    named,
                     outcome: walked,
-                } = walk::expand(&args.files, &args.walk)?;
-                if files.is_empty() && !args.files.is_empty() {
+                } = walk::expand(&inputs, &args.walk)?;
+                if here {
+                    // Named as ripgrep names them: `notes.txt`, not `./notes.txt`.
+                    for file in &mut files {
+                        if let Ok(rest) = file.strip_prefix(".") {
+                            *file = rest.to_path_buf();
+                        }
+                    }
+                }
+                if files.is_empty() && !inputs.is_empty() {
                     // Only empty or ignored directories: nothing to read (not stdin).
                     return Ok(match walked {
                         Outcome::Ok => Outcome::NotFound,
@@ -91,7 +111,7 @@ fn main() -> ExitCode {
                 }
                 Ok(
                     match (
-                        find::run(args, &files, any_directory, &finder, &mut out)?,
+                        find::run(args, &files, &named, any_directory, &finder, &mut out)?,
                         walked,
                     ) {
                         // -q: a link found wins over errors, as grep -q.
@@ -131,13 +151,18 @@ fn main() -> ExitCode {
             .and_then(|(linkifier, finder)| {
                 args.detect.start_threads()?;
                 // Directories are walked as `find` walks them.
-                let walk::Walked { files, outcome, .. } = walk::expand(&args.files, &args.walk)?;
+                let walk::Walked {
+                    files,
+                    named,
+                    outcome,
+                    ..
+                } = walk::expand(&args.files, &args.walk)?;
                 if files.is_empty() && !args.files.is_empty() {
                     return Ok(outcome);
                 }
                 Ok(
                     match (
-                        linkify::run(args, &files, linkifier, finder, &mut out)?,
+                        linkify::run(args, &files, &named, linkifier, finder, &mut out)?,
                         outcome,
                     ) {
                         (_, Outcome::InputErrors) => Outcome::InputErrors,

@@ -9,6 +9,11 @@
 //! the top command (which lists the subcommands by name only), followed by a section per
 //! subcommand (`LINKSCAN FIND`, …) holding its synopsis, description, options and
 //! examples, clap_mangen's own sections of that subcommand demoted to subsections.
+//!
+//! Every page's title line (`.TH`) names the program and its plain version
+//! (`linkscan 0.1.0`) as its source, on one line: clap_mangen would put the whole of
+//! `--version` there (three lines, with the Unicode and TLD list versions), and a
+//! subcommand's name where a subcommand page's version belongs ([`page`]).
 
 use std::io::{self, Write};
 
@@ -29,7 +34,7 @@ pub(crate) fn man(out: &mut impl Write) -> io::Result<Outcome> {
     let mut command = Cli::command().disable_help_subcommand(true);
     // Sets each subcommand's name in usage lines (`linkscan find`).
     command.build();
-    let top = clap_mangen::Man::new(command.clone());
+    let top = page(command.clone());
     let mut page = Vec::new();
     top.render_title(&mut page)?;
     top.render_name_section(&mut page)?;
@@ -76,9 +81,25 @@ fn demote(roff: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Writes `linkscan.1` and a page per subcommand (`linkscan-find.1`, …) into `dir`.
+/// The page of `command` (the top command or a subcommand), its title line's source the
+/// program's name and plain version (see the module documentation).
+fn page(command: clap::Command) -> clap_mangen::Man {
+    clap_mangen::Man::new(command).source(format!("linkscan {}", env!("CARGO_PKG_VERSION")))
+}
+
+/// Writes `linkscan.1` and a page per subcommand (`linkscan-find.1`, …) into `dir`, as
+/// `clap_mangen::generate_to` does, with the title line of [`page`].
 pub(crate) fn man_pages(dir: &std::path::Path) -> io::Result<Outcome> {
-    clap_mangen::generate_to(Cli::command(), dir).map_err(|e| {
+    fn generate(command: &clap::Command, dir: &std::path::Path) -> io::Result<()> {
+        for sub in command.get_subcommands().filter(|sub| !sub.is_hide_set()) {
+            generate(sub, dir)?;
+        }
+        page(command.clone()).generate_to(dir)?;
+        Ok(())
+    }
+    let mut command = Cli::command().disable_help_subcommand(true);
+    command.build();
+    generate(&command, dir).map_err(|e| {
         io::Error::new(
             e.kind(),
             format!("{}: {}", dir.display(), crate::input::describe(&e)),

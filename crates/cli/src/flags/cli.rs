@@ -15,7 +15,9 @@ use super::linkify::{self, LinkifyArgs};
 
 const EXAMPLES: &str = "\
 Examples:
-  linkscan find notes.txt                      one JSON object per link
+  linkscan find notes.txt                      LINE:COLUMN: LINK per link
+  linkscan find                                the links of the current folder
+  linkscan find --json notes.txt               one JSON object per link
   linkscan find --format tsv *.txt             file, start, end, kind, text
   linkscan find --format marked notes.txt      the text with ⸠links⸡ marked
   cat mail.txt | linkscan find --count         how many links

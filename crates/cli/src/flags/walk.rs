@@ -1,5 +1,5 @@
 //! The options that choose how directories among the inputs are walked (`--hidden`,
-//! `--no-ignore`, `-g/--glob`, `-t/--type`), shared by `find` and `linkify`; the walk
+//! `--no-ignore`, `--no-require-git`, `--binary`, `-g/--glob`, `-t/--type`), shared by `find` and `linkify`; the walk
 //! itself is `crate::walk`.
 //!
 //! Invariant: these options only apply to directories; inputs that are not walked (the
@@ -17,6 +17,15 @@ pub(crate) struct WalkArgs {
     /// In directories: do not respect .gitignore, .ignore and the other ignore files.
     #[arg(long)]
     pub(crate) no_ignore: bool,
+    /// In directories: respect .gitignore files outside git repositories too (by default
+    /// they apply only inside one, as in ripgrep).
+    #[arg(long)]
+    pub(crate) no_require_git: bool,
+    /// In directories: also scan binary files (a NUL byte in the first 8 KiB), as text;
+    /// by default they are skipped quietly. A binary file named as an input is always
+    /// scanned.
+    #[arg(long)]
+    pub(crate) binary: bool,
     /// In directories: read only files matching GLOB (gitignore syntax; `!GLOB` excludes);
     /// may be repeated.
     #[arg(short = 'g', long = "glob", value_name = "GLOB")]
@@ -28,9 +37,14 @@ pub(crate) struct WalkArgs {
 }
 
 impl WalkArgs {
-    /// Whether any option asks for something that only applies to directories.
+    /// Whether any option asks for something that only applies to directories (but
+    /// `--binary`, which says nothing new of an input named: that one is scanned anyway).
     pub(crate) fn given(&self) -> bool {
-        self.hidden || self.no_ignore || !self.globs.is_empty() || !self.types.is_empty()
+        self.hidden
+            || self.no_ignore
+            || self.no_require_git
+            || !self.globs.is_empty()
+            || !self.types.is_empty()
     }
 
     /// Refuses these options for inputs that are not walked (`what`).
@@ -38,7 +52,8 @@ impl WalkArgs {
     pub(crate) fn refuse(&self, what: &str) -> Result<(), String> {
         if self.given() {
             Err(format!(
-                "--hidden, --no-ignore, --glob and --type do not apply to {what} inputs"
+                "--hidden, --no-ignore, --no-require-git, --glob and --type do not apply to \
+                 {what} inputs"
             ))
         } else {
             Ok(())

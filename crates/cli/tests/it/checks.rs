@@ -4,7 +4,7 @@ use linkscan::{LinkFinder, LinkKind};
 
 #[test]
 fn find_checks_adds_an_array_to_jsonl_and_a_column_to_tsv() {
-    let out = linkscan(&["find", "--checks"], SAMPLE.as_bytes());
+    let out = linkscan(&["find", "--json", "--checks"], SAMPLE.as_bytes());
     assert!(out.status.success(), "{out:?}");
     let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
         .unwrap()
@@ -14,7 +14,7 @@ fn find_checks_adds_an_array_to_jsonl_and_a_column_to_tsv() {
     let checks: Vec<serde_json::Value> = lines.iter().map(|l| l["checks"].clone()).collect();
     assert_eq!(checks, sample_checks());
     // Without the option there is no such field.
-    let out = linkscan(&["find"], SAMPLE.as_bytes());
+    let out = linkscan(&["find", "--json"], SAMPLE.as_bytes());
     assert!(!String::from_utf8(out.stdout).unwrap().contains("checks"));
 
     let out = linkscan(&["find", "--checks", "--format", "tsv"], SAMPLE.as_bytes());
@@ -91,7 +91,7 @@ fn checks_apply_to_mail_archives() {
     .unwrap();
     let mbox = mbox.to_str().unwrap();
 
-    let out = linkscan(&["find", "--mbox", "--checks", mbox], b"");
+    let out = linkscan(&["find", "--json", "--mbox", "--checks", mbox], b"");
     assert!(out.status.success(), "{out:?}");
     let checks: Vec<serde_json::Value> = String::from_utf8(out.stdout)
         .unwrap()
@@ -170,7 +170,7 @@ fn spoof_agrees_with_display_everywhere() {
         assert_eq!(in_ascii, spoof, "{host}: {shown}");
 
         let out = linkscan(
-            &["find", "--checks", "-"],
+            &["find", "--json", "--checks", "-"],
             format!("see {link} now").as_bytes(),
         );
         let line: serde_json::Value =

@@ -24,7 +24,7 @@ const SAMPLE: &str = "See example.com/αβγ and x.abcd@example.com.\n(https://e
 
 #[test]
 fn find_jsonl_from_stdin() {
-    let out = linkscan(&["find"], SAMPLE.as_bytes());
+    let out = linkscan(&["find", "--json"], SAMPLE.as_bytes());
     assert!(out.status.success(), "{out:?}");
     let lines: Vec<serde_json::Value> = stdout(&out)
         .lines()
@@ -142,7 +142,10 @@ fn tld_policy_options() {
         "2\n"
     );
     let bad = temp_file("bad-tlds.txt", b"good\nnot a tld\n");
-    let out = linkscan(&["find", "--tld-list", bad.to_str().unwrap()], text);
+    let out = linkscan(
+        &["find", "--json", "--tld-list", bad.to_str().unwrap()],
+        text,
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 2"));
 }
@@ -301,7 +304,7 @@ fn jobs_and_stdin_give_the_same_links_as_a_mapped_file() {
         "stdin and the mapped file differ"
     );
     assert!(expected.lines().count() > 40_000);
-    let out = linkscan(&["find", "-j", "0"], b"");
+    let out = linkscan(&["find", "--json", "-j", "0"], b"");
     assert_eq!(out.status.code(), Some(2), "-j 0 is rejected");
 }
 
@@ -363,7 +366,7 @@ fn output_escapes_controls_and_bidi_controls() {
         printed
     };
     // JSON: escaped as \uXXXX, and read back as the very text.
-    let jsonl = clean(&linkscan(&["find", path], b""));
+    let jsonl = clean(&linkscan(&["find", "--json", path], b""));
     let mut links = 0;
     for line in jsonl.lines() {
         let record: serde_json::Value = serde_json::from_str(line).expect("JSON");
@@ -398,12 +401,12 @@ fn warnings_on_stderr_carry_no_control_bytes() {
         b"From a@example.com Mon Jan  1 00:00:00 2024\nMessage-ID: <\x1b]0;owned\x07@x\xe2\x80\xae>\n\
 Subject: hi\nContent-Type: text/plain; charset=x-no-such-charset\n\nsee a.example.com\n",
     );
-    let out = linkscan(&["find", "--mbox", mbox.to_str().unwrap()], b"");
+    let out = linkscan(&["find", "--json", "--mbox", mbox.to_str().unwrap()], b"");
     let err = String::from_utf8(out.stderr).expect("UTF-8 warnings");
     assert!(err.contains("x-no-such-charset"), "{err}");
     assert!(err.contains("\\x1B]0;owned\\x07@x\\u202E"), "{err}");
     let missing = "missing\u{1B}[31m\u{202E}.txt".to_string();
-    let out = linkscan(&["find", &missing], b"");
+    let out = linkscan(&["find", "--json", &missing], b"");
     let err2 = String::from_utf8(out.stderr).expect("UTF-8 errors");
     assert!(err2.contains("missing\\x1B[31m\\u202E.txt"), "{err2}");
     for err in [err, err2] {

@@ -141,7 +141,7 @@ fn errors_have_no_os_error_codes() {
         "{err}"
     );
     assert!(!err.contains("os error"), "{err}");
-    let out = linkscan(&["find", missing.to_str().unwrap()], b"");
+    let out = linkscan(&["find", "--json", missing.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(2));
     assert!(!stderr(&out).contains("os error"), "{out:?}");
 }
@@ -607,7 +607,12 @@ fn find_exit_status_is_one_when_nothing_is_found() {
     std::fs::write(&links, "example.org\n").unwrap();
     for file in [&empty, &links] {
         let out = linkscan(
-            &["find", file.to_str().unwrap(), missing.to_str().unwrap()],
+            &[
+                "find",
+                "--json",
+                file.to_str().unwrap(),
+                missing.to_str().unwrap(),
+            ],
             b"",
         );
         assert_eq!(out.status.code(), Some(2), "{out:?}");
@@ -699,13 +704,16 @@ fn find_mbox_follows_grep_conventions() {
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
     // Without -q the summary stays, unless --no-progress.
-    let out = linkscan(&["find", "--mbox", "-"], none.as_bytes());
+    let out = linkscan(&["find", "--json", "--mbox", "-"], none.as_bytes());
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(
         stderr(&out).contains(": 1 message, 2 parts scanned, 0 links, 0 warnings"),
         "{out:?}"
     );
-    let out = linkscan(&["find", "--mbox", "--no-progress", "-"], none.as_bytes());
+    let out = linkscan(
+        &["find", "--json", "--mbox", "--no-progress", "-"],
+        none.as_bytes(),
+    );
     assert!(out.stderr.is_empty(), "{out:?}");
 }
 
@@ -739,7 +747,7 @@ fn maildir_read_error_is_not_scanned_as_an_empty_message() {
 #[test]
 fn find_line_numbers_and_columns_for_people() {
     let text = "a example.com\nαβ x@example.org\n\n  https://e.org/x y.com\n";
-    let out = linkscan(&["find", "-n", "--column"], text.as_bytes());
+    let out = linkscan(&["find", "--json", "-n", "--column"], text.as_bytes());
     assert!(out.status.success(), "{out:?}");
     let lines: Vec<serde_json::Value> = stdout(&out)
         .lines()
@@ -842,9 +850,17 @@ fn find_only_matching_names_files_when_there_are_several() {
 
 // --- Directories, walked as ripgrep walks them --------------------------------------------
 
-/// A tree with a .gitignore, a hidden folder, a binary file, and files of two types.
+/// A git repository with a .gitignore, a hidden folder, a binary file, and files of two
+/// types.
 fn tree(name: &str) -> PathBuf {
     let dir = temp_dir(name);
+    // .gitignore applies inside a git repository (as in ripgrep).
+    let init = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .arg(&dir)
+        .output()
+        .expect("git runs");
+    assert!(init.status.success(), "{init:?}");
     for sub in ["sub", ".hidden", "ignored"] {
         std::fs::create_dir_all(dir.join(sub)).unwrap();
     }
@@ -882,11 +898,12 @@ fn directories_are_walked_respecting_gitignore_hidden_and_binary() {
         ["./sub/a.txt:a.example.com", "./sub/b.md:b.example.com"],
         "{out:?}"
     );
-    // The binary file is skipped with a note, not silently.
-    assert_eq!(
-        stderr(&out),
-        "linkscan: ./sub/bin.dat: binary file skipped\n",
-        "{out:?}"
+    // The binary file is skipped quietly, as ripgrep skips it (--binary scans it).
+    assert_eq!(stderr(&out), "", "{out:?}");
+    let (links, _) = find_in(&dir, &["--binary"]);
+    assert!(
+        links.contains(&"./sub/bin.dat:bin.example.com".to_string()),
+        "{links:?}"
     );
     // --hidden adds the hidden folder; --no-ignore the ignored files.
     let (links, _) = find_in(&dir, &["--hidden"]);
@@ -926,13 +943,16 @@ fn globs_and_types_choose_files_in_directories() {
     let (_, out) = find_in(&dir, &["-t", "no-such-type"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     // Without a directory among the inputs, they are errors, not ignored.
-    let out = linkscan(&["find", "--hidden", "-"], b"example.com");
+    let out = linkscan(&["find", "--json", "--hidden", "-"], b"example.com");
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(stderr(&out).contains("for directories"), "{out:?}");
     // A directory with nothing to read: no link found, and standard input is not read.
     let empty = dir.join("sub-empty");
     std::fs::create_dir_all(&empty).unwrap();
-    let out = linkscan(&["find", empty.to_str().unwrap()], b"stdin.example.com");
+    let out = linkscan(
+        &["find", "--json", empty.to_str().unwrap()],
+        b"stdin.example.com",
+    );
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(out.stdout.is_empty(), "{out:?}");
 }
@@ -941,7 +961,10 @@ fn globs_and_types_choose_files_in_directories() {
 /// style of the other read errors.
 #[test]
 fn tld_list_read_errors_say_why() {
-    let out = linkscan(&["find", "--tld-list", "/no/such/tlds.txt"], b"x.com");
+    let out = linkscan(
+        &["find", "--json", "--tld-list", "/no/such/tlds.txt"],
+        b"x.com",
+    );
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert_eq!(
         stderr(&out),

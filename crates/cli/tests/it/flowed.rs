@@ -50,6 +50,7 @@ fn cli_find_maildir_gives_the_same_links_as_the_fixed_text() {
         let out = common::linkscan(
             &[
                 "find",
+                "--json",
                 "--maildir",
                 "--no-progress",
                 maildir.to_str().unwrap(),

@@ -29,7 +29,7 @@ fn cli_reports_byte_offsets_of_hostile_input() {
     let text = hostile_text();
     let want: Vec<(usize, usize)> = links(&text);
     assert_eq!(want.len(), 5);
-    let out = linkscan(&["find", "--checks"], &text);
+    let out = linkscan(&["find", "--json", "--checks"], &text);
     assert!(out.status.success(), "{out:?}");
     let got: Vec<(usize, usize)> = String::from_utf8(out.stdout)
         .expect("jsonl is UTF-8")

@@ -439,11 +439,11 @@ fn base64_html_part_with_a_footer_in_a_multipart() {
 /// clear error past the bound, and the largest value runs.
 #[test]
 fn jobs_are_bounded() {
-    let out = common::linkscan(&["find", "-j", "257", "-"], b"x.com");
+    let out = common::linkscan(&["find", "--json", "-j", "257", "-"], b"x.com");
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = stderr(&out);
     assert!(err.contains("257") && err.contains("1..=256"), "{err}");
-    let out = common::linkscan(&["find", "-j", "65535", "-"], b"x.com");
+    let out = common::linkscan(&["find", "--json", "-j", "65535", "-"], b"x.com");
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let out = common::linkscan(&["find", "--count", "-j", "256", "-"], b"see x.com\n");
     assert_eq!(out.status.code(), Some(0), "{out:?}");

@@ -15,7 +15,7 @@ fn data(name: &str) -> PathBuf {
 #[test]
 fn cli_jsonl_keys_and_values() {
     let path = data("sample.mbox");
-    let out = linkscan(&["find", "--mbox", path.to_str().unwrap()], b"");
+    let out = linkscan(&["find", "--json", "--mbox", path.to_str().unwrap()], b"");
     assert!(out.status.success(), "{out:?}");
     let rows = jsonl(&out);
     assert_eq!(rows.len(), 28);
@@ -57,7 +57,17 @@ fn cli_jsonl_keys_and_values() {
         "{stderr}"
     );
     // -j 1 gives the same output, in the same order.
-    let one = linkscan(&["find", "--mbox", "-j", "1", path.to_str().unwrap()], b"");
+    let one = linkscan(
+        &[
+            "find",
+            "--json",
+            "--mbox",
+            "-j",
+            "1",
+            path.to_str().unwrap(),
+        ],
+        b"",
+    );
     assert_eq!(one.stdout, out.stdout);
 }
 
@@ -102,7 +112,7 @@ fn cli_tsv_count_stdin_and_quiet() {
 #[test]
 fn cli_broken_archive_warns_and_goes_on() {
     let path = data("broken.mbox");
-    let out = linkscan(&["find", "--mbox", path.to_str().unwrap()], b"");
+    let out = linkscan(&["find", "--json", "--mbox", path.to_str().unwrap()], b"");
     assert!(out.status.success(), "{out:?}");
     let rows = jsonl(&out);
     let messages: Vec<u64> = rows
@@ -129,12 +139,18 @@ fn cli_gzip_is_detected_by_content() {
     let mut gz = GzEncoder::new(Vec::new(), Compression::fast());
     gz.write_all(&raw).unwrap();
     let gz = gz.finish().unwrap();
-    let plain = linkscan(&["find", "--mbox", "--no-progress", "-"], &raw);
+    let plain = linkscan(&["find", "--json", "--mbox", "--no-progress", "-"], &raw);
     for name in ["sample.mbox.gz", "misnamed.mbox"] {
         let path = dir.join(name);
         std::fs::write(&path, &gz).unwrap();
         let out = linkscan(
-            &["find", "--mbox", "--no-progress", path.to_str().unwrap()],
+            &[
+                "find",
+                "--json",
+                "--mbox",
+                "--no-progress",
+                path.to_str().unwrap(),
+            ],
             b"",
         );
         assert!(out.status.success());
@@ -172,10 +188,15 @@ fn cli_maildir_gives_the_same_links() {
         let name = format!("17000000{:02}.M1P1.host:2,S", m.index());
         std::fs::write(dir.join(sub).join(name), m.bytes()).unwrap();
     }
-    let maildir = linkscan(&["find", "--maildir", dir.to_str().unwrap()], b"");
+    let maildir = linkscan(&["find", "--json", "--maildir", dir.to_str().unwrap()], b"");
     assert!(maildir.status.success(), "{maildir:?}");
     let mbox = linkscan(
-        &["find", "--mbox", data("sample.mbox").to_str().unwrap()],
+        &[
+            "find",
+            "--json",
+            "--mbox",
+            data("sample.mbox").to_str().unwrap(),
+        ],
         b"",
     );
     let key = |o: &Output| {
@@ -199,7 +220,12 @@ fn cli_maildir_gives_the_same_links() {
         .contains("/cur/1700000001.M1P1.host:2,S"));
     // Not a Maildir: reported, exit status 2.
     let out = linkscan(
-        &["find", "--maildir", dir.join("cur").to_str().unwrap()],
+        &[
+            "find",
+            "--json",
+            "--maildir",
+            dir.join("cur").to_str().unwrap(),
+        ],
         b"",
     );
     assert_eq!(out.status.code(), Some(2));
@@ -272,9 +298,39 @@ fn corpus_message_counts_and_no_failures() {
 
     // The command line counts the same messages and finds the same links, in order, with
     // one thread, two, or sixteen (a deeper pipeline: more reads and batches in flight).
-    let one = linkscan(&["find", "--mbox", "-j", "1", path.to_str().unwrap()], b"");
-    let two = linkscan(&["find", "--mbox", "-j", "2", path.to_str().unwrap()], b"");
-    let sixteen = linkscan(&["find", "--mbox", "-j", "16", path.to_str().unwrap()], b"");
+    let one = linkscan(
+        &[
+            "find",
+            "--json",
+            "--mbox",
+            "-j",
+            "1",
+            path.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let two = linkscan(
+        &[
+            "find",
+            "--json",
+            "--mbox",
+            "-j",
+            "2",
+            path.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let sixteen = linkscan(
+        &[
+            "find",
+            "--json",
+            "--mbox",
+            "-j",
+            "16",
+            path.to_str().unwrap(),
+        ],
+        b"",
+    );
     assert!(one.status.success() && two.status.success() && sixteen.status.success());
     assert_eq!(one.stdout, two.stdout, "-j 1 and -j 2 differ");
     assert_eq!(one.stdout, sixteen.stdout, "-j 1 and -j 16 differ");

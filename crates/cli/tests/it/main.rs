@@ -10,6 +10,7 @@ mod browser;
 mod checks;
 mod cli;
 mod conventions;
+mod defaults;
 mod display;
 mod filter_memory;
 mod find_memory;

@@ -80,7 +80,7 @@ fn file_names_that_are_not_utf8_stay_distinct() {
         std::fs::write(p, "example.com\n").unwrap();
     }
     let out = Command::new(env!("CARGO_BIN_EXE_linkscan"))
-        .args(["find"])
+        .args(["find", "--json"])
         .arg(&a)
         .arg(&b)
         .output()
@@ -173,6 +173,7 @@ fn a_message_over_the_limit_is_scanned_raw_with_every_link_and_a_warning() {
     assert!(
         run(&[
             "find",
+            "--json",
             "--mbox",
             "--max-message-size",
             "0",

@@ -48,7 +48,10 @@ fn cli_policy_flag() {
     assert!(out.status.success(), "{out:?}");
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "3");
 
-    let out = common::linkscan(&["find", "--policy", "lenient", "-"], input.as_bytes());
+    let out = common::linkscan(
+        &["find", "--json", "--policy", "lenient", "-"],
+        input.as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("readable"));
 }

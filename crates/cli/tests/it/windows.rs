@@ -69,6 +69,7 @@ fn assert_file_equals_pipe(dir: &Path, what: &str, text: &[u8]) {
         ["--format", "tsv"],
         ["--format", "jsonl"],
         ["--format", "marked"],
+        ["--format", "text"],
     ] {
         for threads in ["1", "2"] {
             let mut args = vec!["find", "-j", threads];
