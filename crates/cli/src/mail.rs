@@ -603,7 +603,8 @@ impl FindRender {
         head.reserve(message.len() + HEAD_ROOM);
         head.extend_from_slice(message);
         if self.format == Format::Text {
-            head.push(b':');
+            // A slash, not a colon: `3/1` does not read as a line and a column.
+            head.push(b'/');
             terminal::escape_into(head, part.path().as_bytes(), false);
             head.extend_from_slice(Palette::new(self.color).off());
         } else if self.format == Format::Tsv {
@@ -696,7 +697,7 @@ impl FindRender {
             checks::check_between(before, link.text(), after, link.kind())
         });
         if self.format == Format::Text {
-            // `[FILE:]MESSAGE:PART: LINK[ (href)][  [fails: NAME,…]]`
+            // `[FILE:]MESSAGE/PART: LINK[ (href)][  [fails: NAME,…]]`
             let palette = Palette::new(self.color);
             out.extend_from_slice(head);
             out.extend_from_slice(b": ");

@@ -69,7 +69,7 @@ file named on the command line (or standard input) is scanned, with one note on 
 Mail archives (--mbox FILE..., plain or gzip; --maildir DIR...): each message is parsed,
 its transfer encodings and charsets decoded, and its Subject, text/plain parts and the
 text of its text/html parts scanned (links in href attributes too, with \"source\":\"href\").
-  text    [FILE:]MESSAGE:PART: LINK per link, MESSAGE the message's number in its archive
+  text    [FILE:]MESSAGE/PART: LINK per link, MESSAGE the message's number in its archive
           (from 1), PART \"subject\" or the MIME path (1, 2.1, …); a link of an href
           attribute is followed by \" (href)\"
   jsonl   {\"file\",\"message\",\"message_id\",\"part\",\"content_type\",\"source\",\"start\",

@@ -477,7 +477,7 @@ fn man_renders_one_header_and_footer_line_with_the_version() {
     }
 }
 
-/// Mail archives: `[FILE:]MESSAGE:PART: LINK`, a link of an href marked so; one line per
+/// Mail archives: `[FILE:]MESSAGE/PART: LINK`, a link of an href marked so; one line per
 /// line of --json, in the same order.
 #[cfg(feature = "mail")]
 #[test]
@@ -498,7 +498,7 @@ fn archives_give_message_and_part_lines_by_default() {
     assert!(lines.len() > 10);
     for (line, record) in lines.iter().zip(&json) {
         let mut want = format!(
-            "{}:{}: {}",
+            "{}/{}: {}",
             record["message"],
             record["part"].as_str().unwrap(),
             record["text"].as_str().unwrap()
