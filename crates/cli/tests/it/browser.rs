@@ -918,3 +918,74 @@ fn archive_threads_and_months_are_drawn() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A sender with a right-to-left name is drawn as `NAME <ADDRESS>` left to right, its
+/// name isolated: on the message page (From row) and in a month's list, the address is
+/// right of the name, not pulled into the name's right-to-left run (where the brackets
+/// would be mirrored and the address land on the name's left).
+#[test]
+#[ignore = "needs chromium"]
+fn a_right_to_left_sender_keeps_the_address_on_its_side() {
+    let browser = chromium();
+    let dir = std::env::temp_dir().join(format!("linkscan-browser-sender-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mbox = dir.join("list.mbox");
+    std::fs::write(
+        &mbox,
+        "From x@example.com Mon Jan  1 00:00:00 2024\nFrom: أمل منصور <amal@example.org>\n\
+         To: list@example.com\nMessage-ID: <ar@example.com>\n\
+         Date: Mon, 1 Jan 2024 10:00:00 +0100\nSubject: مرحبا\n\
+         Content-Type: text/plain; charset=utf-8\n\nsee example.com\n",
+    )
+    .unwrap();
+    let out_dir = dir.join("web");
+    linkify_archive(&out_dir, &[&mbox]);
+    const MEASURE: &str = r#"<script>
+const out = [];
+for (const cell of document.querySelectorAll('table.headers td, span.from')) {
+  const name = cell.querySelector('bdi');
+  if (!name || !name.textContent.includes('أمل')) continue;
+  const range = document.createRange();
+  const text = [...cell.childNodes].find(n => n.nodeType === 3 && n.textContent.includes('<'));
+  range.setStart(text, text.textContent.indexOf('<'));
+  range.setEnd(text, text.textContent.indexOf('<') + 1);
+  const open = range.getBoundingClientRect();
+  const address = [...cell.querySelectorAll('a, bdi')].find(e => e.textContent.includes('amal@')) || text;
+  const a = address.getBoundingClientRect ? address.getBoundingClientRect() : open;
+  out.push([cell.tagName, name.getBoundingClientRect().right, open.left, a.left, getComputedStyle(cell).direction].join(' '));
+}
+document.getElementById('measured').textContent = out.join('\n');
+</script>"#;
+    for page in ["00001.html", "2024-01.html"] {
+        let path = out_dir.join(page);
+        let html = std::fs::read_to_string(&path).unwrap().replace(
+            "</body>",
+            &format!("<pre id=\"measured\" hidden></pre>{MEASURE}</body>"),
+        );
+        let measured = path.with_file_name(format!("measured-{page}"));
+        std::fs::write(&measured, html).unwrap();
+        let dom = dump_dom(&browser, &measured);
+        let start = dom
+            .find("<pre id=\"measured\" hidden=\"\">")
+            .expect("results")
+            + "<pre id=\"measured\" hidden=\"\">".len();
+        let rows: Vec<Vec<String>> = dom[start..start + dom[start..].find("</pre>").unwrap()]
+            .lines()
+            .map(|l| l.split(' ').map(str::to_string).collect())
+            .collect();
+        assert!(!rows.is_empty(), "{page}: no sender drawn: {dom}");
+        for row in rows {
+            let n: Vec<f64> = row[1..4].iter().map(|x| x.parse().unwrap()).collect();
+            assert_eq!(row[4], "ltr", "{page}: {row:?}");
+            assert!(
+                n[1] >= n[0] - 1.0 && n[2] >= n[1],
+                "{page}: the name ends at {}, `<` at {}, the address at {}: {row:?}",
+                n[0],
+                n[1],
+                n[2]
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

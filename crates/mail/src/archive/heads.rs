@@ -136,14 +136,16 @@ fn write_addresses(
     if values.is_empty() {
         return Ok(());
     }
-    write!(out, "<tr><th>{name}</th><td dir=\"auto\">")?;
+    // Left to right, each name isolated (`page::write_person`): a right-to-left name
+    // keeps its address and brackets on their side.
+    write!(out, "<tr><th>{name}</th><td dir=\"ltr\">")?;
     for (k, value) in values.iter().enumerate() {
         if k > 0 {
             out.write_all(b", ")?;
         }
-        out.write_all(b"<bdi>")?;
-        write_address_field(value, style, out)?;
-        out.write_all(b"</bdi>")?;
+        page::write_person(value, out, |piece, out| {
+            write_address_field(piece, style, out)
+        })?;
     }
     out.write_all(b"</td></tr>\n")
 }

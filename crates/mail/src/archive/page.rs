@@ -227,6 +227,38 @@ pub(crate) fn obfuscated_text(text: &str) -> String {
 
 /// Writes a header field that holds addresses (From, To, Cc): with its links, or with
 /// its addresses obfuscated.
+/// `value` as `(name, address)` when it is `NAME <ADDRESS>`, the form the scan gives a
+/// named address; else `None`.
+pub(crate) fn name_and_address(value: &str) -> Option<(&str, &str)> {
+    let (name, rest) = value.strip_suffix('>')?.rsplit_once(" <")?;
+    (!name.is_empty() && !rest.contains(['<', '>'])).then_some((name, rest))
+}
+
+/// Writes a person (`NAME <ADDRESS>`, an address alone, or a name alone) left to right,
+/// with the name isolated in its own direction: an Arabic or Hebrew name must not take the
+/// brackets and the address into its right-to-left run (where `<` and `>` are mirrored and
+/// the address lands on the wrong side). `field` writes each piece.
+pub(crate) fn write_person<W: Write>(
+    value: &str,
+    out: &mut W,
+    mut field: impl FnMut(&str, &mut W) -> io::Result<()>,
+) -> io::Result<()> {
+    match name_and_address(value) {
+        Some((name, address)) => {
+            out.write_all(b"<bdi>")?;
+            field(name, out)?;
+            out.write_all(b"</bdi> &lt;")?;
+            field(address, out)?;
+            out.write_all(b"&gt;")
+        }
+        None => {
+            out.write_all(b"<bdi>")?;
+            field(value, out)?;
+            out.write_all(b"</bdi>")
+        }
+    }
+}
+
 pub(crate) fn write_address_field(
     value: &str,
     style: Style<'_>,

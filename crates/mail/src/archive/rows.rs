@@ -270,9 +270,9 @@ impl Row {
             page_name(self.global)
         )?;
         write_escaped(&self.subject, out)?;
-        out.write_all(b"</bdi></a> <bdi class=\"from\" dir=\"auto\">")?;
-        write_escaped(&self.from, out)?;
-        out.write_all(b"</bdi> <span class=\"date\">")?;
+        out.write_all(b"</bdi></a> <span class=\"from\" dir=\"ltr\">")?;
+        super::page::write_person(&self.from, out, |piece, out| write_escaped(piece, out))?;
+        out.write_all(b"</span> <span class=\"date\">")?;
         write_escaped(&date::shown(&self.date), out)?;
         out.write_all(b"</span>")?;
         out.write_all(extra.as_bytes())
