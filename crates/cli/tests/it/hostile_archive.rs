@@ -435,3 +435,46 @@ fn an_update_of_a_mutated_folder_never_panics() {
     }
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A page citing more Message-IDs than its row keeps (64) is rewritten by an update only
+/// when one of them is added: an update that adds another message leaves it as it is
+/// (the same file), and the folder is still a full build's.
+#[cfg(unix)]
+#[test]
+fn a_page_citing_many_ids_is_not_rewritten_by_every_update() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = temp_dir("many-ids");
+    let mbox = dir.join("list.mbox");
+    let cites: String = (2..=70)
+        .chain(73..=90)
+        .map(|n| format!("<{n}@example.com>\n"))
+        .collect();
+    let mut text = message(1, "", &cites);
+    text.push_str(&messages(2..=70));
+    fs::write(&mbox, &text).unwrap();
+    let web = dir.join("web");
+    linkify_ok(&mbox, &web, &[]);
+    let page = web.join("00001.html");
+    let before = fs::metadata(&page).unwrap().ino();
+    for n in [71, 72] {
+        text.push_str(&message(n, "", "unrelated\n"));
+        fs::write(&mbox, &text).unwrap();
+        let said = linkify(&mbox, &web, &["--update"]);
+        assert!(said.status.success());
+        assert_eq!(fs::metadata(&page).unwrap().ino(), before, "after {n}");
+    }
+    // A cited message added: the page is written, with the link to it.
+    text.push_str(&messages(73..=73));
+    fs::write(&mbox, &text).unwrap();
+    linkify_ok(&mbox, &web, &["--update"]);
+    assert!(fs::read_to_string(&page)
+        .unwrap()
+        .contains("<a class=\"mid\" href=\"00073.html\">"));
+    let fresh = dir.join("fresh");
+    linkify_ok(&mbox, &fresh, &[]);
+    assert!(
+        files(&web) == files(&fresh),
+        "an update is not a full build"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
