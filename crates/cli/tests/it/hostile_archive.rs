@@ -478,3 +478,27 @@ fn a_page_citing_many_ids_is_not_rewritten_by_every_update() {
     );
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A warning of an update that gives a place in the input gives it in the file, as a full
+/// build of the same file says it, not from where the update started to read.
+#[test]
+fn an_update_gives_warnings_at_their_place_in_the_file() {
+    let dir = temp_dir("warning-offsets");
+    let mbox = dir.join("list.mbox");
+    let body = "hello\n\nFrom here on, all is well\nyes\n";
+    let text = format!("{}{}", messages(1..=3), message(4, "", body));
+    fs::write(&mbox, messages(1..=3)).unwrap();
+    let web = dir.join("web");
+    linkify_ok(&mbox, &web, &[]);
+    fs::write(&mbox, &text).unwrap();
+    let updated = linkify_ok(&mbox, &web, &["--update"]);
+    let full = linkify_ok(&mbox, &dir.join("fresh"), &[]);
+    let at = |said: &str| -> Vec<String> {
+        said.lines()
+            .filter_map(|l| l.split_once("at byte ").map(|(_, r)| r.to_string()))
+            .collect()
+    };
+    assert!(!at(&full).is_empty(), "{full}");
+    assert_eq!(at(&updated), at(&full), "{updated}");
+    fs::remove_dir_all(&dir).unwrap();
+}
