@@ -327,3 +327,178 @@ fn warnings_cut_a_long_message_id_short() {
     assert!(said.lines().all(|l| l.len() < 1000), "{}", &said[..200]);
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A file of the folder that an update reads, mutated: cut at several places, bytes
+/// changed (among them the `>` after a Message-ID marker's hash, which a run once sliced
+/// inside a character), removed, or a folder in its place. The update never panics: it
+/// ends (0), or fails with a message (exit 1 or 2); and a full build afterwards is a
+/// fresh build, byte for byte.
+#[test]
+fn an_update_of_a_mutated_folder_never_panics() {
+    let dir = temp_dir("mutated");
+    let mbox = dir.join("list.mbox");
+    let one = message(1, "", "see <3@example.com> and https://example.com/1\n");
+    let two = message(2, "In-Reply-To: <1@example.com>\n", "two <1@example.com>\n");
+    let three = message(3, "In-Reply-To: <1@example.com>\n", "three\n");
+    let mutations = |bytes: &[u8]| -> Vec<(String, Option<Vec<u8>>)> {
+        let len = bytes.len();
+        let mut out: Vec<(String, Option<Vec<u8>>)> = Vec::new();
+        for cut in [
+            0,
+            1,
+            len / 3,
+            len / 2,
+            len.saturating_sub(20),
+            len.saturating_sub(1),
+        ] {
+            out.push((format!("cut at {cut}"), Some(bytes[..cut].to_vec())));
+        }
+        let mut places: Vec<usize> = (1..6).map(|k| k * len / 6).collect();
+        let marker = b"data-mid=\"";
+        if let Some(at) = bytes.windows(marker.len()).position(|w| w == marker) {
+            let end = at + marker.len();
+            let quote = end + bytes[end..].iter().position(|&b| b == b'"').unwrap_or(0);
+            places.extend([end, quote, quote + 1]);
+        }
+        for at in places.into_iter().filter(|&at| at + 2 <= len) {
+            let mut e = bytes.to_vec();
+            e[at..at + 2].copy_from_slice("é".as_bytes());
+            out.push((format!("é at {at}"), Some(e)));
+            let mut x = bytes.to_vec();
+            x[at] ^= 0x80;
+            out.push((format!("byte {at} flipped"), Some(x)));
+        }
+        out.push(("removed".into(), None));
+        out
+    };
+    for obfuscate in [false, true] {
+        let more: &[&str] = if obfuscate {
+            &["--addresses", "obfuscate"]
+        } else {
+            &[]
+        };
+        let update: Vec<&str> = more.iter().copied().chain(["--update"]).collect();
+        let fresh = dir.join("fresh");
+        let _ = fs::remove_dir_all(&fresh);
+        fs::write(&mbox, format!("{one}{two}{three}")).unwrap();
+        linkify_ok(&mbox, &fresh, more);
+        let expected = files(&fresh);
+        for name in [
+            "00001.html",
+            "00002.html",
+            "t00001.html",
+            ".linkscan-archive",
+        ] {
+            let web = dir.join("web");
+            let _ = fs::remove_dir_all(&web);
+            fs::write(&mbox, format!("{one}{two}")).unwrap();
+            linkify_ok(&mbox, &web, more);
+            let path = web.join(name);
+            let bytes = fs::read(&path).unwrap();
+            let mut cases = mutations(&bytes);
+            cases.push(("a folder".into(), Some(Vec::new())));
+            for (k, (what, mutated)) in cases.into_iter().enumerate() {
+                let folder = what == "a folder";
+                if k > 0 {
+                    let _ = fs::remove_dir_all(&web);
+                    fs::write(&mbox, format!("{one}{two}")).unwrap();
+                    linkify_ok(&mbox, &web, more);
+                }
+                let _ = fs::remove_file(&path);
+                match mutated {
+                    _ if folder => fs::create_dir(&path).unwrap(),
+                    Some(m) => fs::write(&path, m).unwrap(),
+                    None => {}
+                }
+                fs::write(&mbox, format!("{one}{two}{three}")).unwrap();
+                let out = linkify(&mbox, &web, &update);
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                let code = out.status.code();
+                assert!(
+                    matches!(code, Some(0..=2)) && !stderr.contains("panicked"),
+                    "{name}, {what}, obfuscate {obfuscate}: {code:?} {stderr}"
+                );
+                assert!(
+                    code == Some(0) || stderr.contains("linkscan: "),
+                    "{name}, {what}: {stderr}"
+                );
+                if folder {
+                    let _ = fs::remove_dir_all(&path);
+                }
+                linkify_ok(&mbox, &web, more);
+                assert!(
+                    files(&web) == expected,
+                    "{name}, {what}, obfuscate {obfuscate}: a full build is not a fresh one"
+                );
+            }
+        }
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A page citing more Message-IDs than its row keeps (64) is rewritten by an update only
+/// when one of them is added: an update that adds another message leaves it as it is
+/// (the same file), and the folder is still a full build's.
+#[cfg(unix)]
+#[test]
+fn a_page_citing_many_ids_is_not_rewritten_by_every_update() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = temp_dir("many-ids");
+    let mbox = dir.join("list.mbox");
+    let cites: String = (2..=70)
+        .chain(73..=90)
+        .map(|n| format!("<{n}@example.com>\n"))
+        .collect();
+    let mut text = message(1, "", &cites);
+    text.push_str(&messages(2..=70));
+    fs::write(&mbox, &text).unwrap();
+    let web = dir.join("web");
+    linkify_ok(&mbox, &web, &[]);
+    let page = web.join("00001.html");
+    let before = fs::metadata(&page).unwrap().ino();
+    for n in [71, 72] {
+        text.push_str(&message(n, "", "unrelated\n"));
+        fs::write(&mbox, &text).unwrap();
+        let said = linkify(&mbox, &web, &["--update"]);
+        assert!(said.status.success());
+        assert_eq!(fs::metadata(&page).unwrap().ino(), before, "after {n}");
+    }
+    // A cited message added: the page is written, with the link to it.
+    text.push_str(&messages(73..=73));
+    fs::write(&mbox, &text).unwrap();
+    linkify_ok(&mbox, &web, &["--update"]);
+    assert!(fs::read_to_string(&page)
+        .unwrap()
+        .contains("<a class=\"mid\" href=\"00073.html\">"));
+    let fresh = dir.join("fresh");
+    linkify_ok(&mbox, &fresh, &[]);
+    assert!(
+        files(&web) == files(&fresh),
+        "an update is not a full build"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A warning of an update that gives a place in the input gives it in the file, as a full
+/// build of the same file says it, not from where the update started to read.
+#[test]
+fn an_update_gives_warnings_at_their_place_in_the_file() {
+    let dir = temp_dir("warning-offsets");
+    let mbox = dir.join("list.mbox");
+    let body = "hello\n\nFrom here on, all is well\nyes\n";
+    let text = format!("{}{}", messages(1..=3), message(4, "", body));
+    fs::write(&mbox, messages(1..=3)).unwrap();
+    let web = dir.join("web");
+    linkify_ok(&mbox, &web, &[]);
+    fs::write(&mbox, &text).unwrap();
+    let updated = linkify_ok(&mbox, &web, &["--update"]);
+    let full = linkify_ok(&mbox, &dir.join("fresh"), &[]);
+    let at = |said: &str| -> Vec<String> {
+        said.lines()
+            .filter_map(|l| l.split_once("at byte ").map(|(_, r)| r.to_string()))
+            .collect()
+    };
+    assert!(!at(&full).is_empty(), "{full}");
+    assert_eq!(at(&updated), at(&full), "{updated}");
+    fs::remove_dir_all(&dir).unwrap();
+}

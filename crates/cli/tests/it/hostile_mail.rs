@@ -1215,3 +1215,96 @@ fn a_thread_10000_deep_and_cycles_make_bounded_pages() {
     assert!(list_depth(&month) <= MAX_NESTING + 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The links of `find --format tsv` (their start, end and text), sorted.
+fn found_links(out: &Output) -> Vec<(String, String, String)> {
+    let mut links: Vec<(String, String, String)> = stdout(out)
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[6].into(), f[7].into(), f[9].into())
+        })
+        .collect();
+    links.sort();
+    links
+}
+
+/// A message over the size limit in a Maildir is cut as the same message in an mbox is:
+/// a run without white space that spans less than a block read keeps its link whole (it
+/// was cut inside the link at the limit), and one far longer is cut with a warning that
+/// names the file; nothing is dropped, and both find the same links.
+#[test]
+fn a_maildir_message_over_the_limit_is_cut_as_in_an_mbox() {
+    const M: usize = 1 << 20;
+    let dir = temp_dir("maildir-over-limit");
+    for (k, body) in [
+        // A link across the limit, in a run of about 2 MiB.
+        format!(
+            "{}https://example.com/{}{} end\nand example.org\n",
+            ",".repeat(M - 100),
+            "p".repeat(1000),
+            ",".repeat(M - 300_000)
+        ),
+        // A run of 5 MiB: cut, the links around it kept.
+        format!(
+            "see example.net\n{}https://example.com/{} then example.org\n",
+            ",".repeat(5 * M),
+            "q".repeat(100)
+        ),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let message = format!("Message-ID: <big@example.com>\nSubject: big\n\n{body}\n");
+        let mbox = dir.join(format!("{k}.mbox"));
+        write(
+            &mbox,
+            format!("From a@example.com Mon Jan  1 00:00:00 2024\n{message}").as_bytes(),
+        );
+        let maildir = dir.join(format!("md{k}"));
+        for sub in ["cur", "new", "tmp"] {
+            std::fs::create_dir_all(maildir.join(sub)).unwrap();
+        }
+        write(&maildir.join("cur/1.host:2,S"), message.as_bytes());
+        let run = |args: &[&str], input: &Path| {
+            Command::new(env!("CARGO_BIN_EXE_linkscan"))
+                .args(["find", "--no-progress", "--max-message-size", "1M"])
+                .args(["--format", "tsv"])
+                .args(args)
+                .arg(input)
+                .output()
+                .unwrap()
+        };
+        let from_mbox = run(&["--mbox"], &mbox);
+        let from_maildir = run(&["--maildir"], &maildir);
+        assert_eq!(
+            found_links(&from_mbox),
+            found_links(&from_maildir),
+            "body {k}: {}",
+            stderr(&from_maildir)
+        );
+        let said = stderr(&from_maildir);
+        let cut = said.lines().filter(|l| l.contains("cut")).count();
+        if k == 0 {
+            assert!(found_links(&from_maildir)
+                .iter()
+                .any(|l| l.2 == format!("https://example.com/{}", "p".repeat(1000))));
+            assert_eq!(cut, 0, "{said}");
+        } else {
+            assert!(cut > 0, "{said}");
+            assert!(
+                said.lines()
+                    .filter(|l| l.contains("cut"))
+                    .all(|l| l.contains("1.host:2,S")),
+                "{said}"
+            );
+            for link in ["example.net", "example.org"] {
+                assert!(
+                    found_links(&from_maildir).iter().any(|l| l.2 == link),
+                    "{link}: {said}"
+                );
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

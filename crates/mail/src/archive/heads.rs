@@ -285,11 +285,17 @@ impl Archive {
                             "the page is not as the last run wrote it",
                         ))
                     })?;
+                let old = body;
                 let body = if cites_added {
                     text::resolve(body, obfuscated, page_of)
                 } else {
                     body.to_string()
                 };
+                // A page citing more IDs than its row keeps is read whenever messages
+                // are added, but written only when it changes.
+                if body == old && end_hash == row.end_hash {
+                    return Ok(None);
+                }
                 write_replacing(&path, format!("{body}{end}").as_bytes())?;
                 return Ok(Some((body.len() as u64, end_hash)));
             }

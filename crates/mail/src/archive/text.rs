@@ -332,6 +332,11 @@ pub(crate) fn write_part(
 /// `html` with each marker of a Message-ID that `page_of` knows (by its [`id_hash`]) made
 /// a link to its page: `&lt;ID&gt;`, or with `obfuscated`, the marker's own text (the
 /// marker names the hash, not the ID).
+///
+/// `html` is a page read back from the folder, which anyone who can write there may have
+/// edited: a marker is linked only when it is whole and names an ID as this module writes
+/// it (a Message-ID, or its hash in 16 hex digits); any other text, broken markers
+/// included, is kept as it is. Never panics.
 pub(crate) fn resolve(
     html: &str,
     obfuscated: bool,
@@ -343,22 +348,29 @@ pub(crate) fn resolve(
     let mut rest = html;
     while let Some(i) = rest.find(OPEN) {
         let after = &rest[i + OPEN.len()..];
-        let (Some(q), Some(c)) = (after.find('"'), after.find(CLOSE)) else {
+        let Some(c) = after.find(CLOSE) else {
             break;
         };
-        let id = &after[..q];
         out.push_str(&rest[..i]);
+        let whole = &rest[i..i + OPEN.len() + c + CLOSE.len()];
+        rest = &after[c + CLOSE.len()..];
+        // `ID">TEXT</span>`, the ID as written.
+        let Some((id, inner)) = after[..c]
+            .split_once("\">")
+            .and_then(|(id, inner)| Some((id, inner.strip_suffix("</span>")?)))
+        else {
+            out.push_str(whole);
+            continue;
+        };
         let key = if obfuscated {
-            u64::from_str_radix(id, 16).ok()
+            (id.len() == 16 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+                .then(|| u64::from_str_radix(id, 16).ok())
+                .flatten()
         } else {
-            Some(id_hash(id))
+            (message_id_len(&format!("<{id}>")) == Some(id.len() + 2)).then(|| id_hash(id))
         };
         match key.and_then(&page_of) {
             Some(page) if obfuscated => {
-                // The marker's text, between `">` and `</span>`.
-                let inner = after[q + 2..c]
-                    .strip_suffix("</span>")
-                    .unwrap_or(&after[q + 2..c]);
                 out.push_str(&format!("<a class=\"mid\" href=\"{page}\">{inner}</a>"));
             }
             Some(page) => {
@@ -366,9 +378,8 @@ pub(crate) fn resolve(
                     "<a class=\"mid\" href=\"{page}\">&lt;{id}&gt;</a>"
                 ));
             }
-            None => out.push_str(&rest[i..i + OPEN.len() + c + CLOSE.len()]),
+            None => out.push_str(whole),
         }
-        rest = &after[c + CLOSE.len()..];
     }
     out.push_str(rest);
     out
@@ -423,6 +434,43 @@ mod tests {
             "see <a class=\"mid\" href=\"00007.html\">&lt;one@example.org&gt;</a> and \
              <span class=\"mid\" data-mid=\"two@example.org\">&lt;two@example.org&gt;</span><!--/mid-->."
         );
+    }
+
+    /// A page read back may have been edited: every marker cut short, or with a
+    /// character in place of any two of its bytes, is resolved without a panic.
+    #[test]
+    fn an_edited_marker_never_panics() {
+        for addresses in [
+            super::super::Addresses::Show,
+            super::super::Addresses::Obfuscate,
+        ] {
+            let mut html = Vec::new();
+            let text = "see <one@example.org>.";
+            write_citing(
+                text,
+                &Links::new(&[], 0),
+                0..text.len(),
+                Style {
+                    linkifier: &linkscan::html::Linkifier::new(),
+                    checks: false,
+                    addresses,
+                },
+                &mut References::default(),
+                &mut html,
+            )
+            .unwrap();
+            let html = String::from_utf8(html).unwrap();
+            let obfuscated = addresses == super::super::Addresses::Obfuscate;
+            let page = |_| Some("00001.html".to_string());
+            assert!(resolve(&html, obfuscated, page).contains("href=\"00001.html\""));
+            for at in 0..html.len() - 1 {
+                let edited = format!("{}é{}", &html[..at], &html[at + 2..]);
+                resolve(&edited, obfuscated, page);
+                resolve(&html[..at], obfuscated, page);
+                let doubled = format!("{}{}", &html[..at], &html[at - at.min(1)..]);
+                resolve(&doubled, obfuscated, page);
+            }
+        }
     }
 
     #[test]

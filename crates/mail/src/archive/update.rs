@@ -28,7 +28,7 @@ use std::io::{self, Read, Seek};
 use std::path::Path;
 
 use crate::splitter::{unescape, MboxSplitter, Split};
-use crate::MailScanner;
+use crate::{MailScanner, MboxWarning};
 
 use super::files::{self, file_name, page_name};
 use super::hash::Hash64;
@@ -359,7 +359,7 @@ impl Archive {
                     .unwrap_or_default();
                 for w in split_warnings
                     .iter()
-                    .map(ToString::to_string)
+                    .map(|w| in_file(w, input.last_offset).to_string())
                     .chain(scanned.warnings().iter().map(ToString::to_string))
                 {
                     warn(format!("message {index}{id}: {w}"));
@@ -433,6 +433,17 @@ fn inconsistent(
         )));
     }
     Ok(None)
+}
+
+/// `warning` of the splitter of an update, which reads the file from `from` on, with
+/// its place in the file, as a full build gives it.
+fn in_file(warning: &MboxWarning, from: u64) -> MboxWarning {
+    match warning {
+        MboxWarning::UnescapedFromLine { offset } => MboxWarning::UnescapedFromLine {
+            offset: offset.saturating_add(from),
+        },
+        other => other.clone(),
+    }
 }
 
 /// Whether `file` is read as it is by the mbox reader: not gzip, lines not ended by CR

@@ -5,8 +5,10 @@
 //! [`read_maildir`](crate::maildir::read_maildir) lists `cur/` and `new/`; each file
 //! within the size limit becomes a message that a worker reads itself. A file over the
 //! limit is read here, in pieces of about [`CHUNK`] bytes cut just after an ASCII space
-//! or control character ([`read_in_chunks`]), each scanned as raw text; a run longer
-//! than the limit without such a byte is cut at a character boundary, with a warning.
+//! or control character ([`read_in_chunks`]), each scanned as raw text, as the mbox
+//! reader cuts an over-limit message: a run without such a byte is kept whole unless it
+//! spans a whole block of [`CHUNK`] bytes read, and then it is cut at a character
+//! boundary, with a warning.
 //!
 //! # Invariants
 //!
@@ -89,7 +91,7 @@ pub(super) fn read_maildir<T>(
             }
             if short {
                 warnings.push(Warning::RunCut {
-                    max_run: limit.max(CHUNK as u64),
+                    max_run: CHUNK as u64,
                     at: offset + len as u64,
                 });
             }
@@ -105,9 +107,8 @@ pub(super) fn read_maildir<T>(
             gone = !batcher.push(message, len);
             !gone
         };
-        let result = crate::maildir::open_message(path, &file).and_then(|f| {
-            read_in_chunks(f, usize::try_from(limit).unwrap_or(usize::MAX), &mut each)
-        });
+        let result =
+            crate::maildir::open_message(path, &file).and_then(|f| read_in_chunks(f, &mut each));
         if gone {
             return None;
         }
@@ -135,24 +136,24 @@ pub(super) fn read_maildir<T>(
 
 /// Reads `reader` in pieces of about [`CHUNK`] bytes, each cut just after an ASCII space or
 /// control character, and hands each to `each` with its offset and whether it was cut
-/// short; stops early when `each` says `false`. A piece with no such byte grows until it
-/// has one, as the pieces of an mbox message do, up to `max_run` bytes; a longer run is
-/// cut at a character boundary, and the piece says so (a link across the cut is reported
-/// in two).
+/// short; stops early when `each` says `false`.
+///
+/// The bytes are read a block of [`CHUNK`] at a time, after those carried from the last
+/// cut, and cut as the mbox splitter cuts an over-limit message
+/// ([`MboxSplitter`](crate::splitter::MboxSplitter)): after the last such byte of what is
+/// held, so that a run without one is kept whole (and the links in it) unless it spans a
+/// whole block; then it is cut at a character boundary, and the piece says so (a link
+/// across the cut is reported in two). At most three blocks are held, whatever the run.
 pub(super) fn read_in_chunks(
     mut reader: impl Read,
-    max_run: usize,
     each: &mut impl FnMut(Vec<u8>, u64, bool) -> bool,
 ) -> io::Result<()> {
     let mut carry: Vec<u8> = Vec::new();
     let mut offset = 0u64;
-    let mut buf: Vec<u8> = Vec::new();
-    let mut want = CHUNK;
     loop {
-        if buf.is_empty() {
-            buf = Vec::with_capacity(want + carry.len());
-            buf.append(&mut carry);
-        }
+        let mut buf = Vec::with_capacity(carry.len() + CHUNK);
+        buf.append(&mut carry);
+        let want = buf.len() + CHUNK;
         let mut eof = false;
         while buf.len() < want {
             let have = buf.len();
@@ -182,23 +183,18 @@ pub(super) fn read_in_chunks(
         }
         let (cut, short) = match linkscan::window::last_cut_byte(&buf) {
             Some(i) => (linkscan::piece_end(&buf, 0, i).min(buf.len()), false),
-            None if buf.len() < max_run.max(CHUNK) => {
-                // No place to cut yet: read on, as far as the run goes.
-                want = buf.len() + CHUNK;
-                continue;
-            }
-            None => {
-                // Before the last character, unless it is ASCII (the byte after the
-                // buffer is not known yet, so the last character may go on there).
-                let cut = linkscan::window::char_boundary_before(&buf, buf.len());
-                (cut, true)
-            }
+            // A run over the whole block: before the last character, unless it is ASCII
+            // (the byte after the buffer is not known yet, so the last character may go
+            // on there).
+            None => (
+                linkscan::window::char_boundary_before(&buf, buf.len()),
+                true,
+            ),
         };
         carry.extend_from_slice(&buf[cut..]);
         buf.truncate(cut);
-        want = CHUNK;
         offset += cut as u64;
-        if !each(std::mem::take(&mut buf), offset - cut as u64, short) {
+        if !each(buf, offset - cut as u64, short) {
             return Ok(());
         }
     }
@@ -208,14 +204,15 @@ pub(super) fn read_in_chunks(
 mod tests {
     use super::*;
 
-    /// A run with no space or control byte longer than `max_run` is cut at a character
-    /// boundary, each piece saying so; a shorter one is not cut.
+    /// A run with no space or control byte over a whole block read is cut at a character
+    /// boundary, each piece saying so; a run of nearly a block, wherever the blocks fall,
+    /// is not cut, and the pieces cover the text.
     #[test]
     fn pieces_cut_at_character_boundaries() {
         let run = "\u{e9}".repeat(3 * CHUNK / 2);
         let text = format!("a b\n{run}\nend");
         let mut pieces = Vec::new();
-        read_in_chunks(text.as_bytes(), CHUNK, &mut |bytes, offset, short| {
+        read_in_chunks(text.as_bytes(), &mut |bytes, offset, short| {
             pieces.push((
                 String::from_utf8(bytes).expect("UTF-8 pieces"),
                 offset,
@@ -229,15 +226,25 @@ mod tests {
             text
         );
         assert!(pieces.iter().any(|p| p.2), "a forced cut");
-        let mut pieces = Vec::new();
-        read_in_chunks(text.as_bytes(), 4 * CHUNK, &mut |bytes, offset, short| {
-            pieces.push((bytes, offset, short));
-            true
-        })
-        .unwrap();
-        assert!(pieces.iter().all(|p| !p.2));
-        assert!(pieces
-            .iter()
-            .all(|p| p.0.last().is_none_or(|&b| b <= b' ') || p.1 > 0));
+        for before in [0, 1, CHUNK / 2, CHUNK - 100, CHUNK + 7, 2 * CHUNK - 3] {
+            let text = format!(
+                "{}\n{}\nend",
+                "x ".repeat(before / 2),
+                ",".repeat(CHUNK - 8)
+            );
+            let mut pieces = Vec::new();
+            read_in_chunks(text.as_bytes(), &mut |bytes, offset, short| {
+                pieces.push((bytes, offset, short));
+                true
+            })
+            .unwrap();
+            assert!(pieces.iter().all(|p| !p.2), "before {before}");
+            assert!(
+                pieces.iter().all(|p| p.0.last().is_none_or(|&b| b <= b' ')
+                    || p.1 + p.0.len() as u64 == text.len() as u64),
+                "before {before}"
+            );
+            assert_eq!(pieces.iter().map(|p| p.0.len()).sum::<usize>(), text.len());
+        }
     }
 }
