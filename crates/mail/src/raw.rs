@@ -72,14 +72,15 @@ impl MailScanner {
             .links_bytes(bytes)
             .map(|link| {
                 let text = std::str::from_utf8(&bytes[link.range()]).unwrap_or_default();
-                MailLink {
-                    start: offset + link.start(),
-                    end: offset + link.end(),
-                    kind: link.kind(),
-                    source: LinkSource::Text,
-                    text: text.to_string(),
-                    href: self.linkifier.href(&link, text),
-                }
+                let href = self.linkifier.href(&link, text);
+                MailLink::new(
+                    offset + link.start(),
+                    offset + link.end(),
+                    link.kind(),
+                    LinkSource::Text,
+                    text,
+                    &href,
+                )
             })
             .collect();
         ScannedMessage {

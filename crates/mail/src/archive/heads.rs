@@ -84,7 +84,7 @@ pub(super) fn write_message_head(
     file: &str,
     index: usize,
     style: Style<'_>,
-    out: &mut Vec<u8>,
+    out: &mut impl Write,
 ) -> io::Result<()> {
     let subject = style.said(m.subject().unwrap_or("(no subject)"));
     write_head_of(out, &subject, "<body class=\"message\">")?;

@@ -110,7 +110,7 @@ use crate::{MailScanner, ScannedMessage, DEFAULT_MAX_MESSAGE_SIZE};
 use linkscan::html::{write_escaped, Linkifier};
 
 pub use files::LOCK_FILE;
-use files::{file_name, page_name, write_replacing, Output};
+use files::{create_replacing, file_name, page_name, write_replacing, Output};
 use page::{human_size, passes_checks, Style};
 pub use rows::ArchivedMessage;
 use rows::{Plan, Row};
@@ -397,7 +397,9 @@ impl Archive {
         }
     }
 
-    /// Writes the page of `m` but for its links to the others; returns its length.
+    /// Writes the page of `m` but for its links to the others; returns its length. The
+    /// page goes to its file as it is made (through a buffer), never whole in memory: a
+    /// message with a link every few bytes makes a page over ten times its size.
     fn write_page(
         &self,
         path: &Path,
@@ -406,24 +408,45 @@ impl Archive {
         m: &ScannedMessage,
         references: &mut References,
     ) -> io::Result<u64> {
+        let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+        let mut out = Counted {
+            inner: io::BufWriter::with_capacity(1 << 16, create_replacing(path)?),
+            written: 0,
+        };
+        self.write_page_to(file, index, m, references, &mut out)
+            .map_err(named)?;
+        let len = out.written;
+        let replacing = out.inner.into_inner().map_err(|e| named(e.into_error()))?;
+        replacing.finish()?;
+        Ok(len)
+    }
+
+    /// The page of [`Archive::write_page`], into `out`.
+    fn write_page_to(
+        &self,
+        file: &str,
+        index: usize,
+        m: &ScannedMessage,
+        references: &mut References,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
         let style = self.style();
-        let mut out = Vec::new();
-        heads::write_message_head(m, file, index, style, &mut out)?;
+        heads::write_message_head(m, file, index, style, out)?;
         for part in m.parts().iter().filter(|p| p.path() != "subject") {
-            text::write_part(part, m.piece_offset(), style, references, &mut out)?;
+            text::write_part(part, m.piece_offset(), style, references, out)?;
         }
         if !m.skipped().is_empty() {
             out.write_all(b"<section class=\"attachments\"><h2>Not shown</h2>\n<ul>\n")?;
             for part in m.skipped() {
                 out.write_all(b"<li>Part ")?;
-                write_escaped(&part.path, &mut out)?;
+                write_escaped(&part.path, out)?;
                 out.write_all(b": <bdi dir=\"auto\">")?;
                 write_escaped(
                     &style.said(part.name.as_deref().unwrap_or("(no name)")),
-                    &mut out,
+                    out,
                 )?;
                 out.write_all(b"</bdi>, ")?;
-                write_escaped(&part.content_type, &mut out)?;
+                write_escaped(&part.content_type, out)?;
                 write!(
                     out,
                     ", <span title=\"{} bytes as sent\">{} encoded</span>",
@@ -434,8 +457,7 @@ impl Archive {
             }
             out.write_all(b"</ul></section>\n")?;
         }
-        write_replacing(path, &out)?;
-        Ok(out.len() as u64)
+        Ok(())
     }
 
     /// Writes the pages that need every message (threads, months, the front page, the
@@ -530,5 +552,23 @@ impl Archive {
             self.addresses,
             self.max_message_size
         )
+    }
+}
+
+/// A writer that counts the bytes written through it.
+struct Counted<W> {
+    inner: W,
+    written: u64,
+}
+
+impl<W: Write> Write for Counted<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
     }
 }
