@@ -125,3 +125,26 @@ def test_help_shows_the_finders_options_with_their_defaults():
     page = pydoc.render_doc(linkscan.LinkFinder, renderer=pydoc.plaintext)
     for option in ("urls, emails:", "tld_policy:", "max_link_len:", "policy:", "public_suffix_hosts:"):
         assert option in page, option
+
+
+def test_the_core_needs_no_extra():
+    """What ``pip install .`` gives works without the extras' packages: ``linkscan`` and
+    ``linkscan.mail`` import and scan with pyarrow, pyspark, pandas and ray unimportable."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "for name in ('pyarrow', 'pyspark', 'pandas', 'ray'): sys.modules[name] = None\n"
+        "import linkscan, linkscan.mail\n"
+        "assert [l.text for l in linkscan.find('see example.com')] == ['example.com']\n"
+        "assert linkscan.linkify('NEWS.md') == 'NEWS.md'\n"
+        "print(linkscan.__version__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == linkscan.__version__
+    requires = importlib.metadata.requires("linkscan") or []
+    assert all("extra ==" in r for r in requires), requires
+    extras = importlib.metadata.metadata("linkscan").get_all("Provides-Extra")
+    assert {"arrow", "spark", "ray", "test"} <= set(extras), extras
