@@ -35,6 +35,7 @@ pub enum Policy {
     /// | --- | --- | --- | --- |
     /// | `closing_backtick` | all URLs | a link right after a backtick ends at the next one | ``slack.com/about`，但是`` → `slack.com/about` |
     /// | `escaped_angle_bracket` | all URLs | a link ending in `&gt` or `&quot` before `;` ends before the `&` | `&lt;https://x.org/a&gt;` → `https://x.org/a` |
+    /// | `empty_query_or_fragment` | all URLs | a link ending in a `?` or `#` that starts an empty query or fragment ends before it: the sentence's question mark, not part of the link | `Have you tried example.com? It works` → `example.com`; `x.com/?q=1`, `x.com/#top` stay |
     /// | `ideographic_full_stop` | URLs without scheme | the host starts after its last `。` | `提供開始します。cache.ruby-lang.org` → `cache.ruby-lang.org`; `冷水。AI`, `取消了。亚马逊`, `例え。みんな` → none |
     /// | `script_boundary` | URLs without scheme, email local parts | the host (local part) starts after its last change, inside a label, between ideographic or complex-context letters and others; a hyphen joins what is on its sides, so a change across one keeps the host whole when both sides are alike and rejects the URL when they are not (never a cut into another domain) | `ウェブサイトはexample.com` → `example.com`; `000美元。YouTube` → none; `中文-测试.中国` stays whole |
     /// | `invisible_cut` | emails without `mailto:` | rejected when an invisible character (`Default_Ignorable_Code_Point`, not ZWNJ, ZWJ, a variation selector or a Bidi_Control) is right before the local part: the reader sees a longer address | `li\u{AD}wang@example.cn`, `x\u{200B}y@example.com` → none |
@@ -45,8 +46,8 @@ pub enum Policy {
     /// | `abbreviation` | the same | rejected when the host is two labels, the first one or two ASCII letters starting in upper case, the second (the TLD) a capital and then lower-case letters: an academic or title abbreviation, the spec's own example of what not to link | `M.Sc.`, `B.Sc`, `B.Com`, `Ph.Sc` (but `x.com`, `T.CO`, `ab.Com.au` stay) |
     ///
     /// A URL with a scheme and an email with `mailto:` are left as detection found them (only
-    /// `closing_backtick` and `escaped_angle_bracket` may end them earlier): the writer
-    /// said they are links.
+    /// `closing_backtick`, `escaped_angle_bracket` and `empty_query_or_fragment` may end
+    /// them earlier): the writer said they are links.
     ///
     /// ```
     /// use linkscan::{LinkFinder, Policy};
@@ -83,6 +84,7 @@ pub(crate) fn readable(text: &[u8], mut link: Link, public_suffix: bool) -> Opti
     if link.kind == LinkKind::Url {
         closing_backtick(text, &mut link);
         escaped_angle_bracket(text, &mut link);
+        empty_query_or_fragment(text, &mut link);
     }
     if link.has_scheme {
         return Some(link);
@@ -250,6 +252,43 @@ fn escaped_angle_bracket(text: &[u8], link: &mut Link) {
             }
             return;
         }
+    }
+}
+
+/// Rule `empty_query_or_fragment`: UTS #58 keeps the `?` that starts a query and the `#`
+/// that starts a fragment even with nothing after them, so a question about a link takes
+/// its question mark: `Have you tried example.com? It works.` gives `example.com?`. A link
+/// that ends with such an initiator (the first `?` after the host and before any `#`, or
+/// the first `#`), whatever follows it (a space, the end of the text, `)` or `.`), ends
+/// before it, and the termination algorithm runs again up to there (a Soft character
+/// before it is dropped as usual). Repeated while it applies: `x.com?#` gives `x.com`. A
+/// `?` or `#` with something after it in the link is kept (`x.com/?q=1`, `x.com/#top`),
+/// as is one inside a query or fragment (`x.com/?q=1?`, `x.com/#a?`).
+fn empty_query_or_fragment(text: &[u8], link: &mut Link) {
+    loop {
+        let last = text[link.end - 1];
+        if last != b'?' && last != b'#' {
+            return;
+        }
+        let path = host_end(text, link);
+        let rest = &text[path..link.end];
+        let initiator = rest
+            .iter()
+            .position(|&b| b == last)
+            .filter(|&i| last == b'#' || !rest[..i].contains(&b'#'));
+        if initiator != Some(rest.len() - 1) {
+            return;
+        }
+        let cut = link.end - 1;
+        // Terminated again from the first initiator after the host (a port's digits are
+        // no Soft characters): `x.com/a.?` ends before its full stop too.
+        link.end = match text[path..cut]
+            .iter()
+            .position(|b| matches!(b, b'/' | b'?' | b'#'))
+        {
+            Some(i) => link_end_bytes(&text[..cut], path + i),
+            None => cut,
+        };
     }
 }
 

@@ -95,6 +95,118 @@ fn escaped_angle_brackets_end_a_link() {
     assert_eq!(found("x.org/?q=&quot x"), ["x.org/?q=&quot"]);
 }
 
+// Rule `empty_query_or_fragment`.
+
+/// A question about a link: UTS #58 keeps the `?` (the query's initiator, with nothing
+/// after it), the readable policy leaves it to the sentence; the same for a bare `#`.
+#[test]
+fn a_bare_question_mark_or_hash_ends_the_sentence_not_the_link() {
+    let text = "Have you tried example.com? It works.";
+    assert_eq!(conformant(text), ["example.com?"]);
+    assert_eq!(found(text), ["example.com"]);
+    let link = readable().links(text).next().unwrap();
+    assert_eq!((link.start(), link.end()), (15, 26));
+    assert_eq!(&text[link.range()], "example.com");
+    for (text, detected, read) in [
+        ("example.com?", "example.com?", "example.com"),
+        ("example.com#", "example.com#", "example.com"),
+        ("see x.com/? now", "x.com/?", "x.com/"),
+        ("see x.com/a#\n", "x.com/a#", "x.com/a"),
+        (
+            "is it https://example.com/page?",
+            "https://example.com/page?",
+            "https://example.com/page",
+        ),
+        ("x.com:8080?", "x.com:8080?", "x.com:8080"),
+        // Closing punctuation after it: the `?` is still the sentence's.
+        ("(did you mean example.com?)", "example.com?", "example.com"),
+        (
+            "\u{201C}example.com?\u{201D}",
+            "example.com?",
+            "example.com",
+        ),
+        // Both initiators bare: both go.
+        ("example.com?# x", "example.com?#", "example.com"),
+        // A Soft character before the cut is dropped as termination drops it.
+        ("x.com/a.? x", "x.com/a.?", "x.com/a"),
+    ] {
+        assert_eq!(conformant(text), [detected], "{text:?}");
+        assert_eq!(found(text), [read], "{text:?}");
+    }
+    // Repeated marks: the first `?` starts the query and the others are Soft, so
+    // detection keeps the first alone; a `?` inside a fragment is its content.
+    for (text, detected) in [
+        ("example.com?? x", "example.com?"),
+        ("example.com?! x", "example.com?"),
+        ("example.com#? x", "example.com#"),
+        ("example.com?.", "example.com?"),
+    ] {
+        assert_eq!(conformant(text), [detected], "{text:?}");
+        assert_eq!(found(text), ["example.com"], "{text:?}");
+    }
+    // Kept: a query or fragment with content, a `?` or `#` inside one.
+    for text in [
+        "example.com/?q=1",
+        "x.com/#top",
+        "x.com/?q=",
+        "x.com?a",
+        "x.com/#a?b",
+        "https://example.com/?q=1",
+    ] {
+        assert_eq!(conformant(text), [text], "{text}");
+        assert_eq!(found(text), [text], "{text}");
+    }
+    // Emails are not affected; a file name that only a `?` kept is a file name again.
+    assert_eq!(found("mail me@example.com? ok"), ["me@example.com"]);
+    assert_eq!(found("did you read NEWS.md?"), Vec::<&str>::new());
+}
+
+/// Generated: links followed by runs of `?`, `#` and sentence punctuation. The readable
+/// link is the conformant one or a prefix of it, never ends with a `?` or `#` that starts
+/// an empty query or fragment, and differs from it only where the conformant one does.
+#[test]
+fn no_readable_link_ends_with_an_empty_query_or_fragment() {
+    let mut rng = common::rng::Rng::new(63);
+    let links = [
+        "example.com",
+        "https://example.com",
+        "x.com/a",
+        "x.com/?q=1",
+        "x.com/#top",
+        "x.com:8080",
+        "x.com/a.b",
+        "x.com/(a)",
+        "me@example.com",
+    ];
+    let marks = ["?", "#", "!", ".", ")", ",", "?", "#"];
+    for _ in 0..3000 {
+        let mut text = format!("see {}", rng.pick(&links));
+        for _ in 0..rng.below(4) {
+            let mark = *rng.pick(&marks);
+            text.push_str(mark);
+        }
+        text.push_str(if rng.below(2) == 0 { " now" } else { "" });
+        let (readable, detected) = (found(&text), conformant(&text));
+        assert_eq!(readable.len(), detected.len(), "{text:?}");
+        for (read, det) in readable.iter().zip(&detected) {
+            assert!(det.starts_with(read), "{text:?}: {read:?} of {det:?}");
+            if read != det {
+                assert!(det.ends_with(['?', '#']), "{text:?}: {det:?}");
+            }
+            let after_host = read.find(['/', '?', '#']).unwrap_or(read.len());
+            let rest = &read[after_host..];
+            assert!(
+                !rest.ends_with('#') || rest.find('#') != Some(rest.len() - 1),
+                "{text:?}"
+            );
+            assert!(
+                !rest.ends_with('?') || rest.find(['?', '#']) != Some(rest.len() - 1),
+                "{text:?}"
+            );
+        }
+    }
+}
+
 // Rule `ideographic_full_stop`.
 
 #[test]

@@ -129,6 +129,19 @@ fn py_links<'py>(py: Python<'py>, text: &[u8], found: Vec<Found>) -> PyResult<Bo
 }
 
 /// Finds URLs and email addresses as Unicode UTS #58 specifies.
+///
+/// urls, emails: which kinds to report (the scan is the same either way).
+/// tld_policy: "iana" (the IANA root zone list built in), "syntactic" (any label that
+///     could be a TLD) or an iterable of TLDs such as ["com", "рф", "xn--p1ai"].
+/// max_link_len: links longer than this many UTF-8 bytes are not reported; None for no
+///     limit, exactly as the standard.
+/// policy: "conformant" (every link UTS #58 detects) or "readable" (the rules of
+///     section 8 that leave out code and file names such as `NEWS.md` or `Proc.new`).
+/// public_suffix_hosts: also report URLs whose host is itself a public suffix
+///     (`co.uk`, `https://gov.uk/`), which section 1.4 says must not be linked (not
+///     conformant); emails are not affected.
+///
+/// One finder serves any number of threads; its methods are those of the module.
 #[pyclass(frozen, module = "linkscan", name = "LinkFinder")]
 pub struct PyLinkFinder {
     pub(crate) finder: LinkFinder,
@@ -200,20 +213,13 @@ impl PyLinkFinder {
 
 #[pymethods]
 impl PyLinkFinder {
-    /// LinkFinder(*, urls=True, emails=True, tld_policy="iana", max_link_len=65536, policy="conformant", public_suffix_hosts=False)
-    ///
-    /// urls, emails: which kinds to report (the scan is the same either way).
-    /// tld_policy: "iana" (the IANA root zone list built in), "syntactic" (any label that
-    ///     could be a TLD) or an iterable of TLDs such as ["com", "рф", "xn--p1ai"].
-    /// max_link_len: links longer than this many UTF-8 bytes are not reported; None for no
-    ///     limit, exactly as the standard.
-    /// policy: "conformant" (every link UTS #58 detects) or "readable" (the rules of
-    ///     section 8 that leave out code and file names such as `NEWS.md` or `Proc.new`).
-    /// public_suffix_hosts: also report URLs whose host is itself a public suffix
-    ///     (`co.uk`, `https://gov.uk/`), which section 1.4 says must not be linked (not
-    ///     conformant); emails are not affected.
+    /// The finder of the options, as the class's docstring says.
     #[new]
-    #[pyo3(signature = (*, urls = true, emails = true, tld_policy = None, max_link_len = Some(DEFAULT_MAX_LINK_LEN), policy = "conformant", public_suffix_hosts = false))]
+    #[pyo3(
+        signature = (*, urls = true, emails = true, tld_policy = None, max_link_len = Some(DEFAULT_MAX_LINK_LEN), policy = "conformant", public_suffix_hosts = false),
+        // As `help()` shows it: the defaults of `tld_policy` and `max_link_len` by value.
+        text_signature = "(*, urls=True, emails=True, tld_policy='iana', max_link_len=65536, policy='conformant', public_suffix_hosts=False)"
+    )]
     fn new(
         urls: bool,
         emails: bool,
@@ -320,7 +326,8 @@ impl PyLinkFinder {
     /// linkify(text: str) -> str
     ///
     /// `text` as HTML: escaped, with each link in an `<a href>` (`https://` before a URL
-    /// written without a scheme, `mailto:` before an email).
+    /// written without a scheme, `mailto:` before an email). The links are those of this
+    /// finder's policy (`linkscan.linkify` is readable by default).
     fn linkify(&self, py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<String> {
         let text = text.to_str()?;
         Ok(py.detach(|| self.linkifier.linkify(text)))

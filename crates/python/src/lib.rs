@@ -35,5 +35,7 @@ fn linkscan_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DEFAULT_MAX_LINK_LEN", linkscan::DEFAULT_MAX_LINK_LEN)?;
     m.add("TLD_LIST_VERSION", linkscan::TLD_LIST_VERSION)?;
     m.add("UNICODE_VERSION", linkscan::UNICODE_VERSION)?;
+    // The package's version is this crate's: `pyproject.toml` takes it from `Cargo.toml`.
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -56,6 +56,34 @@ fn cli_policy_flag() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("readable"));
 }
 
+/// Rule `empty_query_or_fragment` through the command line: `find --policy readable` and
+/// `linkify` (readable by default) leave a question's `?` to the sentence; `find` keeps
+/// the standard's bounds.
+#[test]
+fn cli_readable_leaves_a_bare_question_mark_to_the_sentence() {
+    let input = "Have you tried example.com? It works. See x.com/?q=1 and x.com/#top.\n";
+    let out = common::linkscan(
+        &["find", "-o", "--policy", "readable", "-"],
+        input.as_bytes(),
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "example.com\nx.com/?q=1\nx.com/#top\n"
+    );
+    let out = common::linkscan(&["find", "-o", "-"], input.as_bytes());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "example.com?\nx.com/?q=1\nx.com/#top\n"
+    );
+    let out = common::linkscan(&["linkify", "-"], input.as_bytes());
+    let html = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        html.contains("<a href=\"https://example.com\">example.com</a></bdi>? It works"),
+        "{html}"
+    );
+}
+
 /// Spec section 1.4: a host that is itself a public suffix is not a registrable domain and
 /// is not linked; one label more is. The conformant finder drops hosts of the Public Suffix
 /// List's ICANN section (the official file links `blogspot.com`, a private entry), with or

@@ -11,11 +11,26 @@ For a ``str``, ``Link.start`` and ``Link.end`` are code-point offsets, so
 valid UTF-8) and gives byte offsets. ``find_arrow`` scans an Arrow string array in one call
 and returns a ``pyarrow.RecordBatch`` of the links (``linkscan.spark`` builds on it), and
 ``linkscan.mail.scan_mbox`` reads mail archives. Scans release the GIL.
+
+``find``, ``finditer``, ``count``, ``find_bytes`` and ``find_arrow`` report every link the
+standard detects (the ``"conformant"`` policy), as ``linkscan find`` does. ``linkify``
+writes HTML for people and, as ``linkscan linkify`` does, uses the ``"readable"`` policy
+unless told otherwise: file and code names such as ``README.md`` or ``Proc.new`` are not
+linked::
+
+    >>> linkscan.linkify("see README.md")
+    'see README.md'
+    >>> linkscan.linkify("see README.md", policy="conformant")
+    'see <bdi dir="ltr"><a href="https://README.md">README.md</a></bdi>'
+
+A ``LinkFinder`` holds other options (kinds, TLD list, policy, length limit); its methods
+are those of the module.
 """
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, Iterator
+# No `from __future__ import annotations` and no public `typing` names: the module's
+# namespace holds its API (`__all__`) and nothing else.
+import collections.abc as _abc
+import typing as _typing
 
 from ._linkscan import (
     DEFAULT_MAX_LINK_LEN,
@@ -23,12 +38,13 @@ from ._linkscan import (
     UNICODE_VERSION,
     Link,
     LinkFinder,
+    __version__,
     check,
     display,
     escape_url,
 )
 
-if TYPE_CHECKING:  # pragma: no cover
+if _typing.TYPE_CHECKING:  # pragma: no cover
     import pyarrow
 
 __all__ = [
@@ -48,35 +64,55 @@ __all__ = [
     "linkify",
 ]
 
-_DEFAULT = LinkFinder()
+# The finders of the module-level functions: the library's defaults, and the same with
+# the readable policy for `linkify`.
+_CONFORMANT = LinkFinder()
+_READABLE = LinkFinder(policy="readable")
 
 
 def find(text: str) -> list[Link]:
     """The links of ``text`` (URLs and emails, IANA TLDs), in order, without overlap.
 
-    Offsets are code points: ``text[link.start:link.end] == link.text``.
+    Offsets are code points: ``text[link.start:link.end] == link.text``. Every link the
+    standard detects is reported (the conformant policy); ``LinkFinder(policy="readable")``
+    leaves out code and file names.
     """
-    return _DEFAULT.find(text)
+    return _CONFORMANT.find(text)
 
 
-def finditer(text: str) -> Iterator[Link]:
-    """An iterator over the links of ``text`` (the scan runs once, at the call)."""
-    return _DEFAULT.finditer(text)
+def finditer(text: str) -> _abc.Iterator[Link]:
+    """An iterator over the links of ``text``, as ``find`` gives them (the scan runs once,
+    at the call)."""
+    return _CONFORMANT.finditer(text)
 
 
 def count(text: str) -> int:
-    """The number of links in ``text``, without building them."""
-    return _DEFAULT.count(text)
+    """The number of links in ``text``, as ``find`` would give them, without building
+    them."""
+    return _CONFORMANT.count(text)
 
 
 def find_bytes(data: bytes | bytearray) -> list[Link]:
-    """The links of ``data``, which need not be valid UTF-8; offsets are bytes."""
-    return _DEFAULT.find_bytes(data)
+    """The links of ``data``, which need not be valid UTF-8; offsets are bytes:
+    ``data[link.start:link.end]`` is the link, UTF-8 encoded."""
+    return _CONFORMANT.find_bytes(data)
 
 
-def linkify(text: str) -> str:
-    """``text`` as HTML, escaped, with each link in an ``<a href>``."""
-    return _DEFAULT.linkify(text)
+def linkify(text: str, *, policy: _typing.Literal["readable", "conformant"] = "readable") -> str:
+    """``text`` as HTML, escaped, with each link in an ``<a href>`` (``https://`` before a
+    URL written without a scheme, ``mailto:`` before an email).
+
+    ``policy``: ``"readable"`` (the default, as for ``linkscan linkify``: what a reader
+    would link; file and code names such as ``README.md`` or ``Proc.new`` stay text) or
+    ``"conformant"`` (every link UTS #58 detects).
+    """
+    if policy == "readable":
+        finder = _READABLE
+    elif policy == "conformant":
+        finder = _CONFORMANT
+    else:
+        finder = LinkFinder(policy=policy)  # raises the ValueError that names the choices
+    return finder.linkify(text)
 
 
 def find_arrow(array: object) -> "pyarrow.RecordBatch":
@@ -85,6 +121,7 @@ def find_arrow(array: object) -> "pyarrow.RecordBatch":
     ``array``: a pyarrow ``Array`` or ``ChunkedArray`` of ``string``, ``large_string`` or
     ``string_view`` (or any object with ``__arrow_c_array__``). Columns of the result:
     ``row`` (index of the row), ``start``, ``end`` (code points), ``byte_start``,
-    ``byte_end`` (UTF-8 bytes), ``kind`` (``"url"``/``"email"``) and ``text``.
+    ``byte_end`` (UTF-8 bytes), ``kind`` (``"url"``/``"email"``) and ``text``. Needs
+    pyarrow (``pip install 'linkscan[arrow]'``).
     """
-    return _DEFAULT.find_arrow(array)
+    return _CONFORMANT.find_arrow(array)

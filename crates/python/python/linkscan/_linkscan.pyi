@@ -6,6 +6,7 @@ from typing import Iterable, Iterator, Literal, Sequence, final
 
 import pyarrow
 
+__version__: str
 DEFAULT_MAX_LINK_LEN: int
 TLD_LIST_VERSION: str
 UNICODE_VERSION: str
@@ -58,7 +59,8 @@ class LinkFinder:
     def finditer(self, text: str) -> Iterator[Link]: ...
     def count(self, text: str) -> int: ...
     def find_bytes(self, data: bytes | bytearray) -> list[Link]: ...
-    def linkify(self, text: str) -> str: ...
+    def linkify(self, text: str) -> str:
+        """``text`` as HTML with the links of this finder's policy in ``<a href>``."""
     def find_arrow(self, array: object) -> pyarrow.RecordBatch: ...
 
 @final
