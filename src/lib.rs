@@ -8,6 +8,8 @@
 //!   over `&str` (each link a [`Match`] bound to its text) or over bytes that may be
 //!   invalid UTF-8 (each an offset-only [`Link`]); [`LinkFinder::spans`] cuts a text into
 //!   links and the text between them.
+//! * Redaction: [`LinkFinder::redact`] (a `Cow<str>`) and [`LinkFinder::redact_to`] (bytes
+//!   into a `Write`) replace each link and keep every other byte.
 //! * Termination alone (section 3.5.1, for the migration path of section 10): [`link_end`].
 //! * Properties: [`link_term`], [`link_bracket`], [`is_link_email`].
 //! * Formatting (section 4 minimal escaping, section 5.3 email quoting): [`escape_url`],
@@ -64,6 +66,7 @@ mod psl_filter;
 mod psl_key;
 #[cfg(feature = "__internals")]
 mod read;
+mod redact;
 mod registrable;
 mod scanner;
 mod spans;

@@ -21,4 +21,5 @@ mod linearity;
 mod policy;
 mod proptests;
 mod public_suffix_list;
+mod redact;
 mod tables;

@@ -23,6 +23,7 @@ mod lines;
 mod linkify;
 #[cfg(feature = "mail")]
 mod mail;
+mod redact;
 mod render;
 mod shell;
 mod terminal;
@@ -170,6 +171,10 @@ fn main() -> ExitCode {
                     },
                 )
             }),
+        Command::Redact(args) => args.finder().map_err(usage_error).and_then(|finder| {
+            args.detect.start_threads()?;
+            redact::run(args, &finder, &mut out)
+        }),
         Command::Escape(args) => escape::run(args, &mut out),
         Command::Display(args) => display::run(args, &mut out),
         Command::Conformance(args) => conformance::run(args, &mut out),

@@ -12,6 +12,7 @@ use linkscan::TldSet;
 use super::commands::{self, CompletionsArgs, ConformanceArgs, DisplayArgs, EscapeArgs, ManArgs};
 use super::find::{self, FindArgs};
 use super::linkify::{self, LinkifyArgs};
+use super::redact::{self, RedactArgs};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -23,6 +24,7 @@ Examples:
   cat mail.txt | linkscan find --count         how many links
   linkscan find --tld-policy syntactic -       any well-formed TLD, stdin
   linkscan linkify notes.txt > notes.html      HTML with <a href> links
+  linkscan redact notes.txt                    the text with <URL> and <EMAIL>
   linkscan find --mbox list.mbox.gz            links of a mail archive, per message
   linkscan linkify --mbox list.mbox --out web  an HTML page per message, and an index
   linkscan escape 'https://example.com/%CE%B1%CE%B2(x))'
@@ -45,6 +47,10 @@ pub(crate) enum Command {
     /// Write the text as HTML with every link wrapped in `<a href="…">`.
     #[command(after_long_help = linkify::LINKIFY_HELP)]
     Linkify(LinkifyArgs),
+    /// Write the text with every link replaced (`<URL>`, `<EMAIL>` or a template) and
+    /// every other byte kept.
+    #[command(after_long_help = redact::REDACT_HELP)]
+    Redact(RedactArgs),
     /// Print URLs minimally escaped (UTS #58 section 4.1), one per line.
     #[command(after_long_help = commands::ESCAPE_HELP)]
     Escape(EscapeArgs),

@@ -7,7 +7,8 @@
 //! - [`common`]: what counts as a link (kinds, TLDs, policy, length) and the threads,
 //!   shared by `find` and `linkify`;
 //! - [`walk`]: how directories among the inputs are walked, shared likewise;
-//! - [`find`], [`linkify`]: the options of those subcommands and their long help;
+//! - [`find`], [`linkify`], [`redact`]: the options of those subcommands and their long
+//!   help;
 //! - [`mail`]: the HTML archive's options of `linkify`, with the `mail` feature only (the
 //!   archive readers' own options, `--mbox` and the like, are `crate::mail::MailArgs`);
 //! - [`commands`]: the options of the other subcommands.
@@ -24,10 +25,12 @@ mod find;
 mod linkify;
 #[cfg(feature = "mail")]
 mod mail;
+mod redact;
 mod walk;
 
 pub(crate) use self::cli::{Cli, Command};
 pub(crate) use self::commands::{CompletionsArgs, ConformanceArgs, DisplayArgs, EscapeArgs};
 pub(crate) use self::find::{FindArgs, Format};
 pub(crate) use self::linkify::LinkifyArgs;
+pub(crate) use self::redact::{Part, RedactArgs, Template};
 pub(crate) use self::walk::WalkArgs;

@@ -25,4 +25,5 @@ mod initiation;
 mod mail;
 mod pipeline;
 mod policy;
+mod redact;
 mod windows;
