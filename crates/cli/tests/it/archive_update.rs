@@ -313,7 +313,7 @@ fn a_damaged_state_is_rebuilt() {
             Box::new(|s: Vec<u8>| {
                 String::from_utf8(s)
                     .unwrap()
-                    .replacen("state 2", "state 9", 1)
+                    .replacen("state 3", "state 9", 1)
                     .into_bytes()
             }),
         ),
@@ -458,4 +458,140 @@ fn the_library_builds_the_command_lines_folder() {
     build(&mbox, &cli, false);
     assert_same(&web, &cli);
     fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The list's name comes from List-Id; a List-Id that only new messages carry gives the
+/// pages a full build gives (every list page named after it), and so does `--title`.
+#[test]
+fn the_list_name_of_new_messages_updates_as_a_full_build() {
+    let list = "List-Id: Atlas translators <atlas.lists.example.org>\n";
+    let before = format!("{}\n{}\n", message(1, "", "one\n"), message(2, "", "two\n"));
+    let after = format!(
+        "{before}{}\n{}\n",
+        message(3, list, "three\n"),
+        message(4, list, "four\n")
+    );
+    update_equals_full("list-name", &before, &after, &[]);
+    update_equals_full("list-title", &before, &after, &["--title", "Atlas <b>"]);
+}
+
+/// Another `--title` than the build's: rebuilt, every page with the new title.
+#[test]
+fn another_title_is_rebuilt() {
+    let dir = temp_dir("title");
+    let mbox = dir.join("list.mbox");
+    fs::write(&mbox, message(1, "", "one\n")).unwrap();
+    let web = dir.join("web");
+    build(&mbox, &web, false);
+    let out = web.to_str().unwrap();
+    let said = linkify(&[&mbox], &["--out", out, "--update", "--title", "Atlas"]);
+    assert!(said.contains("built with other options"), "{said}");
+    let page = fs::read_to_string(web.join("00001.html")).unwrap();
+    assert!(page.contains("<title>message 1 · Atlas</title>"), "{page}");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Builds `mbox` (its text) with `more` options: the folder's pages by name.
+fn built(name: &str, mbox: &str, more: &[&str]) -> BTreeMap<String, String> {
+    let dir = temp_dir(name);
+    let path = dir.join("list.mbox");
+    fs::write(&path, mbox).unwrap();
+    let web = dir.join("web");
+    let mut args = vec!["--out", web.to_str().unwrap()];
+    args.extend(more);
+    linkify(&[&path], &args);
+    let pages = files(&web)
+        .into_iter()
+        .filter(|(name, _)| name.ends_with(".html"))
+        .map(|(name, bytes)| (name, String::from_utf8(bytes).unwrap()))
+        .collect();
+    fs::remove_dir_all(&dir).unwrap();
+    pages
+}
+
+/// The `<title>` of a page.
+fn title_of(page: &str) -> &str {
+    let start = page.find("<title>").unwrap() + 7;
+    &page[start..start + page[start..].find("</title>").unwrap()]
+}
+
+/// The archive is named after the list of most of its messages (the List-Id's phrase,
+/// else its id) on every page; `--title` names it otherwise; without either, "Mail
+/// archive".
+#[test]
+fn the_archive_is_named_after_its_list() {
+    let named = "List-Id: Atlas translators <atlas.lists.example.org>\n";
+    let bare = "List-Id: <other.lists.example.org>\n";
+    let mbox = format!(
+        "{}\n{}\n{}\n",
+        message(1, bare, "one\n"),
+        message(2, named, "two\n"),
+        message(3, named, "three\n")
+    );
+    let pages = built("named", &mbox, &[]);
+    assert!(pages["index.html"].contains("<h1><bdi dir=\"auto\">Atlas translators</bdi></h1>"));
+    for (name, page) in &pages {
+        if name.starts_with("000") {
+            continue;
+        }
+        assert!(
+            title_of(page).ends_with("Atlas translators"),
+            "{name}: {}",
+            title_of(page)
+        );
+    }
+    // A message page names the list it came through.
+    assert_eq!(
+        title_of(&pages["00001.html"]),
+        "message 1 · other.lists.example.org"
+    );
+    assert_eq!(
+        title_of(&pages["00002.html"]),
+        "message 2 · Atlas translators"
+    );
+    assert_eq!(
+        title_of(&pages["2024-01.html"]),
+        "2024-01 · Atlas translators"
+    );
+
+    let pages = built("titled", &mbox, &["--title", "The <Atlas> & co"]);
+    for (name, page) in &pages {
+        assert!(
+            title_of(page).ends_with("The &lt;Atlas&gt; &amp; co"),
+            "{name}: {}",
+            title_of(page)
+        );
+        assert!(!page.contains("Atlas translators"), "{name}");
+    }
+
+    let pages = built("unnamed", &message(1, "", "one\n"), &[]);
+    assert_eq!(title_of(&pages["index.html"]), "Mail archive");
+    assert_eq!(title_of(&pages["00001.html"]), "message 1");
+}
+
+/// A hostile List-Id is escaped everywhere, and under `--addresses obfuscate` no address
+/// of it (or of a `--title`) is written.
+#[test]
+fn a_hostile_list_id_is_escaped_and_obfuscated() {
+    let hostile = "List-Id: \"<script>alert(1)</script> eve@example.com\" <x.example.org>\n";
+    let mbox = format!("{}\n", message(1, hostile, "one\n"));
+    let pages = built("hostile-list", &mbox, &[]);
+    for (name, page) in &pages {
+        assert!(!page.contains("<script>"), "{name}");
+    }
+    assert!(pages["index.html"].contains("&lt;script&gt;alert(1)&lt;/script&gt; eve@example.com"));
+    for more in [&[][..], &["--title", "Lists of bob@example.net"][..]] {
+        let mut args = vec!["--addresses", "obfuscate"];
+        args.extend(more);
+        let pages = built("hostile-obfuscated", &mbox, &args);
+        for (name, page) in &pages {
+            assert!(!page.contains("<script>"), "{name}");
+            assert!(!page.contains("@example."), "{name}: {page}");
+        }
+        assert!(
+            title_of(&pages["index.html"]).contains(" at example dot "),
+            "{}",
+            title_of(&pages["index.html"])
+        );
+    }
 }

@@ -53,6 +53,15 @@ body.message>nav.archive{order:-2}body.message>table.headers{order:-1}nav a,nav 
 overflow-wrap:anywhere;unicode-bidi:plaintext}\
 .flowed blockquote{margin:0 0 0 .2em;padding-left:.8em;border-left:2px solid #99b;color:#335}";
 
+/// The title of a page named `page` in the archive of the list named `list` (none:
+/// the page's name alone).
+pub(super) fn titled(page: &str, list: Option<&str>) -> String {
+    match list {
+        Some(list) if !list.is_empty() => format!("{page} · {list}"),
+        _ => page.to_string(),
+    }
+}
+
 /// Writes `<!DOCTYPE html>…<body>` with `title`.
 pub(super) fn write_head(out: &mut impl Write, title: &str) -> io::Result<()> {
     write_head_of(out, title, "<body>")
@@ -77,17 +86,24 @@ const MAX_PAGE_END: u64 = 4 << 20;
 pub(super) const PAGE_END: &str = "</body></html>\n";
 
 /// Writes the head of message `m`'s page, the `index`th of the input named `file`: the
-/// HTML head titled with its subject, the table of its headers (From, To, Cc, Date,
+/// HTML head titled with its subject and `list` (the archive's `--title`, else the name
+/// of the message's own list), the table of its headers (From, To, Cc, Date,
 /// Subject, Message-ID, and its place in the archive) and its warnings.
 pub(super) fn write_message_head(
     m: &ScannedMessage,
     file: &str,
     index: usize,
+    list: Option<&str>,
     style: Style<'_>,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let subject = style.said(m.subject().unwrap_or("(no subject)"));
-    write_head_of(out, &subject, "<body class=\"message\">")?;
+    let list = list.map(|l| style.said(l));
+    write_head_of(
+        out,
+        &titled(&subject, list.as_deref()),
+        "<body class=\"message\">",
+    )?;
     out.write_all(b"<table class=\"headers\">\n")?;
     let from: Vec<String> = m.from().map(str::to_string).into_iter().collect();
     write_addresses("From", &from, style, out)?;

@@ -219,6 +219,8 @@ pub struct Archive {
     /// ([`Archive::source`]).
     source: Option<(PathBuf, String)>,
     max_message_size: u64,
+    /// The archive's title (`--title`), else the name of its list.
+    title: Option<String>,
     /// The length and hash of the source ([`Archive::source`]) when the build started,
     /// once noted ([`Archive::note_source`]); `None` inside when it was no plain mbox.
     source_start: Option<Option<(u64, u64)>>,
@@ -256,6 +258,7 @@ impl Archive {
             source: None,
             source_start: None,
             max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
+            title: None,
             before: None,
             updated: None,
             stale_state: Once::new(),
@@ -278,6 +281,39 @@ impl Archive {
     pub fn max_message_size(mut self, limit: u64) -> Self {
         self.max_message_size = limit;
         self
+    }
+
+    /// The archive's title, in place of the name of its list (see [`Archive::name`]); on
+    /// every page, a message's page included.
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        let title: String = title
+            .into()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        self.title = (!title.is_empty()).then(|| rows::capped(&title));
+        self
+    }
+
+    /// The archive's name, as its pages show it (escaped when written): the title
+    /// ([`Archive::title`]), else the name of the list most of its messages came through
+    /// ([`ScannedMessage::list_name`], of their `List-Id`; on a tie, the one met first),
+    /// else `Mail archive`. With [`Addresses::Obfuscate`], its addresses obfuscated.
+    pub fn name(&self) -> String {
+        if let Some(title) = &self.title {
+            return self.style().said(title);
+        }
+        let mut counts: std::collections::HashMap<&str, (usize, usize)> =
+            std::collections::HashMap::new();
+        for (k, row) in self.rows.iter().enumerate() {
+            if !row.list.is_empty() {
+                counts.entry(&row.list).or_insert((0, k)).0 += 1;
+            }
+        }
+        counts
+            .into_iter()
+            .max_by_key(|&(_, (n, first))| (n, std::cmp::Reverse(first)))
+            .map_or_else(|| "Mail archive".to_string(), |(name, _)| name.to_string())
     }
 
     /// The linkifier that writes the links (its allowed schemes, its checks).
@@ -431,7 +467,8 @@ impl Archive {
         out: &mut impl Write,
     ) -> io::Result<()> {
         let style = self.style();
-        heads::write_message_head(m, file, index, style, out)?;
+        let list = self.title.as_deref().or(m.list_name());
+        heads::write_message_head(m, file, index, list, style, out)?;
         for part in m.parts().iter().filter(|p| p.path() != "subject") {
             text::write_part(part, m.piece_offset(), style, references, out)?;
         }
@@ -470,11 +507,12 @@ impl Archive {
         }
         self.rows.sort_by_key(|r| r.global);
         let plan = Plan::new(&self.rows);
+        let name = self.name();
         let before = self.before.take();
         let mut output = Output::new(&self.dir, before.as_ref().map(|b| &b.pages));
-        self.write_threads(&plan, &mut output)?;
-        self.write_months(&plan, &mut output)?;
-        self.write_front(&plan, &mut output)?;
+        self.write_threads(&plan, &name, &mut output)?;
+        self.write_months(&plan, &name, &mut output)?;
+        self.write_front(&plan, &name, &mut output)?;
         let citing: Vec<links::Citing> = self
             .rows
             .iter()
@@ -484,7 +522,7 @@ impl Archive {
                 urls: &r.cited.urls,
             })
             .collect();
-        links::write(&mut output, &citing, &self.linkifier)?;
+        links::write(&mut output, &citing, &self.linkifier, &name)?;
         let (pages, written) = (output.pages, output.written);
         let messages_written = self.link_pages(&plan, before.as_ref().map_or(0, |b| b.messages))?;
         let mut names: HashSet<String> = pages.keys().cloned().collect();
@@ -546,11 +584,16 @@ impl Archive {
     fn options_key(&self) -> String {
         let scanner = self.source.as_ref().map_or("", |(_, key)| key.as_str());
         format!(
-            "scanner {scanner}; pages {}; checks {} addresses {:?} max-message-size {}",
+            "scanner {scanner}; pages {}; checks {} addresses {:?} max-message-size {} title {}",
             linkscan::__private::linkifier_key(&self.linkifier),
             self.checks,
             self.addresses,
-            self.max_message_size
+            self.max_message_size,
+            // A hash: the state names no address.
+            self.title.as_ref().map_or_else(
+                || "-".to_string(),
+                |t| format!("{:016x}", hash::hash(t.as_bytes()))
+            )
         )
     }
 }

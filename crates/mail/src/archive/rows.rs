@@ -96,6 +96,7 @@ impl ArchivedMessage {
             + r.date.len()
             + r.from.len()
             + r.subject.len()
+            + r.list.len()
             + r.cited.held()
     }
 }
@@ -118,6 +119,8 @@ pub(super) struct Row {
     pub(super) from: String,
     /// As the lists show it (so too).
     pub(super) subject: String,
+    /// The name of its list ([`ScannedMessage::list_name`]), shown so too; empty without.
+    pub(super) list: String,
     /// Links counted on the pages (those that pass the checks, with checks on).
     pub(super) links: usize,
     /// Links of the message and warnings of its scan, as an input's totals count them.
@@ -170,6 +173,7 @@ impl Row {
             date: capped(m.date().unwrap_or_default()),
             from: shown(m.from().unwrap_or_default()),
             subject: shown(m.subject().unwrap_or("(no subject)")),
+            list: shown(m.list_name().unwrap_or_default()),
             links,
             links_all: m.link_count(),
             warnings: m.warnings().len(),
