@@ -595,3 +595,72 @@ fn a_hostile_list_id_is_escaped_and_obfuscated() {
         );
     }
 }
+
+/// Less noise: a single-part message has no part heading (one of several parts has);
+/// the trees show a reply's subject only where it changes from its parent's, and the
+/// author's name without the address (the address alone when there is no name,
+/// obfuscated under `--addresses obfuscate`).
+#[test]
+fn the_trees_show_changed_subjects_and_names_only() {
+    let reply = |n: usize, parent: usize, subject: &str, from: &str| {
+        format!(
+            "From a@example.com Mon Jan  1 00:00:00 2024\n\
+             Message-ID: <{n}@example.com>\nIn-Reply-To: <{parent}@example.com>\n\
+             From: {from}\nDate: Mon, {n} Jan 2024 10:00:00 +0100\nSubject: {subject}\n\n\
+             text {n}\n\n"
+        )
+    };
+    let multipart = "MIME-Version: 1.0\nContent-Type: multipart/alternative; boundary=b\n\n\
+                     --b\nContent-Type: text/plain\n\nplain\n--b\nContent-Type: text/plain\n\n\
+                     again\n--b--\n";
+    let mbox = format!(
+        "{}\n{}{}{}",
+        message(1, "", "one\n"),
+        reply(2, 1, "Re:  message   1", "Bob <bob@example.com>"),
+        reply(3, 2, "Fwd: RE: message 1 (was: other)", "carol@example.com"),
+        message(4, multipart, ""),
+    );
+    let pages = built("noise", &mbox, &[]);
+    let thread = &pages["t00001.html"];
+    assert!(
+        thread.contains("<bdi dir=\"auto\">message 1</bdi>"),
+        "{thread}"
+    );
+    assert!(
+        thread.contains(
+            "<a class=\"same\" href=\"00002.html\"><span class=\"from\" dir=\"ltr\">\
+             <bdi>Bob</bdi></span>"
+        ),
+        "{thread}"
+    );
+    assert!(!thread.contains("bob@example.com"), "{thread}");
+    assert!(
+        thread.contains("<bdi dir=\"auto\">Fwd: RE: message 1 (was: other)</bdi></a>"),
+        "{thread}"
+    );
+    assert!(thread.contains("<bdi>carol@example.com</bdi>"), "{thread}");
+    assert!(!thread.contains("Re:  message"), "{thread}");
+    let month = &pages["2024-01.html"];
+    assert!(
+        month.contains("<a class=\"same\" href=\"00002.html\">"),
+        "{month}"
+    );
+    // The address stays on the message page.
+    assert!(pages["00002.html"].contains("bob@example.com"));
+    // Part headings only where there are several parts.
+    assert!(
+        !pages["00001.html"].contains("<h2>Part"),
+        "{}",
+        pages["00001.html"]
+    );
+    assert!(pages["00004.html"].contains("<h2>Part 1 · text/plain</h2>"));
+    assert!(pages["00004.html"].contains("<h2>Part 2 · text/plain</h2>"));
+
+    let pages = built("noise-obfuscated", &mbox, &["--addresses", "obfuscate"]);
+    let thread = &pages["t00001.html"];
+    assert!(
+        thread.contains("<bdi>carol at example dot com</bdi>"),
+        "{thread}"
+    );
+    assert!(!thread.contains("@example"), "{thread}");
+}

@@ -812,6 +812,8 @@ fn left_of(measured: &[Vec<String>], href: &str) -> f64 {
 /// month's label and count are on one line; a right-to-left thread reads right to left
 /// and is indented as any other. Screenshots at 1280 px of the front page, a month, a
 /// thread and a message are kept under Cargo's target folder (`target/tmp/browser/`).
+/// The replies whose subject is their parent's are links labelled by author and date:
+/// they are indented all the same.
 #[test]
 #[ignore = "needs chromium"]
 fn archive_threads_and_months_are_drawn() {
@@ -957,7 +959,11 @@ for (const cell of document.querySelectorAll('table.headers td, span.from')) {
 }
 document.getElementById('measured').textContent = out.join('\n');
 </script>"#;
-    for page in ["00001.html", "2024-01.html"] {
+    // The lists show the name alone: its address is on the message page.
+    let month = std::fs::read_to_string(out_dir.join("2024-01.html")).unwrap();
+    assert!(month.contains("<bdi>أمل منصور</bdi>"), "{month}");
+    assert!(!month.contains("amal@"), "{month}");
+    for page in ["00001.html"] {
         let path = out_dir.join(page);
         let html = std::fs::read_to_string(&path).unwrap().replace(
             "</body>",

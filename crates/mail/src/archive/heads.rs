@@ -201,7 +201,7 @@ impl Archive {
         out.write_all(b"<table class=\"headers thread\">\n")?;
         if let Some(p) = tree.parent[m] {
             out.write_all(b"<tr><th>In reply to</th><td>")?;
-            self.rows[p].write_entry("", &mut out)?;
+            self.rows[p].write_entry(None, "", &mut out)?;
             out.write_all(b"</td></tr>\n")?;
         }
         let replies = &tree.replies[m];
@@ -209,7 +209,7 @@ impl Archive {
             out.write_all(b"<tr><th>Replies</th><td><ul>")?;
             for &r in replies.iter().take(MAX_REPLIES_SHOWN) {
                 out.write_all(b"<li>")?;
-                self.rows[r].write_entry("", &mut out)?;
+                self.rows[r].write_entry(None, "", &mut out)?;
                 out.write_all(b"</li>")?;
             }
             if replies.len() > MAX_REPLIES_SHOWN {

@@ -32,6 +32,7 @@ impl Archive {
     /// `thread_start` says where a new thread begins (a new top-level item).
     fn write_nested(
         &self,
+        plan: &Plan,
         entries: &[(usize, usize, bool)],
         extra: impl Fn(usize, bool) -> String,
         out: &mut impl Write,
@@ -71,7 +72,12 @@ impl Archive {
             if depth - base.min(depth) > MAX_NESTING {
                 more.push_str(&format!(" <span class=\"count\">(depth {depth})</span>"));
             }
-            row.write_entry(&more, out)?;
+            // The subject shows where it changes from the parent's, and at the top of a
+            // thread as listed here (its parent elsewhere, if any).
+            let parent = plan.tree.parent[m]
+                .filter(|_| !start)
+                .map(|p| &self.rows[p]);
+            row.write_entry(parent, &more, out)?;
         }
         if !first {
             while open > 0 {
@@ -115,6 +121,7 @@ impl Archive {
                     .map(|&m| (m, plan.tree.depth[m], false))
                     .collect();
                 self.write_nested(
+                    plan,
                     &entries,
                     |m, _| {
                         let links = self.rows[m].links;
@@ -183,6 +190,7 @@ impl Archive {
                     last_thread = Some(t);
                 }
                 self.write_nested(
+                    plan,
                     &entries,
                     |m, start| {
                         let t = plan.tree.thread[m];

@@ -78,7 +78,9 @@
 //! }
 //! archive.finish()?;
 //! let thread = std::fs::read_to_string(dir.join("t00001.html"))?;
-//! assert!(thread.contains("<a href=\"00002.html\"><bdi dir=\"auto\">re: plans</bdi></a>"));
+//! // The reply's subject is its parent's: its link is its author and date.
+//! assert!(thread.contains("<a class=\"same\" href=\"00002.html\">"));
+//! assert!(!thread.contains("re: plans"));
 //! let month = std::fs::read_to_string(dir.join("2024-01.html"))?;
 //! assert!(month.contains("<ul class=\"thread\">"));
 //! # std::fs::remove_dir_all(&dir)?;
@@ -469,8 +471,11 @@ impl Archive {
         let style = self.style();
         let list = self.title.as_deref().or(m.list_name());
         heads::write_message_head(m, file, index, list, style, out)?;
-        for part in m.parts().iter().filter(|p| p.path() != "subject") {
-            text::write_part(part, m.piece_offset(), style, references, out)?;
+        let parts = || m.parts().iter().filter(|p| p.path() != "subject");
+        // One text part needs no heading: it is the message.
+        let headed = parts().nth(1).is_some();
+        for part in parts() {
+            text::write_part(part, m.piece_offset(), headed, style, references, out)?;
         }
         if !m.skipped().is_empty() {
             out.write_all(b"<section class=\"attachments\"><h2>Not shown</h2>\n<ul>\n")?;

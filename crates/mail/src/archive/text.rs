@@ -302,23 +302,29 @@ pub(crate) fn write_flowed(
     Ok(true)
 }
 
-/// Writes a text part as a `<section>`: its heading (path, type), then its text, flowed
+/// Writes a text part as a `<section>`: its heading (path, type) when `headed` (a message
+/// of several parts), then its text, flowed
 /// paragraphs ([`write_flowed`]) or a `<pre>` of fixed lines, with its links and cited
 /// Message-IDs.
 pub(crate) fn write_part(
     part: &TextPart,
     base: usize,
+    headed: bool,
     style: Style<'_>,
     references: &mut References,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    out.write_all(b"<section class=\"part\"><h2>Part ")?;
-    write_escaped(part.path(), out)?;
-    if let Some(ct) = &part.content_type() {
-        out.write_all(" · ".as_bytes())?;
-        write_escaped(ct, out)?;
+    out.write_all(b"<section class=\"part\">")?;
+    if headed {
+        out.write_all(b"<h2>Part ")?;
+        write_escaped(part.path(), out)?;
+        if let Some(ct) = &part.content_type() {
+            out.write_all(" · ".as_bytes())?;
+            write_escaped(ct, out)?;
+        }
+        out.write_all(b"</h2>")?;
     }
-    out.write_all(b"</h2>\n")?;
+    out.write_all(b"\n")?;
     if part.is_flowed() && write_flowed(part, base, style, references, out)? {
         return out.write_all(b"</section>\n");
     }
