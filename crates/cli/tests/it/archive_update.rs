@@ -664,3 +664,44 @@ fn the_trees_show_changed_subjects_and_names_only() {
     );
     assert!(!thread.contains("@example"), "{thread}");
 }
+
+/// `>` lines of plain mail are nested quotes, a quote of more than 12 lines folded, the
+/// "… wrote:" line before it outside the fold, links in quotes linked.
+#[test]
+fn plain_quotes_are_nested_and_long_ones_folded() {
+    let long: String = (1..=40).map(|i| format!("> line {i}\n")).collect();
+    let body = format!(
+        "On Monday, Ann wrote:\n> see https://example.com/a\n> > deeper\n>> deeper too\nmine\n\n\
+         Bob wrote:\n{long}end\n"
+    );
+    let pages = built("quotes", &format!("{}\n", message(1, "", &body)), &[]);
+    let page = &pages["00001.html"];
+    assert!(
+        page.contains(
+            "<div class=\"flowed plain\" dir=\"auto\"><p>On Monday, Ann wrote:</p>\n\
+             <blockquote><p>see <bdi dir=\"ltr\"><a href=\"https://example.com/a\""
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains("<blockquote><p>deeper</p>\n<p>deeper too</p>\n</blockquote></blockquote>"),
+        "{page}"
+    );
+    assert!(
+        page.contains(
+            "<p>Bob wrote:</p>\n<details><summary>40 quoted lines</summary><blockquote><p>line 1</p>"
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains("<p>line 40</p>\n</blockquote></details><p>end</p>"),
+        "{page}"
+    );
+    // Without quotes: fixed text as before.
+    let pages = built(
+        "no-quotes",
+        &format!("{}\n", message(1, "", "a > b\n")),
+        &[],
+    );
+    assert!(pages["00001.html"].contains("<pre dir=\"auto\">a &gt; b"));
+}

@@ -51,7 +51,8 @@ nav{margin:.4em 0}body.message{display:flex;flex-direction:column}\
 body.message>nav.archive{order:-2}body.message>table.headers{order:-1}nav a,nav span{margin-right:1em}nav span.none{color:#999}\
 .flowed{background:#f6f6f6;padding:.5em}.flowed p{margin:0;min-height:1.4em;white-space:pre-wrap;\
 overflow-wrap:anywhere;unicode-bidi:plaintext}\
-.flowed blockquote{margin:0 0 0 .2em;padding-left:.8em;border-left:2px solid #99b;color:#335}";
+.flowed blockquote{margin:0 0 0 .2em;padding-left:.8em;border-left:2px solid #99b;color:#335}\
+.plain{font-family:ui-monospace,monospace}.flowed summary{color:#555;cursor:pointer}";
 
 /// The title of a page named `page` in the archive of the list named `list` (none:
 /// the page's name alone).
