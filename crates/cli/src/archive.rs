@@ -53,6 +53,9 @@ pub(crate) fn run(
     if let ([input], false) = (&args.files[..], args.mail.maildir) {
         archive = archive.source(input, &scanner);
     }
+    if let Some(title) = &args.title {
+        archive = archive.title(title);
+    }
     if args.update {
         match (&args.files[..], args.mail.maildir) {
             ([input], false) if input.as_os_str() != "-" => {

@@ -358,6 +358,7 @@ pub struct ScannedMessage {
     pub(crate) cc: Vec<String>,
     pub(crate) date: Option<String>,
     pub(crate) subject: Option<String>,
+    pub(crate) list: Option<String>,
     pub(crate) parts: Vec<TextPart>,
     pub(crate) warnings: Vec<MailWarning>,
     /// Where the text of a piece scanned raw starts in its message.
@@ -442,6 +443,13 @@ impl ScannedMessage {
     /// The decoded Subject.
     pub fn subject(&self) -> Option<&str> {
         self.subject.as_deref()
+    }
+
+    /// The name of the list it came through: the phrase of its `List-Id` header
+    /// (`Atlas translators` of `List-Id: Atlas translators <atlas.lists.example.org>`),
+    /// else the list's id itself (`atlas.lists.example.org`).
+    pub fn list_name(&self) -> Option<&str> {
+        self.list.as_deref()
     }
 
     /// The scanned texts, in tree order (the top-level Subject first).
@@ -703,6 +711,7 @@ impl MailScanner {
                 out.cc = scanned.cc;
                 out.date = scanned.date;
                 out.subject = scanned.subject;
+                out.list = scanned.list;
                 out.parts = scanned.parts;
                 out.skipped = scanned.skipped;
                 out.warnings.extend(scanned.warnings);
@@ -783,6 +792,7 @@ impl MailScanner {
             out.cc = message.cc().map(format_addresses).unwrap_or_default();
             out.date = message.date().map(|d| d.to_rfc3339());
             out.subject = message.subject().map(str::to_string);
+            out.list = list_name(message.list_id());
         }
         if let Some(subject) = message.subject() {
             let path = format!("{prefix}subject");
@@ -1377,6 +1387,24 @@ fn format_address(address: &Address<'_>) -> Option<String> {
         (Some(name), None) => Some(name.to_string()),
         (None, None) => None,
     }
+}
+
+/// The name a `List-Id` gives its list: the phrase, else the id; `None` when empty.
+fn list_name(value: &mail_parser::HeaderValue<'_>) -> Option<String> {
+    let name = match value {
+        mail_parser::HeaderValue::Address(address) => {
+            let first = address.first()?;
+            first
+                .name()
+                .filter(|n| !n.trim().is_empty())
+                .or(first.address())?
+                .to_string()
+        }
+        mail_parser::HeaderValue::Text(text) => text.to_string(),
+        _ => return None,
+    };
+    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!name.is_empty()).then_some(name)
 }
 
 /// Every address of a field, each as [`format_address`] writes the first (groups

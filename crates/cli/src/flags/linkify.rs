@@ -80,6 +80,12 @@ pub(crate) struct LinkifyArgs {
     #[cfg(feature = "mail")]
     #[arg(long, value_enum, value_name = "HOW", requires = "out")]
     pub(super) addresses: Option<AddressesArg>,
+    /// The HTML archive's title, on every page (the front page's heading, each page's
+    /// title) [default: the name of the list, from the List-Id of most messages, else
+    /// "Mail archive"].
+    #[cfg(feature = "mail")]
+    #[arg(long, value_name = "TEXT", requires = "out")]
+    pub(crate) title: Option<String>,
     /// With --out: add the messages appended to the one mbox since the last run into the
     /// folder, writing only the pages they change; the folder is then as a full build
     /// makes it. When the folder cannot be updated from the input (no state of a last

@@ -313,7 +313,7 @@ fn a_damaged_state_is_rebuilt() {
             Box::new(|s: Vec<u8>| {
                 String::from_utf8(s)
                     .unwrap()
-                    .replacen("state 2", "state 9", 1)
+                    .replacen("state 3", "state 9", 1)
                     .into_bytes()
             }),
         ),
@@ -458,4 +458,250 @@ fn the_library_builds_the_command_lines_folder() {
     build(&mbox, &cli, false);
     assert_same(&web, &cli);
     fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The list's name comes from List-Id; a List-Id that only new messages carry gives the
+/// pages a full build gives (every list page named after it), and so does `--title`.
+#[test]
+fn the_list_name_of_new_messages_updates_as_a_full_build() {
+    let list = "List-Id: Atlas translators <atlas.lists.example.org>\n";
+    let before = format!("{}\n{}\n", message(1, "", "one\n"), message(2, "", "two\n"));
+    let after = format!(
+        "{before}{}\n{}\n",
+        message(3, list, "three\n"),
+        message(4, list, "four\n")
+    );
+    update_equals_full("list-name", &before, &after, &[]);
+    update_equals_full("list-title", &before, &after, &["--title", "Atlas <b>"]);
+}
+
+/// Another `--title` than the build's: rebuilt, every page with the new title.
+#[test]
+fn another_title_is_rebuilt() {
+    let dir = temp_dir("title");
+    let mbox = dir.join("list.mbox");
+    fs::write(&mbox, message(1, "", "one\n")).unwrap();
+    let web = dir.join("web");
+    build(&mbox, &web, false);
+    let out = web.to_str().unwrap();
+    let said = linkify(&[&mbox], &["--out", out, "--update", "--title", "Atlas"]);
+    assert!(said.contains("built with other options"), "{said}");
+    let page = fs::read_to_string(web.join("00001.html")).unwrap();
+    assert!(page.contains("<title>message 1 · Atlas</title>"), "{page}");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Builds `mbox` (its text) with `more` options: the folder's pages by name.
+fn built(name: &str, mbox: &str, more: &[&str]) -> BTreeMap<String, String> {
+    let dir = temp_dir(name);
+    let path = dir.join("list.mbox");
+    fs::write(&path, mbox).unwrap();
+    let web = dir.join("web");
+    let mut args = vec!["--out", web.to_str().unwrap()];
+    args.extend(more);
+    linkify(&[&path], &args);
+    let pages = files(&web)
+        .into_iter()
+        .filter(|(name, _)| name.ends_with(".html"))
+        .map(|(name, bytes)| (name, String::from_utf8(bytes).unwrap()))
+        .collect();
+    fs::remove_dir_all(&dir).unwrap();
+    pages
+}
+
+/// The `<title>` of a page.
+fn title_of(page: &str) -> &str {
+    let start = page.find("<title>").unwrap() + 7;
+    &page[start..start + page[start..].find("</title>").unwrap()]
+}
+
+/// The archive is named after the list of most of its messages (the List-Id's phrase,
+/// else its id) on every page; `--title` names it otherwise; without either, "Mail
+/// archive".
+#[test]
+fn the_archive_is_named_after_its_list() {
+    let named = "List-Id: Atlas translators <atlas.lists.example.org>\n";
+    let bare = "List-Id: <other.lists.example.org>\n";
+    let mbox = format!(
+        "{}\n{}\n{}\n",
+        message(1, bare, "one\n"),
+        message(2, named, "two\n"),
+        message(3, named, "three\n")
+    );
+    let pages = built("named", &mbox, &[]);
+    assert!(pages["index.html"].contains("<h1><bdi dir=\"auto\">Atlas translators</bdi></h1>"));
+    for (name, page) in &pages {
+        if name.starts_with("000") {
+            continue;
+        }
+        assert!(
+            title_of(page).ends_with("Atlas translators"),
+            "{name}: {}",
+            title_of(page)
+        );
+    }
+    // A message page names the list it came through.
+    assert_eq!(
+        title_of(&pages["00001.html"]),
+        "message 1 · other.lists.example.org"
+    );
+    assert_eq!(
+        title_of(&pages["00002.html"]),
+        "message 2 · Atlas translators"
+    );
+    assert_eq!(
+        title_of(&pages["2024-01.html"]),
+        "2024-01 · Atlas translators"
+    );
+
+    let pages = built("titled", &mbox, &["--title", "The <Atlas> & co"]);
+    for (name, page) in &pages {
+        assert!(
+            title_of(page).ends_with("The &lt;Atlas&gt; &amp; co"),
+            "{name}: {}",
+            title_of(page)
+        );
+        assert!(!page.contains("Atlas translators"), "{name}");
+    }
+
+    let pages = built("unnamed", &message(1, "", "one\n"), &[]);
+    assert_eq!(title_of(&pages["index.html"]), "Mail archive");
+    assert_eq!(title_of(&pages["00001.html"]), "message 1");
+}
+
+/// A hostile List-Id is escaped everywhere, and under `--addresses obfuscate` no address
+/// of it (or of a `--title`) is written.
+#[test]
+fn a_hostile_list_id_is_escaped_and_obfuscated() {
+    let hostile = "List-Id: \"<script>alert(1)</script> eve@example.com\" <x.example.org>\n";
+    let mbox = format!("{}\n", message(1, hostile, "one\n"));
+    let pages = built("hostile-list", &mbox, &[]);
+    for (name, page) in &pages {
+        assert!(!page.contains("<script>"), "{name}");
+    }
+    assert!(pages["index.html"].contains("&lt;script&gt;alert(1)&lt;/script&gt; eve@example.com"));
+    for more in [&[][..], &["--title", "Lists of bob@example.net"][..]] {
+        let mut args = vec!["--addresses", "obfuscate"];
+        args.extend(more);
+        let pages = built("hostile-obfuscated", &mbox, &args);
+        for (name, page) in &pages {
+            assert!(!page.contains("<script>"), "{name}");
+            assert!(!page.contains("@example."), "{name}: {page}");
+        }
+        assert!(
+            title_of(&pages["index.html"]).contains(" at example dot "),
+            "{}",
+            title_of(&pages["index.html"])
+        );
+    }
+}
+
+/// Less noise: a single-part message has no part heading (one of several parts has);
+/// the trees show a reply's subject only where it changes from its parent's, and the
+/// author's name without the address (the address alone when there is no name,
+/// obfuscated under `--addresses obfuscate`).
+#[test]
+fn the_trees_show_changed_subjects_and_names_only() {
+    let reply = |n: usize, parent: usize, subject: &str, from: &str| {
+        format!(
+            "From a@example.com Mon Jan  1 00:00:00 2024\n\
+             Message-ID: <{n}@example.com>\nIn-Reply-To: <{parent}@example.com>\n\
+             From: {from}\nDate: Mon, {n} Jan 2024 10:00:00 +0100\nSubject: {subject}\n\n\
+             text {n}\n\n"
+        )
+    };
+    let multipart = "MIME-Version: 1.0\nContent-Type: multipart/alternative; boundary=b\n\n\
+                     --b\nContent-Type: text/plain\n\nplain\n--b\nContent-Type: text/plain\n\n\
+                     again\n--b--\n";
+    let mbox = format!(
+        "{}\n{}{}{}",
+        message(1, "", "one\n"),
+        reply(2, 1, "Re:  message   1", "Bob <bob@example.com>"),
+        reply(3, 2, "Fwd: RE: message 1 (was: other)", "carol@example.com"),
+        message(4, multipart, ""),
+    );
+    let pages = built("noise", &mbox, &[]);
+    let thread = &pages["t00001.html"];
+    assert!(
+        thread.contains("<bdi dir=\"auto\">message 1</bdi>"),
+        "{thread}"
+    );
+    assert!(
+        thread.contains(
+            "<a class=\"same\" href=\"00002.html\"><span class=\"from\" dir=\"ltr\">\
+             <bdi>Bob</bdi></span>"
+        ),
+        "{thread}"
+    );
+    assert!(!thread.contains("bob@example.com"), "{thread}");
+    assert!(
+        thread.contains("<bdi dir=\"auto\">Fwd: RE: message 1 (was: other)</bdi></a>"),
+        "{thread}"
+    );
+    assert!(thread.contains("<bdi>carol@example.com</bdi>"), "{thread}");
+    assert!(!thread.contains("Re:  message"), "{thread}");
+    let month = &pages["2024-01.html"];
+    assert!(
+        month.contains("<a class=\"same\" href=\"00002.html\">"),
+        "{month}"
+    );
+    // The address stays on the message page.
+    assert!(pages["00002.html"].contains("bob@example.com"));
+    // Part headings only where there are several parts.
+    assert!(
+        !pages["00001.html"].contains("<h2>Part"),
+        "{}",
+        pages["00001.html"]
+    );
+    assert!(pages["00004.html"].contains("<h2>Part 1 · text/plain</h2>"));
+    assert!(pages["00004.html"].contains("<h2>Part 2 · text/plain</h2>"));
+
+    let pages = built("noise-obfuscated", &mbox, &["--addresses", "obfuscate"]);
+    let thread = &pages["t00001.html"];
+    assert!(
+        thread.contains("<bdi>carol at example dot com</bdi>"),
+        "{thread}"
+    );
+    assert!(!thread.contains("@example"), "{thread}");
+}
+
+/// `>` lines of plain mail are nested quotes, a quote of more than 12 lines folded, the
+/// "… wrote:" line before it outside the fold, links in quotes linked.
+#[test]
+fn plain_quotes_are_nested_and_long_ones_folded() {
+    let long: String = (1..=40).map(|i| format!("> line {i}\n")).collect();
+    let body = format!(
+        "On Monday, Ann wrote:\n> see https://example.com/a\n> > deeper\n>> deeper too\nmine\n\n\
+         Bob wrote:\n{long}end\n"
+    );
+    let pages = built("quotes", &format!("{}\n", message(1, "", &body)), &[]);
+    let page = &pages["00001.html"];
+    assert!(
+        page.contains(
+            "<div class=\"flowed plain\" dir=\"auto\"><p>On Monday, Ann wrote:</p>\n\
+             <blockquote><p>see <bdi dir=\"ltr\"><a href=\"https://example.com/a\""
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains("<blockquote><p>deeper</p>\n<p>deeper too</p>\n</blockquote></blockquote>"),
+        "{page}"
+    );
+    assert!(
+        page.contains(
+            "<p>Bob wrote:</p>\n<details><summary>40 quoted lines</summary><blockquote><p>line 1</p>"
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains("<p>line 40</p>\n</blockquote></details><p>end</p>"),
+        "{page}"
+    );
+    // Without quotes: fixed text as before.
+    let pages = built(
+        "no-quotes",
+        &format!("{}\n", message(1, "", "a > b\n")),
+        &[],
+    );
+    assert!(pages["00001.html"].contains("<pre dir=\"auto\">a &gt; b"));
 }

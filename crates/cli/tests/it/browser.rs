@@ -812,6 +812,8 @@ fn left_of(measured: &[Vec<String>], href: &str) -> f64 {
 /// month's label and count are on one line; a right-to-left thread reads right to left
 /// and is indented as any other. Screenshots at 1280 px of the front page, a month, a
 /// thread and a message are kept under Cargo's target folder (`target/tmp/browser/`).
+/// The replies whose subject is their parent's are links labelled by author and date:
+/// they are indented all the same.
 #[test]
 #[ignore = "needs chromium"]
 fn archive_threads_and_months_are_drawn() {
@@ -957,7 +959,11 @@ for (const cell of document.querySelectorAll('table.headers td, span.from')) {
 }
 document.getElementById('measured').textContent = out.join('\n');
 </script>"#;
-    for page in ["00001.html", "2024-01.html"] {
+    // The lists show the name alone: its address is on the message page.
+    let month = std::fs::read_to_string(out_dir.join("2024-01.html")).unwrap();
+    assert!(month.contains("<bdi>أمل منصور</bdi>"), "{month}");
+    assert!(!month.contains("amal@"), "{month}");
+    for page in ["00001.html"] {
         let path = out_dir.join(page);
         let html = std::fs::read_to_string(&path).unwrap().replace(
             "</body>",
@@ -987,5 +993,64 @@ document.getElementById('measured').textContent = out.join('\n');
             );
         }
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A 40-line quote of plain mail is folded: its lines are not drawn until opened; a
+/// 3-line quote is drawn indented right of the text, with the quote bar.
+#[test]
+#[ignore = "needs chromium"]
+fn plain_quotes_are_drawn_folded_or_indented() {
+    let browser = chromium();
+    let dir = std::env::temp_dir().join(format!("linkscan-browser-quotes-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let long: String = (1..=40).map(|i| format!("> long {i}\n")).collect();
+    let mbox = dir.join("list.mbox");
+    std::fs::write(
+        &mbox,
+        format!(
+            "From x@example.com Mon Jan  1 00:00:00 2024\nFrom: Ann <ann@example.com>\n\
+             Message-ID: <q@example.com>\nDate: Mon, 1 Jan 2024 10:00:00 +0100\nSubject: q\n\n\
+             Bob wrote:\n> short 1\n> short 2\n> short 3\nmine\n\nCarol wrote:\n{long}end\n"
+        ),
+    )
+    .unwrap();
+    let out_dir = dir.join("web");
+    linkify_archive(&out_dir, &[&mbox]);
+    const MEASURE: &str = r#"<script>
+const div = document.querySelector('div.plain').getBoundingClientRect();
+const quotes = document.querySelectorAll('div.plain > blockquote');
+const short = quotes[0];
+const long = document.querySelector('details blockquote');
+const s = short.getBoundingClientRect(), l = long.getBoundingClientRect();
+document.getElementById('measured').textContent = [div.left, s.left, s.height,
+  getComputedStyle(short).borderLeftWidth, getComputedStyle(short).borderLeftStyle,
+  l.height, long.checkVisibility ? long.checkVisibility() : 'none'].join(' ');
+</script>"#;
+    let path = out_dir.join("00001.html");
+    let html = std::fs::read_to_string(&path).unwrap().replace(
+        "</body>",
+        &format!("<pre id=\"measured\" hidden></pre>{MEASURE}</body>"),
+    );
+    let measured = path.with_file_name("measured.html");
+    std::fs::write(&measured, html).unwrap();
+    let dom = dump_dom(&browser, &measured);
+    let start = dom
+        .find("<pre id=\"measured\" hidden=\"\">")
+        .expect("results")
+        + "<pre id=\"measured\" hidden=\"\">".len();
+    let row: Vec<&str> = dom[start..start + dom[start..].find("</pre>").unwrap()]
+        .split(' ')
+        .collect();
+    let n = |i: usize| row[i].parse::<f64>().unwrap();
+    assert!(n(1) > n(0), "the short quote is not indented: {row:?}");
+    assert!(
+        n(2) > 30.0,
+        "the short quote's three lines are not drawn: {row:?}"
+    );
+    assert_eq!((row[3], row[4]), ("2px", "solid"), "{row:?}");
+    // A closed <details> keeps its content's layout box (row[5]) but does not draw it.
+    assert_eq!(row[6], "false", "the folded quote is drawn: {row:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

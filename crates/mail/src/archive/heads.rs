@@ -51,7 +51,17 @@ nav{margin:.4em 0}body.message{display:flex;flex-direction:column}\
 body.message>nav.archive{order:-2}body.message>table.headers{order:-1}nav a,nav span{margin-right:1em}nav span.none{color:#999}\
 .flowed{background:#f6f6f6;padding:.5em}.flowed p{margin:0;min-height:1.4em;white-space:pre-wrap;\
 overflow-wrap:anywhere;unicode-bidi:plaintext}\
-.flowed blockquote{margin:0 0 0 .2em;padding-left:.8em;border-left:2px solid #99b;color:#335}";
+.flowed blockquote{margin:0 0 0 .2em;padding-left:.8em;border-left:2px solid #99b;color:#335}\
+.plain{font-family:ui-monospace,monospace}.flowed summary{color:#555;cursor:pointer}";
+
+/// The title of a page named `page` in the archive of the list named `list` (none:
+/// the page's name alone).
+pub(super) fn titled(page: &str, list: Option<&str>) -> String {
+    match list {
+        Some(list) if !list.is_empty() => format!("{page} · {list}"),
+        _ => page.to_string(),
+    }
+}
 
 /// Writes `<!DOCTYPE html>…<body>` with `title`.
 pub(super) fn write_head(out: &mut impl Write, title: &str) -> io::Result<()> {
@@ -77,17 +87,24 @@ const MAX_PAGE_END: u64 = 4 << 20;
 pub(super) const PAGE_END: &str = "</body></html>\n";
 
 /// Writes the head of message `m`'s page, the `index`th of the input named `file`: the
-/// HTML head titled with its subject, the table of its headers (From, To, Cc, Date,
+/// HTML head titled with its subject and `list` (the archive's `--title`, else the name
+/// of the message's own list), the table of its headers (From, To, Cc, Date,
 /// Subject, Message-ID, and its place in the archive) and its warnings.
 pub(super) fn write_message_head(
     m: &ScannedMessage,
     file: &str,
     index: usize,
+    list: Option<&str>,
     style: Style<'_>,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let subject = style.said(m.subject().unwrap_or("(no subject)"));
-    write_head_of(out, &subject, "<body class=\"message\">")?;
+    let list = list.map(|l| style.said(l));
+    write_head_of(
+        out,
+        &titled(&subject, list.as_deref()),
+        "<body class=\"message\">",
+    )?;
     out.write_all(b"<table class=\"headers\">\n")?;
     let from: Vec<String> = m.from().map(str::to_string).into_iter().collect();
     write_addresses("From", &from, style, out)?;
@@ -185,7 +202,7 @@ impl Archive {
         out.write_all(b"<table class=\"headers thread\">\n")?;
         if let Some(p) = tree.parent[m] {
             out.write_all(b"<tr><th>In reply to</th><td>")?;
-            self.rows[p].write_entry("", &mut out)?;
+            self.rows[p].write_entry(None, "", &mut out)?;
             out.write_all(b"</td></tr>\n")?;
         }
         let replies = &tree.replies[m];
@@ -193,7 +210,7 @@ impl Archive {
             out.write_all(b"<tr><th>Replies</th><td><ul>")?;
             for &r in replies.iter().take(MAX_REPLIES_SHOWN) {
                 out.write_all(b"<li>")?;
-                self.rows[r].write_entry("", &mut out)?;
+                self.rows[r].write_entry(None, "", &mut out)?;
                 out.write_all(b"</li>")?;
             }
             if replies.len() > MAX_REPLIES_SHOWN {

@@ -32,7 +32,7 @@ use linkscan::LinkKind;
 
 use super::files::Output;
 use super::files::{page_name, paged_name};
-use super::heads::write_head;
+use super::heads::{titled, write_head};
 use super::lists::write_pager;
 use super::page::count;
 use super::{date, PAGE_ENTRIES};
@@ -156,6 +156,7 @@ pub(crate) fn write(
     output: &mut Output<'_>,
     messages: &[Citing<'_>],
     linkifier: &Linkifier,
+    list: &str,
 ) -> io::Result<()> {
     let hosts = hosts(messages);
 
@@ -164,7 +165,7 @@ pub(crate) fn write(
     for p in 0..pages {
         let name = paged_name("links", p);
         let mut out = Vec::new();
-        write_head(&mut out, "Links")?;
+        write_head(&mut out, &titled("Links", Some(list)))?;
         out.write_all(
             b"<nav><a href=\"index.html\">Index</a><a href=\"links.json\">JSON</a></nav>\n\
               <h1>Links</h1>\n",
@@ -207,7 +208,7 @@ pub(crate) fn write(
         for (p, chunk) in host.links.chunks(PAGE_ENTRIES).enumerate() {
             let name = paged_name(&base, p);
             let mut out = Vec::new();
-            write_head(&mut out, &host.name)?;
+            write_head(&mut out, &titled(&host.name, Some(list)))?;
             out.write_all(
                 b"<nav><a href=\"index.html\">Index</a><a href=\"links.html\">Links</a></nav>\n\
                   <h1><bdi>",

@@ -21,7 +21,7 @@ use std::io::{self, Write};
 use linkscan::html::write_escaped;
 
 use super::files::{paged_name, Output};
-use super::heads::write_head;
+use super::heads::{titled, write_head};
 use super::page::count;
 use super::rows::Plan;
 use super::{Archive, MAX_NESTING, PAGE_ENTRIES};
@@ -32,6 +32,7 @@ impl Archive {
     /// `thread_start` says where a new thread begins (a new top-level item).
     fn write_nested(
         &self,
+        plan: &Plan,
         entries: &[(usize, usize, bool)],
         extra: impl Fn(usize, bool) -> String,
         out: &mut impl Write,
@@ -71,7 +72,12 @@ impl Archive {
             if depth - base.min(depth) > MAX_NESTING {
                 more.push_str(&format!(" <span class=\"count\">(depth {depth})</span>"));
             }
-            row.write_entry(&more, out)?;
+            // The subject shows where it changes from the parent's, and at the top of a
+            // thread as listed here (its parent elsewhere, if any).
+            let parent = plan.tree.parent[m]
+                .filter(|_| !start)
+                .map(|p| &self.rows[p]);
+            row.write_entry(parent, &more, out)?;
         }
         if !first {
             while open > 0 {
@@ -83,15 +89,20 @@ impl Archive {
         out.write_all(b"\n</ul>\n")
     }
 
-    pub(super) fn write_threads(&self, plan: &Plan, output: &mut Output<'_>) -> io::Result<()> {
+    pub(super) fn write_threads(
+        &self,
+        plan: &Plan,
+        name: &str,
+        output: &mut Output<'_>,
+    ) -> io::Result<()> {
         for thread in &plan.tree.threads {
             let first = &self.rows[thread[0]];
             let base = format!("t{:05}", first.global);
             let pages = thread.len().div_ceil(PAGE_ENTRIES);
             for (k, chunk) in thread.chunks(PAGE_ENTRIES).enumerate() {
-                let name = paged_name(&base, k);
+                let page = paged_name(&base, k);
                 let mut out = Vec::new();
-                write_head(&mut out, &first.subject)?;
+                write_head(&mut out, &titled(&first.subject, Some(name)))?;
                 write!(
                     out,
                     "<nav><a href=\"index.html\">Index</a><a href=\"{}\">Month</a></nav>\n\
@@ -110,6 +121,7 @@ impl Archive {
                     .map(|&m| (m, plan.tree.depth[m], false))
                     .collect();
                 self.write_nested(
+                    plan,
                     &entries,
                     |m, _| {
                         let links = self.rows[m].links;
@@ -123,20 +135,25 @@ impl Archive {
                 )?;
                 write_pager(&base, k, pages, &mut out)?;
                 out.write_all(b"</body></html>\n")?;
-                output.put(name, &out)?;
+                output.put(page, &out)?;
             }
         }
         Ok(())
     }
 
-    pub(super) fn write_months(&self, plan: &Plan, output: &mut Output<'_>) -> io::Result<()> {
+    pub(super) fn write_months(
+        &self,
+        plan: &Plan,
+        name: &str,
+        output: &mut Output<'_>,
+    ) -> io::Result<()> {
         for (k, (month, list)) in plan.months.iter().enumerate() {
             let pages = list.len().div_ceil(PAGE_ENTRIES);
             let label = if month == "undated" { "Undated" } else { month };
             for (p, chunk) in list.chunks(PAGE_ENTRIES).enumerate() {
-                let name = paged_name(month, p);
+                let page = paged_name(month, p);
                 let mut out = Vec::new();
-                write_head(&mut out, label)?;
+                write_head(&mut out, &titled(label, Some(name)))?;
                 out.write_all(b"<nav><a href=\"index.html\">Index</a>")?;
                 match k.checked_sub(1).map(|j| &plan.months[j].0) {
                     Some(prev) => write!(
@@ -173,6 +190,7 @@ impl Archive {
                     last_thread = Some(t);
                 }
                 self.write_nested(
+                    plan,
                     &entries,
                     |m, start| {
                         let t = plan.tree.thread[m];
@@ -191,16 +209,23 @@ impl Archive {
                 )?;
                 write_pager(month, p, pages, &mut out)?;
                 out.write_all(b"</body></html>\n")?;
-                output.put(name, &out)?;
+                output.put(page, &out)?;
             }
         }
         Ok(())
     }
 
-    pub(super) fn write_front(&self, plan: &Plan, output: &mut Output<'_>) -> io::Result<()> {
+    pub(super) fn write_front(
+        &self,
+        plan: &Plan,
+        name: &str,
+        output: &mut Output<'_>,
+    ) -> io::Result<()> {
         let mut out = Vec::new();
-        write_head(&mut out, "Mail archive")?;
-        out.write_all(b"<h1>Mail archive</h1>\n<ul class=\"archives\">\n")?;
+        write_head(&mut out, name)?;
+        out.write_all(b"<h1><bdi dir=\"auto\">")?;
+        write_escaped(name, &mut out)?;
+        out.write_all(b"</bdi></h1>\n<ul class=\"archives\">\n")?;
         for (name, totals) in &self.inputs {
             out.write_all(b"<li>")?;
             // An input named after an address is obfuscated as the addresses are.
@@ -307,6 +332,7 @@ mod tests {
                 date: format!("2024-01-{:02}T10:00:00Z", 1 + i % 28),
                 from: "A <a@example.com>".into(),
                 subject: format!("s{i}"),
+                list: String::new(),
                 links: 0,
                 links_all: 0,
                 warnings: 0,
@@ -343,7 +369,7 @@ mod tests {
         assert_eq!(plan.tree.threads.len(), 1);
         assert_eq!(plan.tree.depth[n - 1], 17);
         let mut output = Output::new(&dir, None);
-        archive.write_threads(&plan, &mut output).unwrap();
+        archive.write_threads(&plan, "List", &mut output).unwrap();
         let written = output.pages;
         assert_eq!(written.len(), n.div_ceil(PAGE_ENTRIES));
         let sizes = sizes(&dir, "t");
@@ -383,7 +409,7 @@ mod tests {
         let plan = Plan::new(&archive.rows);
         assert_eq!(plan.months.len(), 1);
         let mut output = Output::new(&dir, None);
-        archive.write_months(&plan, &mut output).unwrap();
+        archive.write_months(&plan, "List", &mut output).unwrap();
         let written = output.pages;
         assert_eq!(written.len(), n.div_ceil(PAGE_ENTRIES));
         assert!(written.contains_key("2024-01-400.html"));
@@ -396,7 +422,7 @@ mod tests {
         let second = fs::read_to_string(dir.join("2024-01-2.html")).unwrap();
         assert!(second.contains("<span>Page 2 of 400</span>"), "{second}");
         archive
-            .write_front(&plan, &mut Output::new(&dir, None))
+            .write_front(&plan, "List", &mut Output::new(&dir, None))
             .unwrap();
         let front = fs::read_to_string(dir.join("index.html")).unwrap();
         assert!(front.contains("<td class=\"n\">200000</td><td class=\"n\">2000</td>"));

@@ -78,7 +78,9 @@
 //! }
 //! archive.finish()?;
 //! let thread = std::fs::read_to_string(dir.join("t00001.html"))?;
-//! assert!(thread.contains("<a href=\"00002.html\"><bdi dir=\"auto\">re: plans</bdi></a>"));
+//! // The reply's subject is its parent's: its link is its author and date.
+//! assert!(thread.contains("<a class=\"same\" href=\"00002.html\">"));
+//! assert!(!thread.contains("re: plans"));
 //! let month = std::fs::read_to_string(dir.join("2024-01.html"))?;
 //! assert!(month.contains("<ul class=\"thread\">"));
 //! # std::fs::remove_dir_all(&dir)?;
@@ -219,6 +221,8 @@ pub struct Archive {
     /// ([`Archive::source`]).
     source: Option<(PathBuf, String)>,
     max_message_size: u64,
+    /// The archive's title (`--title`), else the name of its list.
+    title: Option<String>,
     /// The length and hash of the source ([`Archive::source`]) when the build started,
     /// once noted ([`Archive::note_source`]); `None` inside when it was no plain mbox.
     source_start: Option<Option<(u64, u64)>>,
@@ -256,6 +260,7 @@ impl Archive {
             source: None,
             source_start: None,
             max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
+            title: None,
             before: None,
             updated: None,
             stale_state: Once::new(),
@@ -278,6 +283,39 @@ impl Archive {
     pub fn max_message_size(mut self, limit: u64) -> Self {
         self.max_message_size = limit;
         self
+    }
+
+    /// The archive's title, in place of the name of its list (see [`Archive::name`]); on
+    /// every page, a message's page included.
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        let title: String = title
+            .into()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        self.title = (!title.is_empty()).then(|| rows::capped(&title));
+        self
+    }
+
+    /// The archive's name, as its pages show it (escaped when written): the title
+    /// ([`Archive::title`]), else the name of the list most of its messages came through
+    /// ([`ScannedMessage::list_name`], of their `List-Id`; on a tie, the one met first),
+    /// else `Mail archive`. With [`Addresses::Obfuscate`], its addresses obfuscated.
+    pub fn name(&self) -> String {
+        if let Some(title) = &self.title {
+            return self.style().said(title);
+        }
+        let mut counts: std::collections::HashMap<&str, (usize, usize)> =
+            std::collections::HashMap::new();
+        for (k, row) in self.rows.iter().enumerate() {
+            if !row.list.is_empty() {
+                counts.entry(&row.list).or_insert((0, k)).0 += 1;
+            }
+        }
+        counts
+            .into_iter()
+            .max_by_key(|&(_, (n, first))| (n, std::cmp::Reverse(first)))
+            .map_or_else(|| "Mail archive".to_string(), |(name, _)| name.to_string())
     }
 
     /// The linkifier that writes the links (its allowed schemes, its checks).
@@ -431,9 +469,13 @@ impl Archive {
         out: &mut impl Write,
     ) -> io::Result<()> {
         let style = self.style();
-        heads::write_message_head(m, file, index, style, out)?;
-        for part in m.parts().iter().filter(|p| p.path() != "subject") {
-            text::write_part(part, m.piece_offset(), style, references, out)?;
+        let list = self.title.as_deref().or(m.list_name());
+        heads::write_message_head(m, file, index, list, style, out)?;
+        let parts = || m.parts().iter().filter(|p| p.path() != "subject");
+        // One text part needs no heading: it is the message.
+        let headed = parts().nth(1).is_some();
+        for part in parts() {
+            text::write_part(part, m.piece_offset(), headed, style, references, out)?;
         }
         if !m.skipped().is_empty() {
             out.write_all(b"<section class=\"attachments\"><h2>Not shown</h2>\n<ul>\n")?;
@@ -470,11 +512,12 @@ impl Archive {
         }
         self.rows.sort_by_key(|r| r.global);
         let plan = Plan::new(&self.rows);
+        let name = self.name();
         let before = self.before.take();
         let mut output = Output::new(&self.dir, before.as_ref().map(|b| &b.pages));
-        self.write_threads(&plan, &mut output)?;
-        self.write_months(&plan, &mut output)?;
-        self.write_front(&plan, &mut output)?;
+        self.write_threads(&plan, &name, &mut output)?;
+        self.write_months(&plan, &name, &mut output)?;
+        self.write_front(&plan, &name, &mut output)?;
         let citing: Vec<links::Citing> = self
             .rows
             .iter()
@@ -484,7 +527,7 @@ impl Archive {
                 urls: &r.cited.urls,
             })
             .collect();
-        links::write(&mut output, &citing, &self.linkifier)?;
+        links::write(&mut output, &citing, &self.linkifier, &name)?;
         let (pages, written) = (output.pages, output.written);
         let messages_written = self.link_pages(&plan, before.as_ref().map_or(0, |b| b.messages))?;
         let mut names: HashSet<String> = pages.keys().cloned().collect();
@@ -546,11 +589,16 @@ impl Archive {
     fn options_key(&self) -> String {
         let scanner = self.source.as_ref().map_or("", |(_, key)| key.as_str());
         format!(
-            "scanner {scanner}; pages {}; checks {} addresses {:?} max-message-size {}",
+            "scanner {scanner}; pages {}; checks {} addresses {:?} max-message-size {} title {}",
             linkscan::__private::linkifier_key(&self.linkifier),
             self.checks,
             self.addresses,
-            self.max_message_size
+            self.max_message_size,
+            // A hash: the state names no address.
+            self.title.as_ref().map_or_else(
+                || "-".to_string(),
+                |t| format!("{:016x}", hash::hash(t.as_bytes()))
+            )
         )
     }
 }

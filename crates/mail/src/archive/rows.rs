@@ -96,6 +96,7 @@ impl ArchivedMessage {
             + r.date.len()
             + r.from.len()
             + r.subject.len()
+            + r.list.len()
             + r.cited.held()
     }
 }
@@ -118,6 +119,8 @@ pub(super) struct Row {
     pub(super) from: String,
     /// As the lists show it (so too).
     pub(super) subject: String,
+    /// The name of its list ([`ScannedMessage::list_name`]), shown so too; empty without.
+    pub(super) list: String,
     /// Links counted on the pages (those that pass the checks, with checks on).
     pub(super) links: usize,
     /// Links of the message and warnings of its scan, as an input's totals count them.
@@ -170,6 +173,7 @@ impl Row {
             date: capped(m.date().unwrap_or_default()),
             from: shown(m.from().unwrap_or_default()),
             subject: shown(m.subject().unwrap_or("(no subject)")),
+            list: shown(m.list_name().unwrap_or_default()),
             links,
             links_all: m.link_count(),
             warnings: m.warnings().len(),
@@ -263,20 +267,59 @@ impl Plan {
 impl Row {
     /// Writes one message's entry of a list: its subject (a link to its page), sender and
     /// date, and `extra` after them.
-    pub(super) fn write_entry(&self, extra: &str, out: &mut impl Write) -> io::Result<()> {
-        write!(
-            out,
-            "<a href=\"{}\"><bdi dir=\"auto\">",
-            page_name(self.global)
-        )?;
-        write_escaped(&self.subject, out)?;
-        out.write_all(b"</bdi></a> <span class=\"from\" dir=\"ltr\">")?;
-        super::page::write_person(&self.from, out, |piece, out| write_escaped(piece, out))?;
-        out.write_all(b"</span> <span class=\"date\">")?;
-        write_escaped(&date::shown(&self.date), out)?;
-        out.write_all(b"</span>")?;
+    pub(super) fn write_entry(
+        &self,
+        parent: Option<&Row>,
+        extra: &str,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
+        let page = page_name(self.global);
+        // The author's name only (its address is on the message page), or the address
+        // when there is no name.
+        let author = super::page::name_and_address(&self.from).map_or(&*self.from, |(n, _)| n);
+        let write_author = |out: &mut dyn Write| -> io::Result<()> {
+            out.write_all(b"<span class=\"from\" dir=\"ltr\"><bdi>")?;
+            write_escaped(author, out)?;
+            out.write_all(b"</bdi></span> <span class=\"date\">")?;
+            write_escaped(&date::shown(&self.date), out)?;
+            out.write_all(b"</span>")
+        };
+        if parent.is_some_and(|p| same_subject(&p.subject, &self.subject)) {
+            // The subject its parent shows: the link is the author and the date.
+            write!(out, "<a class=\"same\" href=\"{page}\">")?;
+            write_author(out)?;
+            out.write_all(b"</a>")?;
+        } else {
+            write!(out, "<a href=\"{page}\"><bdi dir=\"auto\">")?;
+            write_escaped(&self.subject, out)?;
+            out.write_all(b"</bdi></a> ")?;
+            write_author(out)?;
+        }
         out.write_all(extra.as_bytes())
     }
+}
+
+/// `subject` without its leading `Re:`, `Fw:` and `Fwd:` (any case, any number), its
+/// words separated by single spaces.
+fn bare_subject(subject: &str) -> String {
+    let mut s = subject.trim_start();
+    loop {
+        let lower = s.get(..4).map(str::to_ascii_lowercase).unwrap_or_default();
+        let cut = if lower.starts_with("re:") || lower.starts_with("fw:") {
+            3
+        } else if lower == "fwd:" {
+            4
+        } else {
+            break;
+        };
+        s = s[cut..].trim_start();
+    }
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Whether a reply's subject is its parent's (but for `Re:`, `Fwd:` and white space).
+pub(super) fn same_subject(parent: &str, reply: &str) -> bool {
+    bare_subject(parent) == bare_subject(reply)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! (`\\`, `\t`, `\n`, `\r`), lists written as their length and then their items:
 //!
 //! ```text
-//! linkscan-archive-state 2
+//! linkscan-archive-state 3
 //! options ⇥ KEY
 //! input ⇥ NAME ⇥ LENGTH ⇥ HASH ⇥ LAST-OFFSET ⇥ LAST-INDEX ⇥ LAST-SPLIT-WARNINGS   (or: input ⇥ -)
 //! inputs ⇥ N, then N lines: NAME ⇥ MESSAGES ⇥ LINKS ⇥ WARNINGS
@@ -56,9 +56,10 @@ pub(crate) const MAX_STATE: u64 = 1 << 32;
 
 /// The first line: the format and its version. The version changes with the pages too,
 /// not only with this file's rows: an update writes only the pages new messages change,
-/// so pages written by an earlier build (version 1: attachments without their size) must
-/// make the next run rebuild them all.
-const MAGIC: &str = "linkscan-archive-state 2";
+/// so pages written by an earlier build (version 1: attachments without their size;
+/// version 2: rows without their list's name, pages without it) must make the next run
+/// rebuild them all.
+const MAGIC: &str = "linkscan-archive-state 3";
 
 /// The one input a state can be updated from: a plain mbox file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,7 +133,7 @@ fn write_row(r: &Row, out: &mut String) {
     for p in &r.parents {
         let _ = write!(out, "\t{p:016x}");
     }
-    for s in [&r.date, &r.from, &r.subject] {
+    for s in [&r.date, &r.from, &r.subject, &r.list] {
         out.push('\t');
         escape(s, out);
     }
@@ -230,6 +231,7 @@ fn read_row(line: &str) -> Result<Row, String> {
     let date = f.string()?;
     let from = f.string()?;
     let subject = f.string()?;
+    let list = f.string()?;
     let links = f.num()?;
     let links_all = f.num()?;
     let warnings = f.num()?;
@@ -255,6 +257,7 @@ fn read_row(line: &str) -> Result<Row, String> {
         date,
         from,
         subject,
+        list,
         links,
         links_all,
         warnings,
@@ -450,7 +453,7 @@ mod tests {
     fn a_state_of_version_1_is_refused() {
         let text = State::default().to_text();
         let (body, _) = text.rsplit_once("end\t").unwrap();
-        let old = body.replacen("linkscan-archive-state 2", "linkscan-archive-state 1", 1);
+        let old = body.replacen("linkscan-archive-state 3", "linkscan-archive-state 1", 1);
         assert_ne!(old, body);
         let old = format!("{old}end\t{:016x}\n", hash(old.as_bytes()));
         assert!(State::parse(&text).is_ok());
@@ -487,6 +490,7 @@ mod tests {
             date: "Mon, 1 Jan 2024 10:00:00 +0000".into(),
             from: "A <a@example.com>".into(),
             subject: "s\tt".into(),
+            list: "Atlas <atlas.example.org>".into(),
             links: 1,
             links_all: 2,
             warnings: 0,

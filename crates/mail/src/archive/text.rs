@@ -302,24 +302,123 @@ pub(crate) fn write_flowed(
     Ok(true)
 }
 
-/// Writes a text part as a `<section>`: its heading (path, type), then its text, flowed
-/// paragraphs ([`write_flowed`]) or a `<pre>` of fixed lines, with its links and cited
-/// Message-IDs.
-pub(crate) fn write_part(
+/// The most lines of a quote shown open; a longer one is folded (`<details>`).
+pub(crate) const MAX_OPEN_QUOTE: usize = 12;
+
+/// The quote depth of a plain line (`>`, `> >`, `>>`, capped at [`MAX_QUOTE_DEPTH`]) and
+/// where its text starts.
+fn plain_depth(line: &str) -> (usize, usize) {
+    let bytes = line.as_bytes();
+    let (mut depth, mut at) = (0, 0);
+    while depth < MAX_QUOTE_DEPTH && bytes.get(at) == Some(&b'>') {
+        depth += 1;
+        at += 1;
+        if bytes.get(at) == Some(&b' ') && bytes.get(at + 1) == Some(&b'>') {
+            at += 1;
+        }
+    }
+    if depth > 0 && bytes.get(at) == Some(&b' ') {
+        at += 1;
+    }
+    (depth, at)
+}
+
+/// Writes a plain (not flowed) part with `>` lines as nested `<blockquote>`s, a quote of
+/// more than [`MAX_OPEN_QUOTE`] lines folded in `<details>`; `false`, with nothing
+/// written, when it has no quote or a link crosses a line's bounds (then a `<pre>`).
+pub(crate) fn write_quoted(
     part: &TextPart,
     base: usize,
     style: Style<'_>,
     references: &mut References,
     out: &mut impl Write,
-) -> io::Result<()> {
-    out.write_all(b"<section class=\"part\"><h2>Part ")?;
-    write_escaped(part.path(), out)?;
-    if let Some(ct) = &part.content_type() {
-        out.write_all(" · ".as_bytes())?;
-        write_escaped(ct, out)?;
+) -> io::Result<bool> {
+    let text = part.text();
+    let mut lines: Vec<(usize, Range<usize>)> = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        let end = memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i);
+        let line = &text[at..end];
+        let body = line.strip_suffix('\r').unwrap_or(line);
+        let (depth, skip) = plain_depth(body);
+        lines.push((depth, at + skip..at + body.len()));
+        at = end + 1;
     }
-    out.write_all(b"</h2>\n")?;
+    if lines.iter().all(|(d, _)| *d == 0) {
+        return Ok(false);
+    }
+    let links = Links::new(part.links(), base);
+    let contained = |l: &&MailLink| {
+        let l = links.range(l);
+        let k = lines.partition_point(|(_, r)| r.start <= l.start);
+        k > 0 && l.end <= lines[k - 1].1.end
+    };
+    if !links.sorted.iter().all(contained) {
+        return Ok(false);
+    }
+    out.write_all(b"<div class=\"flowed plain\" dir=\"auto\">")?;
+    let (mut depth, mut folded) = (0, false);
+    for (k, (d, range)) in lines.iter().enumerate() {
+        let d = *d;
+        for _ in d..depth {
+            out.write_all(b"</blockquote>")?;
+        }
+        if d == 0 && folded {
+            out.write_all(b"</details>")?;
+            folded = false;
+        }
+        if depth == 0 && d > 0 {
+            let n = lines[k..].iter().take_while(|(d, _)| *d > 0).count();
+            if n > MAX_OPEN_QUOTE {
+                write!(out, "<details><summary>{n} quoted lines</summary>")?;
+                folded = true;
+            }
+        }
+        for _ in depth..d {
+            out.write_all(b"<blockquote>")?;
+        }
+        depth = d;
+        out.write_all(b"<p>")?;
+        write_citing(text, &links, range.clone(), style, references, out)?;
+        out.write_all(b"</p>\n")?;
+    }
+    for _ in 0..depth {
+        out.write_all(b"</blockquote>")?;
+    }
+    if folded {
+        out.write_all(b"</details>")?;
+    }
+    out.write_all(b"</div>")?;
+    Ok(true)
+}
+
+/// Writes a text part as a `<section>`: its heading (path, type) when `headed` (a message
+/// of several parts), then its text, flowed
+/// paragraphs ([`write_flowed`]) or a `<pre>` of fixed lines, with its links and cited
+/// Message-IDs.
+pub(crate) fn write_part(
+    part: &TextPart,
+    base: usize,
+    headed: bool,
+    style: Style<'_>,
+    references: &mut References,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    out.write_all(b"<section class=\"part\">")?;
+    if headed {
+        out.write_all(b"<h2>Part ")?;
+        write_escaped(part.path(), out)?;
+        if let Some(ct) = &part.content_type() {
+            out.write_all(" · ".as_bytes())?;
+            write_escaped(ct, out)?;
+        }
+        out.write_all(b"</h2>")?;
+    }
+    out.write_all(b"\n")?;
     if part.is_flowed() && write_flowed(part, base, style, references, out)? {
+        return out.write_all(b"</section>\n");
+    }
+    if !part.is_flowed() && write_quoted(part, base, style, references, out)? {
         return out.write_all(b"</section>\n");
     }
     out.write_all(b"<pre dir=\"auto\">")?;

@@ -55,7 +55,7 @@ pub(crate) const MAX_ADDRESS_FIELD: usize = 16 * 1024;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Fields {
     /// Also the fields only an index of the messages shows: From, To, Cc, Date,
-    /// In-Reply-To and References.
+    /// List-Id, In-Reply-To and References.
     pub(crate) index: bool,
 }
 
@@ -74,6 +74,7 @@ impl Fields {
                 .header_address(HeaderName::From)
                 .header_address(HeaderName::To)
                 .header_address(HeaderName::Cc)
+                .header_address(HeaderName::ListId)
                 .header_date(HeaderName::Date)
         } else {
             parser
@@ -99,6 +100,7 @@ impl Fields {
             | HeaderName::From
             | HeaderName::To
             | HeaderName::Cc
+            | HeaderName::ListId
             | HeaderName::Date => self.index,
             _ => false,
         }
@@ -136,7 +138,9 @@ impl Fields {
                 header_values::unstructured(stream).unwrap_or_else(|| stream.parse_unstructured())
             }
             HeaderName::InReplyTo | HeaderName::References if self.index => stream.parse_id(),
-            HeaderName::From | HeaderName::To | HeaderName::Cc if self.index => {
+            HeaderName::From | HeaderName::To | HeaderName::Cc | HeaderName::ListId
+                if self.index =>
+            {
                 parse_address_capped(stream)
             }
             HeaderName::Date if self.index => stream.parse_date(),
@@ -269,6 +273,7 @@ impl Fields {
             4 if self.index && is("from") => HeaderName::From,
             4 if self.index && is("date") => HeaderName::Date,
             7 if is("subject") => HeaderName::Subject,
+            7 if self.index && is("list-id") => HeaderName::ListId,
             10 if is("message-id") => HeaderName::MessageId,
             10 if is("content-id") => HeaderName::ContentId,
             10 if self.index && is("references") => HeaderName::References,
