@@ -769,6 +769,12 @@ document.getElementById('measured').textContent = out.join('\n');
 
 /// The measurements of `page` ([`MEASURE_ARCHIVE`]); `bare` drops its style sheet first.
 fn measure_archive(browser: &Path, page: &Path, bare: bool) -> Vec<Vec<String>> {
+    measure_with(browser, page, MEASURE_ARCHIVE, bare)
+}
+
+/// What `script` writes into `#measured` when Chromium draws `page` (a copy of it with the
+/// script added): a row of words per line. `bare` drops the page's style sheet first.
+fn measure_with(browser: &Path, page: &Path, script: &str, bare: bool) -> Vec<Vec<String>> {
     let mut html = std::fs::read_to_string(page).unwrap();
     if bare {
         let (start, end) = (
@@ -779,7 +785,7 @@ fn measure_archive(browser: &Path, page: &Path, bare: bool) -> Vec<Vec<String>> 
     }
     let html = html.replace(
         "</body>",
-        &format!("<pre id=\"measured\" hidden></pre>{MEASURE_ARCHIVE}</body>"),
+        &format!("<pre id=\"measured\" hidden></pre>{script}</body>"),
     );
     let measured = page.with_file_name(format!(
         "measured-{}",
@@ -963,35 +969,19 @@ document.getElementById('measured').textContent = out.join('\n');
     let month = std::fs::read_to_string(out_dir.join("2024-01.html")).unwrap();
     assert!(month.contains("<bdi>أمل منصور</bdi>"), "{month}");
     assert!(!month.contains("amal@"), "{month}");
-    for page in ["00001.html"] {
-        let path = out_dir.join(page);
-        let html = std::fs::read_to_string(&path).unwrap().replace(
-            "</body>",
-            &format!("<pre id=\"measured\" hidden></pre>{MEASURE}</body>"),
+    let page = "00001.html";
+    let rows = measure_with(&browser, &out_dir.join(page), MEASURE, false);
+    assert!(!rows.is_empty(), "{page}: no sender drawn");
+    for row in rows {
+        let n: Vec<f64> = row[1..4].iter().map(|x| x.parse().unwrap()).collect();
+        assert_eq!(row[4], "ltr", "{page}: {row:?}");
+        assert!(
+            n[1] >= n[0] - 1.0 && n[2] >= n[1],
+            "{page}: the name ends at {}, `<` at {}, the address at {}: {row:?}",
+            n[0],
+            n[1],
+            n[2]
         );
-        let measured = path.with_file_name(format!("measured-{page}"));
-        std::fs::write(&measured, html).unwrap();
-        let dom = dump_dom(&browser, &measured);
-        let start = dom
-            .find("<pre id=\"measured\" hidden=\"\">")
-            .expect("results")
-            + "<pre id=\"measured\" hidden=\"\">".len();
-        let rows: Vec<Vec<String>> = dom[start..start + dom[start..].find("</pre>").unwrap()]
-            .lines()
-            .map(|l| l.split(' ').map(str::to_string).collect())
-            .collect();
-        assert!(!rows.is_empty(), "{page}: no sender drawn: {dom}");
-        for row in rows {
-            let n: Vec<f64> = row[1..4].iter().map(|x| x.parse().unwrap()).collect();
-            assert_eq!(row[4], "ltr", "{page}: {row:?}");
-            assert!(
-                n[1] >= n[0] - 1.0 && n[2] >= n[1],
-                "{page}: the name ends at {}, `<` at {}, the address at {}: {row:?}",
-                n[0],
-                n[1],
-                n[2]
-            );
-        }
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -1028,29 +1018,24 @@ document.getElementById('measured').textContent = [div.left, s.left, s.height,
   getComputedStyle(short).borderLeftWidth, getComputedStyle(short).borderLeftStyle,
   l.height, long.checkVisibility ? long.checkVisibility() : 'none'].join(' ');
 </script>"#;
-    let path = out_dir.join("00001.html");
-    let html = std::fs::read_to_string(&path).unwrap().replace(
-        "</body>",
-        &format!("<pre id=\"measured\" hidden></pre>{MEASURE}</body>"),
-    );
-    let measured = path.with_file_name("measured.html");
-    std::fs::write(&measured, html).unwrap();
-    let dom = dump_dom(&browser, &measured);
-    let start = dom
-        .find("<pre id=\"measured\" hidden=\"\">")
-        .expect("results")
-        + "<pre id=\"measured\" hidden=\"\">".len();
-    let row: Vec<&str> = dom[start..start + dom[start..].find("</pre>").unwrap()]
-        .split(' ')
-        .collect();
+    let rows = measure_with(&browser, &out_dir.join("00001.html"), MEASURE, false);
+    let row = rows.first().expect("the quotes are measured");
     let n = |i: usize| row[i].parse::<f64>().unwrap();
     assert!(n(1) > n(0), "the short quote is not indented: {row:?}");
     assert!(
         n(2) > 30.0,
         "the short quote's three lines are not drawn: {row:?}"
     );
-    assert_eq!((row[3], row[4]), ("2px", "solid"), "{row:?}");
+    assert_eq!(
+        (row[3].as_str(), row[4].as_str()),
+        ("2px", "solid"),
+        "{row:?}"
+    );
     // A closed <details> keeps its content's layout box (row[5]) but does not draw it.
-    assert_eq!(row[6], "false", "the folded quote is drawn: {row:?}");
+    assert_eq!(
+        row[6].as_str(),
+        "false",
+        "the folded quote is drawn: {row:?}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
