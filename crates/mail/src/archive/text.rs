@@ -163,6 +163,17 @@ impl<'a> Links<'a> {
         link.start() - self.base..link.end() - self.base
     }
 
+    /// Whether every link lies inside one of `ranges` (sorted, not overlapping; the first
+    /// field of each entry, a quote depth, is not read): what a page drawn a range at a
+    /// time needs, since a link across two ranges could not be drawn whole.
+    fn within<T>(&self, ranges: &[(T, Range<usize>)]) -> bool {
+        self.sorted.iter().all(|l| {
+            let l = self.range(l);
+            let k = ranges.partition_point(|(_, r)| r.start <= l.start);
+            k > 0 && l.end <= ranges[k - 1].1.end
+        })
+    }
+
     /// Whether a link starts before `at` and ends after it.
     fn crossed(&self, at: usize) -> bool {
         let k = self.sorted.partition_point(|l| l.start() - self.base < at);
@@ -273,12 +284,7 @@ pub(crate) fn write_flowed(
             }
         })
         .collect();
-    let contained = |l: &&MailLink| {
-        let l = links.range(l);
-        let k = shown.partition_point(|(_, r)| r.start <= l.start);
-        k > 0 && l.end <= shown[k - 1].1.end
-    };
-    if !links.sorted.iter().all(contained) {
+    if !links.within(&shown) {
         return Ok(false);
     }
     out.write_all(b"<div class=\"flowed\" dir=\"auto\">")?;
@@ -348,12 +354,7 @@ pub(crate) fn write_quoted(
         return Ok(false);
     }
     let links = Links::new(part.links(), base);
-    let contained = |l: &&MailLink| {
-        let l = links.range(l);
-        let k = lines.partition_point(|(_, r)| r.start <= l.start);
-        k > 0 && l.end <= lines[k - 1].1.end
-    };
-    if !links.sorted.iter().all(contained) {
+    if !links.within(&lines) {
         return Ok(false);
     }
     out.write_all(b"<div class=\"flowed plain\" dir=\"auto\">")?;
