@@ -1,9 +1,14 @@
 //! `linkscan redact`: each input with its links replaced, every other byte kept.
 //!
-//! The inputs go through the same windows and pieces as `linkify` ([`input::for_each_piece`]:
-//! read a window at a time, scanned in parallel, given in order), so memory is bounded by
-//! the window, whatever the size of the input. The parts of a piece tile the input, and each
-//! part is written as it is but for its links, each replaced by the template.
+//! Regular files go the way of `find --count` ([`files::for_each_window`]): each worker
+//! reads a window, redacts it into an output buffer of its own (copying the bytes between
+//! links, writing the template for each link) and the calling thread writes the buffers in
+//! order. Nothing is kept per link. A window is at most its size times the template's
+//! growth over the shortest link ([`Replacer::bounded`]); a template that could grow a
+//! window past [`MAX_GROWTH`] times, and standard input and other streams, go through the
+//! windows and pieces of `linkify` instead ([`input::for_each_piece`]: read by a reader
+//! thread, scanned in parallel, written link by link). Either way memory is bounded by a
+//! few windows, whatever the size of the input, and the parts written tile the input.
 
 use std::hash::Hasher;
 use std::io::{self, Write};
@@ -12,7 +17,11 @@ use linkscan::{Link, LinkFinder, LinkKind};
 use siphasher::sip128::{Hasher128, SipHasher24};
 
 use crate::flags::{Part, RedactArgs, Template};
-use crate::{input, Outcome};
+use crate::{files, input, Outcome};
+
+/// The most a window may grow by redaction on the workers' path: the template's bytes,
+/// over the shortest link (three bytes), at most this many times the window.
+const MAX_GROWTH: usize = 32;
 
 /// Redacts `files` (none: standard input) to `out`.
 pub(crate) fn run(
@@ -23,6 +32,28 @@ pub(crate) fn run(
     let template = args.replace.clone().unwrap_or_default();
     let replacer = Replacer::new(template, &args.hash_key);
     let named = vec![true; args.files.len()];
+    if !args.files.is_empty() && files::all_regular(&args.files) && replacer.bounded() {
+        // Each worker redacts the window it read; the buffers are written in order.
+        return files::for_each_window(
+            &args.files,
+            &named,
+            Vec::new,
+            |_, _, window, redacted: &mut Vec<u8>| {
+                // `LinkFinder::redact_to`'s loop, with the replacement written in place
+                // (not through a buffer of its own).
+                redacted.clear();
+                redacted.reserve(window.len());
+                let mut at = 0;
+                for link in finder.links_bytes(window) {
+                    redacted.extend_from_slice(&window[at..link.start()]);
+                    replacer.write(&link, &window[link.range()], redacted);
+                    at = link.end();
+                }
+                redacted.extend_from_slice(&window[at..]);
+            },
+            |_, _, _, redacted| out.write_all(redacted),
+        );
+    }
     let mut scratch = Vec::new();
     input::for_each_piece(&args.files, &named, finder, |_, _, piece| {
         let mut at = piece.range.start;
@@ -45,6 +76,9 @@ struct Replacer {
     template: Template,
     /// The SipHash key of `{hash}`, from `--hash-key`.
     keys: (u64, u64),
+    /// The replacements of a URL and of an email address, when the template has no
+    /// `{host}` or `{hash}` (the usual case): one copy per link.
+    fixed: Option<[Vec<u8>; 2]>,
 }
 
 impl Replacer {
@@ -53,21 +87,59 @@ impl Replacer {
         let mut hasher = SipHasher24::new_with_keys(0, 0);
         hasher.write(hash_key.as_bytes());
         let key = hasher.finish128();
+        let fixed = template
+            .parts
+            .iter()
+            .all(|part| matches!(part, Part::Text(_) | Part::Kind))
+            .then(|| {
+                [LinkKind::Url, LinkKind::Email].map(|kind| {
+                    let mut out = Vec::new();
+                    for part in &template.parts {
+                        match part {
+                            Part::Text(s) => out.extend_from_slice(s.as_bytes()),
+                            _ => out.extend_from_slice(kind_word(kind)),
+                        }
+                    }
+                    out
+                })
+            });
         Replacer {
             template,
             keys: (key.h1, key.h2),
+            fixed,
         }
+    }
+
+    /// Whether a window redacted on a worker stays within [`MAX_GROWTH`] times its size:
+    /// each link (three bytes or more) becomes the template's text, at most 32 bytes per
+    /// `{hash}`, five per `{kind}` and the link's own length per `{host}`.
+    fn bounded(&self) -> bool {
+        let mut fixed = 0;
+        let mut hosts = 0;
+        for part in &self.template.parts {
+            match part {
+                Part::Text(s) => fixed += s.len(),
+                Part::Kind => fixed += 5,
+                Part::Hash => fixed += 32,
+                Part::Host => hosts += 1,
+            }
+        }
+        fixed.div_ceil(3) + hosts <= MAX_GROWTH
     }
 
     /// Appends the replacement of `link`, whose text is `text`, to `out`.
     fn write(&self, link: &Link, text: &[u8], out: &mut Vec<u8>) {
+        if let Some([url, email]) = &self.fixed {
+            out.extend_from_slice(match link.kind() {
+                LinkKind::Email => email,
+                _ => url,
+            });
+            return;
+        }
         for part in &self.template.parts {
             match part {
                 Part::Text(s) => out.extend_from_slice(s.as_bytes()),
-                Part::Kind => out.extend_from_slice(match link.kind() {
-                    LinkKind::Email => b"EMAIL",
-                    _ => b"URL",
-                }),
+                Part::Kind => out.extend_from_slice(kind_word(link.kind())),
                 Part::Host => {
                     // A link is a run of whole characters; the lossy form is for safety.
                     let text = String::from_utf8_lossy(text);
@@ -85,6 +157,14 @@ impl Replacer {
     }
 }
 
+/// What `{kind}` stands for.
+fn kind_word(kind: LinkKind) -> &'static [u8] {
+    match kind {
+        LinkKind::Email => b"EMAIL",
+        _ => b"URL",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,6 +179,19 @@ mod tests {
             &mut out,
         );
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_template_of_text_and_kind_is_written_whole() {
+        assert_eq!(replace("[{kind}]", "", "x@example.org"), "[EMAIL]");
+        assert_eq!(replace("[{kind}]", "", "https://example.org"), "[URL]");
+        assert_eq!(replace("{{{kind}}}", "", "example.org"), "{URL}");
+        let replacer = Replacer::new(Template::parse("<{kind}>").unwrap(), "");
+        assert!(replacer.fixed.is_some() && replacer.bounded());
+        let replacer = Replacer::new(Template::parse("<{host}>").unwrap(), "");
+        assert!(replacer.fixed.is_none() && replacer.bounded());
+        let long = Template::parse(&"x".repeat(100)).unwrap();
+        assert!(!Replacer::new(long, "").bounded());
     }
 
     #[test]

@@ -258,3 +258,43 @@ fn a_large_input_streams_with_bounded_memory() {
     memory::assert_under("redact of 40 MB at -j 2", peak, 3 * 32 * MIB + 48 * MIB);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn files_read_by_the_workers_redact_as_standard_input_does() {
+    // A regular file is redacted on the workers, window by window; standard input (a
+    // pipe), and any input with a template that may grow a window too much, by the
+    // reader thread's pieces. The same bytes either way, across many windows: link-dense
+    // lines, a run without white space longer than a window, text around them.
+    let mut text = Vec::new();
+    for i in 0..40_000 {
+        text.extend_from_slice(format!("x{i}.com a{i}@b.org:{i} ").as_bytes());
+        if i % 7 == 0 {
+            text.push(b'\n');
+        }
+    }
+    text.extend_from_slice(&"x.com:1".repeat(150_000).into_bytes());
+    text.extend_from_slice(TOUR.as_bytes());
+    let dir = temp_dir("paths");
+    let path = dir.join("dense.txt");
+    std::fs::write(&path, &text).unwrap();
+    let file = path.to_str().unwrap();
+    let long = format!("<{}{{kind}}>", "-".repeat(200));
+    for template in ["<{kind}>", "{host}/{hash}", long.as_str()] {
+        let (code, from_file, err) = run(&["redact", "--replace", template, file], b"");
+        assert_eq!(code, Some(0), "{err}");
+        let (code, from_stdin, err) = run(&["redact", "--replace", template], &text);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(
+            from_file == from_stdin,
+            "{template}: the file and stdin differ"
+        );
+        if template == "<{kind}>" {
+            // And the links are those `find` reports, each replaced once.
+            let out = String::from_utf8(from_file).unwrap();
+            let replaced = out.matches("<URL>").count() + out.matches("<EMAIL>").count();
+            assert_eq!(replaced, found(&path, &[]).len());
+            assert!(replaced > 200_000, "{replaced}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
