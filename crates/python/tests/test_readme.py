@@ -155,8 +155,14 @@ def test_the_harness_reads_expected_output():
 
 
 @pytest.fixture(scope="module")
-def newcomer() -> dict:
-    """A fresh clone beside a ``shared`` link, and the environment the recipes run in."""
+def newcomer():
+    """A fresh clone beside a ``shared`` link, and the environment the recipes run in.
+
+    The clones build into this repository's ``target/`` (the dependencies are compiled
+    once), where their builds of the workspace's own packages replace this checkout's
+    under the same names, with fingerprints of the clones' files: afterwards those
+    fingerprints are removed, so that the next build here compiles this checkout's
+    sources again instead of taking the clone's build of the last commit for fresh."""
     data = shared()
     assert data.is_dir(), f"no data folder at {data}: set LINKSCAN_SHARED"
     if not shutil.which("git") or not (REPO / ".git").exists():
@@ -194,7 +200,9 @@ def newcomer() -> dict:
         CARGO_INSTALL_ROOT=str(installed),
         PATH=os.pathsep.join([str(installed / "bin"), *path]),
     )
-    return {"clone": clone, "bare": bare, "env": env}
+    yield {"clone": clone, "bare": bare, "env": env}
+    for fingerprint in (REPO / "target").glob("*/.fingerprint/linkscan-*"):
+        shutil.rmtree(fingerprint, ignore_errors=True)
 
 
 @pytest.mark.parametrize("block", RUNNABLE, ids=[b.id for b in RUNNABLE])
