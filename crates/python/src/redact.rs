@@ -150,6 +150,13 @@ impl<O: OffsetSizeTrait> Rows<O> {
         values: &[u8],
         is_null: impl Fn(usize) -> bool,
     ) -> Result<(), String> {
+        // About the size of the output (links replaced by templates aside): one
+        // allocation for the chunk instead of a doubling buffer.
+        if let (Some(&first), Some(&last)) = (offsets.first(), offsets.last()) {
+            if let (Ok(first), Ok(last)) = (first.try_into(), last.try_into()) {
+                self.values.reserve(usize::saturating_sub(last, first));
+            }
+        }
         for (i, pair) in offsets.windows(2).enumerate() {
             if is_null(i) {
                 self.push(finder, replacer, None)?;
