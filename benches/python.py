@@ -7,7 +7,8 @@ FILE defaults to the shared corpus email-intl.txt. Reports, as best of --runs:
 
 * ``linkscan find --count -j 1 FILE``: the whole process, single thread (the reference);
 * ``find_arrow`` over FILE cut into 4 KB rows (cut at character boundaries) as one
-  pyarrow string array, the array built beforehand;
+  pyarrow string array, the array built beforehand, and ``redact_arrow`` on the same
+  array (every link replaced by ``<URL>``/``<EMAIL>``, a new string array);
 * ``find(str)`` over the whole file as one ``str``: a fresh ``str`` each run (decoded
   outside the timing), so the UTF-8 form that the scan reads is made inside it, as for a
   string that was just read; and ``find(str)`` again on the same ``str`` (UTF-8 cached);
@@ -79,6 +80,7 @@ def main() -> int:
     array = pa.array(rows_of(data, 4096), pa.string())
     arrow_links = linkscan.find_arrow(array).num_rows
     arrow = best(args.runs, lambda _: linkscan.find_arrow(array))
+    redact_arrow = best(args.runs, lambda _: linkscan.redact_arrow(array))
 
     text = data.decode("utf-8")
     assert linkscan.count(text) == cli_count, "find(str) and the command disagree"
@@ -91,6 +93,7 @@ def main() -> int:
     for name, seconds in [
         ("linkscan find --count -j 1", cli),
         ("find_arrow, 4 KB rows", arrow),
+        ("redact_arrow, 4 KB rows", redact_arrow),
         ("find(str), fresh str", fresh),
         ("find(str), UTF-8 cached", cached),
         ("count(str), UTF-8 cached", count),

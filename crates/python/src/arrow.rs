@@ -42,8 +42,8 @@ use pyo3::types::{PyCapsule, PyTuple};
 use super::offsets::CodePoints;
 use linkscan::LinkFinder;
 
-const SCHEMA_NAME: &CStr = c"arrow_schema";
-const ARRAY_NAME: &CStr = c"arrow_array";
+pub(crate) const SCHEMA_NAME: &CStr = c"arrow_schema";
+pub(crate) const ARRAY_NAME: &CStr = c"arrow_array";
 
 /// The links of a batch of rows, exported through `__arrow_c_array__` as a struct array
 /// (a record batch for pyarrow).
@@ -77,8 +77,17 @@ impl ArrowLinks {
     }
 }
 
+/// The chunks of `array`, each moved out of its capsules and checked ([`import_chunk`]);
+/// `caller` names the function in errors (`find_arrow`, `redact_arrow`).
+pub(crate) fn import_chunks(array: &Bound<'_, PyAny>, caller: &str) -> PyResult<Vec<ArrayData>> {
+    chunks(array, caller)?
+        .iter()
+        .map(|chunk| import_chunk(chunk, caller))
+        .collect()
+}
+
 /// The chunks of `array`: a pyarrow `ChunkedArray`'s chunks, or the object itself.
-fn chunks<'py>(array: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+fn chunks<'py>(array: &Bound<'py, PyAny>, caller: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
     if array.hasattr("__arrow_c_array__")? {
         return Ok(vec![array.clone()]);
     }
@@ -86,14 +95,14 @@ fn chunks<'py>(array: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
         return array.getattr("chunks")?.extract();
     }
     Err(PyTypeError::new_err(format!(
-        "find_arrow needs an Arrow string array (an object with __arrow_c_array__, or a \
+        "{caller} needs an Arrow string array (an object with __arrow_c_array__, or a \
          pyarrow ChunkedArray), not {}",
         array.get_type().name()?
     )))
 }
 
 /// Moves one chunk out of its PyCapsules and checks its structure.
-fn import_chunk(chunk: &Bound<'_, PyAny>) -> PyResult<ArrayData> {
+fn import_chunk(chunk: &Bound<'_, PyAny>, caller: &str) -> PyResult<ArrayData> {
     let pair = chunk.call_method0("__arrow_c_array__")?;
     let (schema, array): (Bound<'_, PyCapsule>, Bound<'_, PyCapsule>) = pair.extract()?;
     let schema_ptr = schema.pointer_checked(Some(SCHEMA_NAME))?;
@@ -117,7 +126,7 @@ fn import_chunk(chunk: &Bound<'_, PyAny>) -> PyResult<ArrayData> {
         DataType::Utf8View => data.validate_full(),
         other => {
             return Err(PyTypeError::new_err(format!(
-                "find_arrow needs a string array (string, large_string or string_view), not {other}"
+                "{caller} needs a string array (string, large_string or string_view), not {other}"
             )))
         }
     };
@@ -260,10 +269,7 @@ pub fn find_arrow<'py>(
     array: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let pyarrow = py.import("pyarrow")?;
-    let chunks = chunks(array)?
-        .iter()
-        .map(import_chunk)
-        .collect::<PyResult<Vec<ArrayData>>>()?;
+    let chunks = import_chunks(array, "find_arrow")?;
     let links = py
         .detach(|| {
             let mut columns = Columns::new();

@@ -347,6 +347,44 @@ impl PyLinkFinder {
     ) -> PyResult<Bound<'py, PyAny>> {
         super::arrow::find_arrow(py, &self.finder, array)
     }
+
+    /// redact(text: str, *, replace="<{kind}>", hash_key="") -> str
+    ///
+    /// `text` with each link replaced by `replace` and every other character kept.
+    /// `replace` is a template, as `linkscan redact --replace` takes it: `{kind}` (`URL` or
+    /// `EMAIL`), `{host}` (a URL's host, an email's domain), `{hash}` (32 hex digits:
+    /// SipHash-2-4, 128 bits, of the link's text keyed by `hash_key`, the same as the
+    /// command's for the same key), `{{` and `}}` for braces; any other `{name}` is a
+    /// ValueError. Without `hash_key` anyone can hash a guessed address and compare: give
+    /// a secret key for personal data.
+    #[pyo3(signature = (text, *, replace = super::template::DEFAULT_TEMPLATE, hash_key = ""))]
+    fn redact(
+        &self,
+        py: Python<'_>,
+        text: &Bound<'_, PyString>,
+        replace: &str,
+        hash_key: &str,
+    ) -> PyResult<String> {
+        let replacer = super::redact::replacer(replace, hash_key)?;
+        super::redact::redact_str(py, &self.finder, &replacer, text)
+    }
+
+    /// redact_arrow(array, *, replace="<{kind}>", hash_key="") -> pyarrow.Array
+    ///
+    /// Every row of an Arrow string array redacted as `redact` does, in one call: a
+    /// `pyarrow` string array of the same length (`large_string` for a `large_string`
+    /// input, else `string`), null rows kept null. The input is that of `find_arrow`.
+    #[pyo3(signature = (array, *, replace = super::template::DEFAULT_TEMPLATE, hash_key = ""))]
+    fn redact_arrow<'py>(
+        &self,
+        py: Python<'py>,
+        array: &Bound<'py, PyAny>,
+        replace: &str,
+        hash_key: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let replacer = super::redact::replacer(replace, hash_key)?;
+        super::redact::redact_arrow(py, &self.finder, &replacer, array)
+    }
 }
 
 /// escape_url(url: str) -> str

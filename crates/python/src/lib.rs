@@ -4,8 +4,10 @@
 //! The package's Python sources live beside this module in `linkscan/` (`__init__.py`
 //! re-exports these classes and adds the module-level functions; `spark.py` the PySpark
 //! helpers; `mail.py` the archive API). Here: [`finder`] (`Link`, `LinkFinder`,
-//! `escape_url`, `display`, `check`), [`arrow`] (`find_arrow` through the Arrow C data interface), [`mail`]
-//! (`scan_mbox`), and [`offsets`] (byte to code-point offsets).
+//! `escape_url`, `display`, `check`), [`arrow`] (`find_arrow` through the Arrow C data interface),
+//! [`redact`] (`redact`, `redact_arrow`) with the replacement [`template`] of `{kind}`,
+//! `{host}` and the keyed `{hash}`, [`mail`] (`scan_mbox`), and [`offsets`] (byte to
+//! code-point offsets).
 //!
 //! Invariant: no scan holds the GIL, and no Python object is touched while it is released.
 
@@ -13,6 +15,8 @@ mod arrow;
 mod finder;
 mod mail;
 mod offsets;
+mod redact;
+mod template;
 
 use pyo3::prelude::*;
 
@@ -23,6 +27,7 @@ fn linkscan_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<finder::PyLink>()?;
     m.add_class::<finder::PyLinkFinder>()?;
     m.add_class::<arrow::ArrowLinks>()?;
+    m.add_class::<redact::ArrowStrings>()?;
     m.add_class::<mail::PyMessage>()?;
     m.add_class::<mail::MboxScan>()?;
     m.add_class::<mail::ArchiveScan>()?;

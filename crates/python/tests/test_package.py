@@ -28,7 +28,7 @@ def test_version_is_the_crates():
 def test_namespace_holds_the_api_and_nothing_else():
     public = {name for name in dir(linkscan) if not name.startswith("_")}
     submodules = {name for name in public if isinstance(getattr(linkscan, name), types.ModuleType)}
-    assert submodules <= {"arrow", "mail", "spark"}, submodules
+    assert submodules <= {"arrow", "mail", "polars", "spark"}, submodules
     assert public - submodules == set(linkscan.__all__)
     assert len(linkscan.__all__) == len(set(linkscan.__all__))
     for leftover in ("Iterator", "TYPE_CHECKING", "annotations", "pyarrow", "typing", "Literal"):
@@ -135,10 +135,11 @@ def test_the_core_needs_no_extra():
 
     code = (
         "import sys\n"
-        "for name in ('pyarrow', 'pyspark', 'pandas', 'ray'): sys.modules[name] = None\n"
+        "for name in ('pyarrow', 'pyspark', 'pandas', 'ray', 'polars'): sys.modules[name] = None\n"
         "import linkscan, linkscan.mail\n"
         "assert [l.text for l in linkscan.find('see example.com')] == ['example.com']\n"
         "assert linkscan.linkify('NEWS.md') == 'NEWS.md'\n"
+        "assert linkscan.redact('see example.com', replace='[{host}]') == 'see [example.com]'\n"
         "print(linkscan.__version__)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -147,4 +148,4 @@ def test_the_core_needs_no_extra():
     requires = importlib.metadata.requires("linkscan") or []
     assert all("extra ==" in r for r in requires), requires
     extras = importlib.metadata.metadata("linkscan").get_all("Provides-Extra")
-    assert {"arrow", "spark", "ray", "test"} <= set(extras), extras
+    assert {"arrow", "spark", "ray", "polars", "test"} <= set(extras), extras

@@ -215,6 +215,8 @@ def test_recipe_runs_as_written(block: Block, newcomer: dict):
             require("pyspark", program="java")
         if "import ray" in block.code:
             require("ray")
+        if "import polars" in block.code:
+            require("polars")
         command = [sys.executable, "-c", block.code]
     done = subprocess.run(
         command, cwd=clone, env=env, capture_output=True, text=True, timeout=1800

@@ -77,6 +77,33 @@ def test_pandas_udf_null_and_empty_rows(spark):
     assert [[l["text"] for l in row] for row in got] == [["x.com", "y.com"], [], []]
 
 
+def test_redact_pandas_udf_equals_the_command_line(lines_df, linkscan_bin, intl_path):
+    import subprocess
+
+    from linkscan.spark import redact_pandas_udf
+
+    template, key = "<{kind} {host} {hash}>", "spark key"
+    out = subprocess.run(
+        [str(linkscan_bin), "redact", "--replace", template, "--hash-key", key, str(intl_path)],
+        capture_output=True,
+        check=True,
+    ).stdout
+    redact = redact_pandas_udf(replace=template, hash_key=key)
+    rows = lines_df.select("offset", redact("value").alias("value")).orderBy("offset").collect()
+    assert "\n".join(r["value"] for r in rows).encode() == out
+
+
+def test_redact_pandas_udf_null_rows_and_options(spark):
+    from linkscan.spark import redact_pandas_udf
+
+    df = spark.createDataFrame([(1, "x.com or me@example.org"), (2, None), (3, "")], "id long, body string")
+    redacted = df.withColumn("body", redact_pandas_udf(urls=False, replace="[{host}]")("body"))
+    assert [(r.id, r.body) for r in redacted.orderBy("id").collect()] == [
+        (1, "x.com or [example.org]"), (2, None), (3, "")]
+    with pytest.raises(ValueError, match="unknown placeholder"):
+        redact_pandas_udf(replace="{url}")
+
+
 # A stand-in for the PATH's `python3`: Spark's workers run it unless told otherwise.
 NOT_THIS_PYTHON = "#!/bin/sh\necho 'the workers ran python3 from the PATH' >&2\nexit 3\n"
 

@@ -10,7 +10,11 @@ For a ``str``, ``Link.start`` and ``Link.end`` are code-point offsets, so
 ``text[link.start:link.end] == link.text``. ``find_bytes`` takes bytes (which need not be
 valid UTF-8) and gives byte offsets. ``find_arrow`` scans an Arrow string array in one call
 and returns a ``pyarrow.RecordBatch`` of the links (``linkscan.spark`` builds on it), and
-``linkscan.mail.scan_mbox`` reads mail archives. Scans release the GIL.
+``linkscan.mail.scan_mbox`` reads mail archives. ``redact`` replaces each link of a text
+(``<URL>``, ``<EMAIL>`` or a template with ``{kind}``, ``{host}`` and a keyed ``{hash}``,
+as ``linkscan redact``), ``redact_arrow`` every row of an Arrow string array, and
+``import linkscan.polars`` adds ``pl.col(...).linkscan.find()`` and ``.redact()``. Scans
+release the GIL.
 
 ``find``, ``finditer``, ``count``, ``find_bytes`` and ``find_arrow`` report every link the
 standard detects (the ``"conformant"`` policy), as ``linkscan find`` does. ``linkify``
@@ -62,6 +66,8 @@ __all__ = [
     "find_bytes",
     "finditer",
     "linkify",
+    "redact",
+    "redact_arrow",
 ]
 
 # The finders of the module-level functions: the library's defaults, and the same with
@@ -125,3 +131,34 @@ def find_arrow(array: object) -> "pyarrow.RecordBatch":
     pyarrow (``pip install 'linkscan[arrow]'``).
     """
     return _CONFORMANT.find_arrow(array)
+
+
+def _finder_of(options: dict) -> LinkFinder:
+    """The module's conformant finder, or one of ``LinkFinder``'s keyword ``options``."""
+    return LinkFinder(**options) if options else _CONFORMANT
+
+
+def redact(text: str, *, replace: str = "<{kind}>", hash_key: str = "", **finder_options: _typing.Any) -> str:
+    """``text`` with each link replaced by ``replace`` and every other character kept, as
+    ``linkscan redact`` writes it.
+
+    ``replace``: a template with ``{kind}`` (``URL``/``EMAIL``), ``{host}`` (a URL's host,
+    an email's domain) and ``{hash}`` (32 hex digits: SipHash-2-4-128 of the link's text
+    keyed by ``hash_key``, the command's ``--hash-key``: the same digits for the same key);
+    ``{{`` and ``}}`` write braces. ``finder_options`` are ``LinkFinder``'s (``urls``,
+    ``emails``, ``tld_policy``, ``max_link_len``, ``policy``, ``public_suffix_hosts``);
+    without them every link the standard detects is replaced.
+    """
+    return _finder_of(finder_options).redact(text, replace=replace, hash_key=hash_key)
+
+
+def redact_arrow(
+    array: object, *, replace: str = "<{kind}>", hash_key: str = "", **finder_options: _typing.Any
+) -> "pyarrow.Array":
+    """Every row of an Arrow string array redacted as ``redact`` does, in one call.
+
+    ``array`` is what ``find_arrow`` takes; the result is a ``pyarrow`` string array of the
+    same length (``large_string`` for a ``large_string`` input, else ``string``), null rows
+    kept null. Needs pyarrow (``pip install 'linkscan[arrow]'``).
+    """
+    return _finder_of(finder_options).redact_arrow(array, replace=replace, hash_key=hash_key)

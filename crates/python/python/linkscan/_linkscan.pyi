@@ -62,10 +62,24 @@ class LinkFinder:
     def linkify(self, text: str) -> str:
         """``text`` as HTML with the links of this finder's policy in ``<a href>``."""
     def find_arrow(self, array: object) -> pyarrow.RecordBatch: ...
+    def redact(self, text: str, *, replace: str = "<{kind}>", hash_key: str = "") -> str:
+        """``text`` with each link replaced by the template ``replace`` (``{kind}``,
+        ``{host}``, ``{hash}`` keyed by ``hash_key``), every other character kept."""
+    def redact_arrow(
+        self, array: object, *, replace: str = "<{kind}>", hash_key: str = ""
+    ) -> pyarrow.Array:
+        """Every row of an Arrow string array redacted; null rows kept null."""
 
 @final
 class ArrowLinks:
     """The links of ``find_arrow`` before pyarrow imports them (Arrow PyCapsule protocol)."""
+
+    def __arrow_c_array__(self, requested_schema: object | None = None) -> tuple[object, object]: ...
+    def __len__(self) -> int: ...
+
+@final
+class ArrowStrings:
+    """The rows of ``redact_arrow`` before pyarrow imports them (Arrow PyCapsule protocol)."""
 
     def __arrow_c_array__(self, requested_schema: object | None = None) -> tuple[object, object]: ...
     def __len__(self) -> int: ...

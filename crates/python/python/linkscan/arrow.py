@@ -14,8 +14,13 @@ what ``map_batches`` returns is strict: a ``pyarrow.Table`` or a dict of arrays,
 one-argument function ``map_batches`` calls; the finder is made where the function runs,
 so nothing unpicklable is shipped.
 
+``redact_batches_fn(column, replace=..., hash_key=...)`` is the same for redaction: the
+batch with ``column`` replaced by its rows redacted (``redact_arrow``), every other column
+as it was.
+
 Invariant: the output's rows are the links in input order (row, then offset); its columns
-are the ``keep`` columns, then ``LINK_COLUMNS``.
+are the ``keep`` columns, then ``LINK_COLUMNS``. A redacted batch has the input's rows and
+columns, in order.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import pyarrow.compute as pc
 
 from ._linkscan import LinkFinder
 
-__all__ = ["LINK_COLUMNS", "links_table", "map_batches_fn"]
+__all__ = ["LINK_COLUMNS", "links_table", "map_batches_fn", "redact_batches_fn"]
 
 #: The per-link columns of ``links_table``, after the ``keep`` columns: code-point
 #: offsets, byte offsets (UTF-8), ``"url"``/``"email"``, the link's text.
@@ -72,3 +77,24 @@ def map_batches_fn(
         return links_table(batch, column, keep, LinkFinder(**finder_options))
 
     return links
+
+
+def redact_batches_fn(
+    column: str, *, replace: str = "<{kind}>", hash_key: str = "", **finder_options: Any
+) -> Callable[[Batch], pa.Table]:
+    """A function for ``ray.data.Dataset.map_batches(fn, batch_format="pyarrow")``: the
+    batch as a ``pyarrow.Table`` with ``column`` redacted as ``linkscan.redact`` does (null
+    rows null), every other column kept. The template is checked here; the finder is made
+    where the function runs."""
+    LinkFinder(**finder_options).redact("", replace=replace, hash_key=hash_key)  # fails early
+
+    def redacted(batch: Batch) -> pa.Table:
+        table = batch if isinstance(batch, pa.Table) else pa.Table.from_batches([batch])
+        names = table.schema.names
+        if column not in names:
+            raise KeyError(f"no column {column!r} in the batch (its columns: {names})")
+        finder = LinkFinder(**finder_options)
+        out = finder.redact_arrow(table.column(column), replace=replace, hash_key=hash_key)
+        return table.set_column(names.index(column), column, out)
+
+    return redacted

@@ -9,6 +9,8 @@ Two ways in, both running ``LinkFinder.find_arrow`` on each Arrow batch:
 * ``links_pandas_udf()``: a ``pandas_udf`` returning, for each row, an
   ``array<struct<start, end, byte_start, byte_end, kind, text>>``, for ``select`` and
   ``withColumn``.
+* ``redact_pandas_udf(replace=..., hash_key=...)``: a ``pandas_udf`` returning each row
+  with its links replaced (``redact_arrow`` on the batch), a null row null.
 
 ``finder_options`` are the keyword arguments of ``LinkFinder`` (``urls``, ``emails``,
 ``tld_policy``, ``max_link_len``); the finder is made on each executor, so nothing
@@ -47,6 +49,7 @@ __all__ = [
     "links_pandas_udf",
     "links_schema",
     "links_udf",
+    "redact_pandas_udf",
 ]
 
 #: The per-link columns, as (name, Spark SQL type).
@@ -166,3 +169,28 @@ def links_pandas_udf(**finder_options: Any) -> Callable[["Column"], "Column"]:
     # strings (postponed evaluation), so give it the classes.
     links.__annotations__ = {"texts": pd.Series, "return": pd.Series}
     return pandas_udf(links, LINKS_ARRAY_DDL)  # type: ignore[call-overload]
+
+
+def redact_pandas_udf(
+    *, replace: str = "<{kind}>", hash_key: str = "", **finder_options: Any
+) -> Callable[["Column"], "Column"]:
+    """A ``pandas_udf`` giving each row of a string column with its links replaced, as
+    ``linkscan.redact`` does (``replace``: ``{kind}``, ``{host}``, ``{hash}`` keyed by
+    ``hash_key``); a null row stays null.
+
+    ``df.withColumn("body", redact_pandas_udf(replace="{hash}", hash_key=key)("body"))``.
+    The template is checked here, on the driver.
+    """
+    import pandas as pd
+    from pyspark.sql.functions import pandas_udf
+
+    _finder(finder_options).redact("", replace=replace, hash_key=hash_key)  # a bad template fails here
+    _workers_run_this_python()
+
+    def redacted(texts: pd.Series) -> pd.Series:
+        finder = _finder(finder_options)
+        array = pa.array(texts, type=pa.large_string(), from_pandas=True)
+        return finder.redact_arrow(array, replace=replace, hash_key=hash_key).to_pandas()
+
+    redacted.__annotations__ = {"texts": pd.Series, "return": pd.Series}
+    return pandas_udf(redacted, "string")  # type: ignore[call-overload]
