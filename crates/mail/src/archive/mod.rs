@@ -86,8 +86,12 @@
 //! }
 //! archive.finish()?;
 //! let thread = std::fs::read_to_string(dir.join("t00001.html"))?;
-//! // The reply's subject is its parent's: its link is its author and date.
-//! assert!(thread.contains("<a class=\"same\" href=\"00002.html\">"));
+//! // The reply's subject is its parent's: its link (to its text below) is its author
+//! // and date; its text is there, with a link to its own page.
+//! assert!(thread.contains("<a class=\"same\" href=\"#m2\">"));
+//! assert!(thread.contains("<article class=\"post d1\" id=\"m2\">"));
+//! assert!(thread.contains("<a class=\"own\" href=\"00002.html\">message 2</a>"));
+//! assert!(thread.contains(">yes\n</pre>"));
 //! assert!(!thread.contains("re: plans"));
 //! let month = std::fs::read_to_string(dir.join("2024-01.html"))?;
 //! assert!(month.contains("<ul class=\"thread\">"));
