@@ -313,7 +313,7 @@ fn a_damaged_state_is_rebuilt() {
             Box::new(|s: Vec<u8>| {
                 String::from_utf8(s)
                     .unwrap()
-                    .replacen("state 3", "state 9", 1)
+                    .replacen("state 4", "state 9", 1)
                     .into_bytes()
             }),
         ),
@@ -628,7 +628,7 @@ fn the_trees_show_changed_subjects_and_names_only() {
     );
     assert!(
         thread.contains(
-            "<a class=\"same\" href=\"00002.html\"><span class=\"from\" dir=\"ltr\">\
+            "<a class=\"same\" href=\"#m2\"><span class=\"from\" dir=\"ltr\">\
              <bdi>Bob</bdi></span>"
         ),
         "{thread}"

@@ -317,7 +317,9 @@ fn archive_index_is_grouped_by_month_and_thread() {
 
     // The archive by file name with proper plurals; never the folder it was read from.
     assert!(
-        index.contains("<li>list.mbox: 5 messages, 1 link, 0 warnings</li>"),
+        index.contains(
+            "<li>list.mbox: 5 messages, 1 link (URLs and email addresses), 0 warnings</li>"
+        ),
         "{index}"
     );
     assert!(!index.contains(dir.to_str().unwrap()), "{index}");
@@ -336,7 +338,7 @@ fn archive_index_is_grouped_by_month_and_thread() {
         ]
     );
     assert!(
-        index.contains("5 messages in 3 threads, 1 link cited."),
+        index.contains("5 messages in 3 threads; their texts cite 1 URL and 0 email addresses"),
         "{index}"
     );
 
@@ -373,7 +375,8 @@ fn archive_index_is_grouped_by_month_and_thread() {
         february.contains("<ul class=\"threads\">\n<li><a href=\"00004.html\">"),
         "{february}"
     );
-    // The thread page: each reply one level deeper than the message it answers.
+    // The thread page: each reply one level deeper than the message it answers, each
+    // entry a link to the message's text below.
     let thread = std::fs::read_to_string(web.join("t00001.html")).unwrap();
     let nesting: Vec<(usize, &str)> = thread
         .match_indices("<li><a ")
@@ -381,10 +384,21 @@ fn archive_index_is_grouped_by_month_and_thread() {
             let before = &thread[..at];
             let depth = before.matches("<ul").count() - before.matches("</ul>").count();
             let href = at + thread[at..].find("href=\"").unwrap() + 6;
-            (depth, &thread[href..href + 5])
+            (
+                depth,
+                &thread[href..href + thread[href..].find('"').unwrap()],
+            )
         })
         .collect();
-    assert_eq!(nesting, [(1, "00001"), (2, "00003"), (3, "00004")]);
+    assert_eq!(nesting, [(1, "#m1"), (2, "#m3"), (3, "#m4")]);
+    for n in [1, 3, 4] {
+        assert!(
+            thread.contains(&format!(
+                "<a class=\"own\" href=\"0000{n}.html\">message {n}</a>"
+            )),
+            "{thread}"
+        );
+    }
     assert!(web.join("undated.html").exists());
 }
 
@@ -421,19 +435,19 @@ fn archive_pages_link_previous_and_next() {
     assert_eq!(
         nav(1),
         "<nav class=\"archive\"><span class=\"none\">Previous</span>\
-         <a rel=\"next\" href=\"00002.html\">Next</a><a href=\"t00001.html\">Thread</a>\
+         <a rel=\"next\" href=\"00002.html\">Next</a><a href=\"t00001.html#m1\">Thread</a>\
          <a href=\"2024-01.html\">Month</a><a href=\"index.html\">Index</a>"
     );
     assert_eq!(
         nav(3),
         "<nav class=\"archive\"><a rel=\"prev\" href=\"00002.html\">Previous</a>\
-         <a rel=\"next\" href=\"00004.html\">Next</a><a href=\"t00001.html\">Thread</a>\
+         <a rel=\"next\" href=\"00004.html\">Next</a><a href=\"t00001.html#m3\">Thread</a>\
          <a href=\"2024-01.html\">Month</a><a href=\"index.html\">Index</a>"
     );
     assert_eq!(
         nav(5),
         "<nav class=\"archive\"><a rel=\"prev\" href=\"00004.html\">Previous</a>\
-         <span class=\"none\">Next</span><a href=\"t00005.html\">Thread</a>\
+         <span class=\"none\">Next</span><a href=\"t00005.html#m5\">Thread</a>\
          <a href=\"undated.html\">Month</a><a href=\"index.html\">Index</a>"
     );
     // The thread links: the message answered, the replies, previous and next in the

@@ -1125,11 +1125,11 @@ fn list_depth(page: &str) -> usize {
 
 /// A thread 10,000 replies deep, a message that answers itself and two whose References
 /// name each other: every message has its page, no thread loops or is lost, the thread
-/// goes on over pages of at most `PAGE_ENTRIES` messages, and the lists nest at most
+/// goes on over pages of at most `THREAD_PAGE_MESSAGES` messages, and the lists nest at most
 /// `MAX_NESTING` levels (a browser's parser stops nesting at a few hundred).
 #[test]
 fn a_thread_10000_deep_and_cycles_make_bounded_pages() {
-    use linkscan_mail::archive::{MAX_NESTING, PAGE_ENTRIES};
+    use linkscan_mail::archive::{MAX_NESTING, THREAD_PAGE_MESSAGES};
     let n: usize = 10_000;
     let mut messages: Vec<Vec<u8>> = (0..n)
         .map(|i| {
@@ -1169,7 +1169,7 @@ fn a_thread_10000_deep_and_cycles_make_bounded_pages() {
         web.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let pages = n.div_ceil(PAGE_ENTRIES);
+    let pages = n.div_ceil(THREAD_PAGE_MESSAGES);
     let mut listed = 0;
     for k in 0..pages {
         let name = if k == 0 {

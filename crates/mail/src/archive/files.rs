@@ -226,6 +226,100 @@ impl<'a> Output<'a> {
     }
 }
 
+impl Output<'_> {
+    /// Writes page `name` as `write` makes it, streamed through a buffer (never whole in
+    /// memory), unless the last run wrote it as it is: with an earlier run's hashes,
+    /// `write` runs once to hash the page, and once more to write it only if it differs.
+    /// The hash recorded is that of the bytes, as [`Output::put`] records it.
+    pub(crate) fn put_with(
+        &mut self,
+        name: String,
+        mut write: impl FnMut(&mut dyn Write) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let path = self.dir.join(&name);
+        if let Some(&old) = self.before.and_then(|b| b.get(&name)) {
+            let mut sink = Hashing::new(io::sink());
+            write(&mut sink)?;
+            if sink.hash.finish() == old
+                && fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() == sink.len)
+            {
+                self.pages.insert(name, old);
+                return Ok(());
+            }
+        }
+        let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+        let mut out = Hashing::new(io::BufWriter::with_capacity(
+            1 << 16,
+            create_replacing(&path)?,
+        ));
+        write(&mut out).map_err(named)?;
+        let hash = out.hash.finish();
+        let replacing = out.inner.into_inner().map_err(|e| named(e.into_error()))?;
+        replacing.finish()?;
+        self.written += 1;
+        self.pages.insert(name, hash);
+        Ok(())
+    }
+}
+
+/// A writer that hashes ([`Hash64`](super::hash::Hash64)) and counts what goes through it.
+struct Hashing<W> {
+    inner: W,
+    hash: super::hash::Hash64,
+    len: u64,
+}
+
+impl<W: Write> Hashing<W> {
+    fn new(inner: W) -> Hashing<W> {
+        Hashing {
+            inner,
+            hash: super::hash::Hash64::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hash.update(&buf[..n]);
+        self.len += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Copies bytes `start..end` of the page at `path` to `out`: a plain file this run wrote
+/// or kept, opened without following a link, at least `end` bytes long; else an error
+/// that says the page is not as this run wrote it. An empty range reads nothing.
+pub(crate) fn copy_range(path: &Path, start: u64, end: u64, out: &mut dyn Write) -> io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    if start == end {
+        return Ok(());
+    }
+    let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+    let not_as_written = || {
+        named(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "the page is not as this run wrote it",
+        ))
+    };
+    let mut file = open_no_follow(path, false).map_err(named)?;
+    let meta = file.metadata().map_err(named)?;
+    if !meta.is_file() || meta.len() < end || start > end {
+        return Err(not_as_written());
+    }
+    file.seek(SeekFrom::Start(start)).map_err(named)?;
+    let copied = io::copy(&mut file.take(end - start), out)?;
+    if copied != end - start {
+        return Err(not_as_written());
+    }
+    Ok(())
+}
+
 impl Replacing {
     /// Gives the written file its name.
     pub(crate) fn finish(mut self) -> io::Result<()> {

@@ -33,7 +33,7 @@ use super::rows::Plan;
 use super::{date, text, Addresses, Archive, MAX_REPLIES_SHOWN};
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:62em;margin:1em auto;\
-padding:0 1em;line-height:1.4}pre{white-space:pre-wrap;overflow-wrap:anywhere;\
+padding:0 1em;line-height:1.4;overflow-wrap:anywhere}pre{white-space:pre-wrap;overflow-wrap:anywhere;\
 unicode-bidi:plaintext;\
 font-family:ui-monospace,monospace;background:#f6f6f6;padding:.5em}\
 table.headers th{text-align:left;padding-right:1em;vertical-align:top;white-space:nowrap}\
@@ -52,7 +52,14 @@ body.message>nav.archive{order:-2}body.message>table.headers{order:-1}nav a,nav 
 .flowed{background:#f6f6f6;padding:.5em}.flowed p{margin:0;min-height:1.4em;white-space:pre-wrap;\
 overflow-wrap:anywhere;unicode-bidi:plaintext}\
 .flowed blockquote{margin:0 0 0 .2em;padding-left:.8em;border-left:2px solid #99b;color:#335}\
-.plain{font-family:ui-monospace,monospace}.flowed summary{color:#555;cursor:pointer}";
+.plain{font-family:ui-monospace,monospace}.flowed summary{color:#555;cursor:pointer}\
+article.post{border-top:1px solid #ddd;margin-top:.6em;padding-top:.2em;min-width:0}\
+p.post{margin:.2em 0}p.post .subject{font-weight:bold}.own,.depth{color:#555;margin-left:.6em}\
+article.d1,article.d2,article.d3,article.d4,article.d5,article.d6{border-left:2px solid #ccd;\
+padding-left:.6em}article.d2{margin-left:.8em}article.d3{margin-left:1.6em}\
+article.d4{margin-left:2.4em}article.d5{margin-left:3.2em}article.d6{margin-left:4em}\
+@media (max-width:40em){body{padding:0 .5em}ul.threads ul{padding-left:.4em}.date{white-space:normal}\
+article.d2,article.d3,article.d4,article.d5,article.d6{margin-left:.8em}}";
 
 /// The title of a page named `page` in the archive of the list named `list` (none:
 /// the page's name alone).
@@ -188,7 +195,7 @@ impl Archive {
         }
         nav.push_str(&format!(
             "<a href=\"{}\">Thread</a><a href=\"{}\">Month</a><a href=\"index.html\">Index</a></nav>",
-            plan.thread_page(&self.rows, m),
+            plan.in_thread(&self.rows, m),
             plan.month_page(m)
         ));
         nav

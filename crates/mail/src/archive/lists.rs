@@ -1,24 +1,24 @@
-//! The list pages: a page per thread, a page per month, and the front page.
+//! The list pages: the tree of a thread (on its pages, `posts`), a page per month, and
+//! the front page.
 //!
 //! # Algorithm
 //!
 //! A thread page lists its messages in thread order (the [`Plan`]'s tree), a month page
 //! its threads in the order of their first message that month; both are nested lists
 //! drawn from the depth of each message (`write_nested`), one level at a time, at most
-//! [`MAX_NESTING`] deep, and go on over numbered pages of [`PAGE_ENTRIES`] messages with a
-//! pager ([`write_pager`], which the links pages use too). The front page has the inputs
-//! and their totals, the archive's totals and a row per month.
+//! [`MAX_NESTING`] deep. A month goes on over numbered pages of [`PAGE_ENTRIES`] messages
+//! with a pager ([`write_pager`], which the thread and links pages use too). The front
+//! page has the inputs and their totals, the archive's totals and a row per month.
 //!
 //! # Invariants
 //!
 //! * No list page grows with the archive: [`PAGE_ENTRIES`] messages at most; only the
 //!   front page grows, by a row per month.
-//! * Every entry is a link to a page of this folder; the texts are the row's, escaped.
+//! * Every entry is a link to a page of this folder (or to a message's text on the same
+//!   page); the texts are the row's, escaped.
 
 use std::collections::HashSet;
 use std::io::{self, Write};
-
-use linkscan::html::write_escaped;
 
 use super::files::{paged_name, Output};
 use super::heads::{titled, write_head};
@@ -29,11 +29,13 @@ use super::{Archive, MAX_NESTING, PAGE_ENTRIES};
 impl Archive {
     /// Writes `entries` (messages and their depths) as nested lists: each entry one level
     /// at most deeper than the one before ([`MAX_NESTING`] at most), the first at the top;
-    /// `thread_start` says where a new thread begins (a new top-level item).
-    fn write_nested(
+    /// `thread_start` says where a new thread begins (a new top-level item). Each entry
+    /// links to its message's page, or with `anchors` to its text on this page (`#mN`).
+    pub(super) fn write_nested(
         &self,
         plan: &Plan,
         entries: &[(usize, usize, bool)],
+        anchors: bool,
         extra: impl Fn(usize, bool) -> String,
         out: &mut impl Write,
     ) -> io::Result<()> {
@@ -77,7 +79,11 @@ impl Archive {
             let parent = plan.tree.parent[m]
                 .filter(|_| !start)
                 .map(|p| &self.rows[p]);
-            row.write_entry(parent, &more, out)?;
+            if anchors {
+                row.write_entry_to(&format!("#m{}", row.global), parent, &more, out)?;
+            } else {
+                row.write_entry(parent, &more, out)?;
+            }
         }
         if !first {
             while open > 0 {
@@ -87,58 +93,6 @@ impl Archive {
             out.write_all(b"</li>")?;
         }
         out.write_all(b"\n</ul>\n")
-    }
-
-    pub(super) fn write_threads(
-        &self,
-        plan: &Plan,
-        name: &str,
-        output: &mut Output<'_>,
-    ) -> io::Result<()> {
-        for thread in &plan.tree.threads {
-            let first = &self.rows[thread[0]];
-            let base = format!("t{:05}", first.global);
-            let pages = thread.len().div_ceil(PAGE_ENTRIES);
-            for (k, chunk) in thread.chunks(PAGE_ENTRIES).enumerate() {
-                let page = paged_name(&base, k);
-                let mut out = Vec::new();
-                write_head(&mut out, &titled(&first.subject, Some(name)))?;
-                write!(
-                    out,
-                    "<nav><a href=\"index.html\">Index</a><a href=\"{}\">Month</a></nav>\n\
-                     <h1><bdi dir=\"auto\">",
-                    plan.month_page(thread[0])
-                )?;
-                write_escaped(&first.subject, &mut out)?;
-                writeln!(
-                    out,
-                    "</bdi></h1>\n<p>Thread of {}.</p>",
-                    count(thread.len(), "message")
-                )?;
-                write_pager(&base, k, pages, &mut out)?;
-                let entries: Vec<(usize, usize, bool)> = chunk
-                    .iter()
-                    .map(|&m| (m, plan.tree.depth[m], false))
-                    .collect();
-                self.write_nested(
-                    plan,
-                    &entries,
-                    |m, _| {
-                        let links = self.rows[m].links;
-                        if links > 0 {
-                            format!(" <span class=\"count\">{}</span>", count(links, "link"))
-                        } else {
-                            String::new()
-                        }
-                    },
-                    &mut out,
-                )?;
-                write_pager(&base, k, pages, &mut out)?;
-                out.write_all(b"</body></html>\n")?;
-                output.put(page, &out)?;
-            }
-        }
-        Ok(())
     }
 
     pub(super) fn write_months(
@@ -192,6 +146,7 @@ impl Archive {
                 self.write_nested(
                     plan,
                     &entries,
+                    false,
                     |m, start| {
                         let t = plan.tree.thread[m];
                         let thread = &plan.tree.threads[t];
@@ -213,61 +168,6 @@ impl Archive {
             }
         }
         Ok(())
-    }
-
-    pub(super) fn write_front(
-        &self,
-        plan: &Plan,
-        name: &str,
-        output: &mut Output<'_>,
-    ) -> io::Result<()> {
-        let mut out = Vec::new();
-        write_head(&mut out, name)?;
-        out.write_all(b"<h1><bdi dir=\"auto\">")?;
-        write_escaped(name, &mut out)?;
-        out.write_all(b"</bdi></h1>\n<ul class=\"archives\">\n")?;
-        for (name, totals) in &self.inputs {
-            out.write_all(b"<li>")?;
-            // An input named after an address is obfuscated as the addresses are.
-            write_escaped(&self.style().said(name), &mut out)?;
-            writeln!(
-                out,
-                ": {}, {}, {}</li>",
-                count(totals.messages, "message"),
-                count(totals.links, "link"),
-                count(totals.warnings, "warning")
-            )?;
-        }
-        out.write_all(b"</ul>\n")?;
-        writeln!(
-            out,
-            "<p class=\"totals\">{} in {}, {} cited.</p>",
-            count(self.rows.len(), "message"),
-            count(plan.tree.threads.len(), "thread"),
-            count(self.rows.iter().map(|r| r.links).sum(), "link")
-        )?;
-        out.write_all(
-            b"<p><a href=\"links.html\">Every link the list has cited</a>, by host \
-              (<a href=\"links.json\">JSON</a>).</p>\n",
-        )?;
-        out.write_all(
-            b"<table class=\"months\">\n<thead><tr><th>Month</th><th>Messages</th>\
-              <th>Threads</th></tr></thead>\n<tbody>\n",
-        )?;
-        for (k, (month, list)) in plan.months.iter().enumerate() {
-            let label = if month == "undated" { "Undated" } else { month };
-            let threads: HashSet<usize> = list.iter().map(|&m| plan.tree.thread[m]).collect();
-            let _ = k;
-            writeln!(
-                out,
-                "<tr><td><a href=\"{month}.html\">{label}</a></td><td class=\"n\">{}</td>\
-                 <td class=\"n\">{}</td></tr>",
-                list.len(),
-                threads.len()
-            )?;
-        }
-        out.write_all(b"</tbody></table>\n</body></html>\n")?;
-        output.put("index.html".to_string(), &out)
     }
 }
 
@@ -308,7 +208,7 @@ mod tests {
     use super::super::rows::{Cited, Row};
     use super::super::text::{id_hash, References};
     use super::*;
-    use crate::archive::MAX_REPLIES_SHOWN;
+    use crate::archive::{MAX_REPLIES_SHOWN, THREAD_PAGE_MESSAGES};
 
     /// An archive of `n` synthetic rows in `dir`: message `i` in thread `thread(i)`,
     /// answering `parent(i)`, dated in January 2024.
@@ -334,12 +234,15 @@ mod tests {
                 subject: format!("s{i}"),
                 list: String::new(),
                 links: 0,
+                addresses: 0,
                 links_all: 0,
                 warnings: 0,
                 references: References::default(),
                 cited: Cited::default(),
                 body_len: 0,
                 end_hash: 0,
+                text_start: 0,
+                text_len: 0,
             });
         }
         archive
@@ -356,8 +259,8 @@ mod tests {
     }
 
     /// 100,000 messages in one thread (each answering the one at half its number: a
-    /// binary tree 17 deep) go on over 200 thread pages of at most [`PAGE_ENTRIES`]
-    /// messages, each listed once; a message with 50,000 replies lists
+    /// binary tree 17 deep) go on over 2,000 thread pages of at most
+    /// [`THREAD_PAGE_MESSAGES`] messages, each listed once; a message with 50,000 replies lists
     /// [`MAX_REPLIES_SHOWN`] of them on its page.
     #[test]
     fn a_thread_of_100000_messages_is_paged() {
@@ -371,7 +274,7 @@ mod tests {
         let mut output = Output::new(&dir, None);
         archive.write_threads(&plan, "List", &mut output).unwrap();
         let written = output.pages;
-        assert_eq!(written.len(), n.div_ceil(PAGE_ENTRIES));
+        assert_eq!(written.len(), n.div_ceil(THREAD_PAGE_MESSAGES));
         let sizes = sizes(&dir, "t");
         assert_eq!(sizes.len(), written.len());
         assert!(

@@ -15,14 +15,19 @@
 //!   message it answers, its replies, and the previous and next message of its thread;
 //!   the warnings of the message if any; every scanned text part with its links (see
 //!   `page`); the parts not shown (attachments), with name and type.
-//! * `tNNNNN.html` (`tNNNNN-2.html`, … past [`PAGE_ENTRIES`] messages), one per thread,
-//!   named after its first message: the messages in thread order (`threads`) as nested
-//!   lists, so that the structure shows without the style sheet too.
+//! * `tNNNNN.html` (`tNNNNN-2.html`, …), one per thread, named after its first message:
+//!   the tree of the messages it holds as nested lists (so that the structure shows
+//!   without the style sheet too), then each message in thread order (`threads`) with its
+//!   author, date, a link to its page and its text as its page shows it, an anchor `mN`
+//!   each, indented by reply depth (`posts`). A page holds at most
+//!   [`THREAD_PAGE_MESSAGES`] messages and [`THREAD_PAGE_TEXT`] bytes of text (a longer
+//!   message alone, whole); the thread goes on over numbered pages.
 //! * `YYYY-MM.html` (`YYYY-MM-2.html`, …; `undated.html`), one per month of the messages'
 //!   UTC dates: the threads of the month as nested lists, in the order of their first
 //!   message that month, each thread's messages of that month in thread order.
-//! * `index.html`: the inputs and their totals, the archive's totals, and a table of the
-//!   months, each with its number of messages and threads on its own row.
+//! * `index.html`: what the archive is and its counts (messages, threads, URLs, email
+//!   addresses), the newest threads, the inputs and their totals, and a table of the
+//!   months, each with its number of messages and threads on its own row (`front`).
 //! * `links.html`, a page per host and `links.json`: every URL the messages cite, by
 //!   host, with the messages that cite it and the date it was first cited (`links`).
 //!
@@ -32,11 +37,13 @@
 //!
 //! # Invariants
 //!
-//! * No page grows with the archive: a thread page and a month page hold at most
-//!   [`PAGE_ENTRIES`] messages and go on over numbered pages, a message page lists at most
+//! * No page grows with the archive: a month page holds at most [`PAGE_ENTRIES`]
+//!   messages, a thread page [`THREAD_PAGE_MESSAGES`] and [`THREAD_PAGE_TEXT`] bytes of
+//!   text (or one longer message), and both go on over numbered pages, a message page lists at most
 //!   [`MAX_REPLIES_SHOWN`] replies; only the front page grows, by a row per month.
 //! * Memory: a row per message of at most a few KiB ([`MAX_ROW_FIELD`] per field), whatever
-//!   the message; the pages are written as they come.
+//!   the message; the pages are written as they come. A thread page copies each text from
+//!   its message's page, streamed, never held whole.
 //! * Every text from a message is HTML-escaped; the only `href`s are the pages of this
 //!   folder (names made of digits and fixed letters) and the links the detector made, each
 //!   of a scheme the linkifier allows. Subjects and names are isolated (`<bdi>`) in their
@@ -55,7 +62,8 @@
 //! This module holds the API: [`Archive`] and its options, what it gives back
 //! ([`Finished`], [`Updated`], [`InputTotals`]) and the writing of each message's page.
 //! Beside it: `rows` (the row model: what is kept of each message, and where it is
-//! shown), `lists` (the thread, month and front pages), `heads` (the head of every page,
+//! shown), `lists` (the trees, the month pages), `posts` (the thread pages with their
+//! texts), `front` (the front page), `heads` (the head of every page,
 //! and what a message page shows around its text), `update` (the `--update` path),
 //! `build` (an archive built on the parallel [`pipeline`](crate::pipeline), feature
 //! `parallel`), and those they use: `text`, `page`, `links`, `threads`, `date`, `state`,
@@ -78,8 +86,12 @@
 //! }
 //! archive.finish()?;
 //! let thread = std::fs::read_to_string(dir.join("t00001.html"))?;
-//! // The reply's subject is its parent's: its link is its author and date.
-//! assert!(thread.contains("<a class=\"same\" href=\"00002.html\">"));
+//! // The reply's subject is its parent's: its link (to its text below) is its author
+//! // and date; its text is there, with a link to its own page.
+//! assert!(thread.contains("<a class=\"same\" href=\"#m2\">"));
+//! assert!(thread.contains("<article class=\"post d1\" id=\"m2\">"));
+//! assert!(thread.contains("<a class=\"own\" href=\"00002.html\">message 2</a>"));
+//! assert!(thread.contains(">yes\n</pre>"));
 //! assert!(!thread.contains("re: plans"));
 //! let month = std::fs::read_to_string(dir.join("2024-01.html"))?;
 //! assert!(month.contains("<ul class=\"thread\">"));
@@ -91,11 +103,13 @@
 mod build;
 pub(crate) mod date;
 mod files;
+mod front;
 mod hash;
 mod heads;
 mod links;
 mod lists;
 pub(crate) mod page;
+mod posts;
 mod rows;
 mod state;
 mod text;
@@ -135,8 +149,15 @@ pub enum Addresses {
     Obfuscate,
 }
 
-/// The most messages on one thread page or month page; more go on numbered pages.
+/// The most messages on one month page; more go on numbered pages.
 pub const PAGE_ENTRIES: usize = 500;
+
+/// The most messages on one thread page, each with its text; more go on numbered pages.
+pub const THREAD_PAGE_MESSAGES: usize = 50;
+
+/// The most bytes of text (as written on the messages' pages) on one thread page, but for
+/// a message longer than that, which has a page of its own; more go on numbered pages.
+pub const THREAD_PAGE_TEXT: u64 = 1 << 20;
 
 /// The deepest nesting drawn; deeper replies are drawn at this depth.
 pub const MAX_NESTING: usize = 24;
@@ -366,20 +387,27 @@ impl Archive {
         });
         let mut references = References::of(m);
         let path = self.dir.join(page_name(global));
-        let body_len = self
+        let (body_len, text_start) = self
             .write_page(&path, file, index, m, &mut references)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-        let links = if self.checks {
+        let counted = || {
             m.parts()
                 .iter()
                 .flat_map(|p| p.links().iter().map(move |link| (p.text(), link)))
-                .filter(|(text, link)| passes_checks(text, m.piece_offset(), link))
-                .count()
+                .filter(|(text, link)| !self.checks || passes_checks(text, m.piece_offset(), link))
+        };
+        let links = if self.checks {
+            counted().count()
         } else {
             m.link_count()
         };
         let mut row = Row::new(m, global, index, links, references, self.addresses);
+        row.addresses = counted()
+            .filter(|(_, link)| link.kind() == linkscan::LinkKind::Email)
+            .count();
         row.body_len = body_len;
+        row.text_start = text_start;
+        row.text_len = body_len - text_start;
         for part in m.parts() {
             for link in part.links() {
                 // With addresses hidden, a URL that holds one is not listed (nor linked).
@@ -435,7 +463,8 @@ impl Archive {
         }
     }
 
-    /// Writes the page of `m` but for its links to the others; returns its length. The
+    /// Writes the page of `m` but for its links to the others; returns its length and where
+    /// its text starts (after the headers and the warnings). The
     /// page goes to its file as it is made (through a buffer), never whole in memory: a
     /// message with a link every few bytes makes a page over ten times its size.
     fn write_page(
@@ -445,21 +474,23 @@ impl Archive {
         index: usize,
         m: &ScannedMessage,
         references: &mut References,
-    ) -> io::Result<u64> {
+    ) -> io::Result<(u64, u64)> {
         let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
         let mut out = Counted {
             inner: io::BufWriter::with_capacity(1 << 16, create_replacing(path)?),
             written: 0,
         };
-        self.write_page_to(file, index, m, references, &mut out)
+        let text_start = self
+            .write_page_to(file, index, m, references, &mut out)
             .map_err(named)?;
         let len = out.written;
         let replacing = out.inner.into_inner().map_err(|e| named(e.into_error()))?;
         replacing.finish()?;
-        Ok(len)
+        Ok((len, text_start))
     }
 
-    /// The page of [`Archive::write_page`], into `out`.
+    /// The page of [`Archive::write_page`], into `out`; returns the length of its head (the
+    /// headers and warnings), where its text starts.
     fn write_page_to(
         &self,
         file: &str,
@@ -467,10 +498,15 @@ impl Archive {
         m: &ScannedMessage,
         references: &mut References,
         out: &mut impl Write,
-    ) -> io::Result<()> {
+    ) -> io::Result<u64> {
         let style = self.style();
         let list = self.title.as_deref().or(m.list_name());
-        heads::write_message_head(m, file, index, list, style, out)?;
+        let mut head = Counted {
+            inner: &mut *out,
+            written: 0,
+        };
+        heads::write_message_head(m, file, index, list, style, &mut head)?;
+        let text_start = head.written;
         let parts = || m.parts().iter().filter(|p| p.path() != "subject");
         // One text part needs no heading: it is the message.
         let headed = parts().nth(1).is_some();
@@ -499,7 +535,7 @@ impl Archive {
             }
             out.write_all(b"</ul></section>\n")?;
         }
-        Ok(())
+        Ok(text_start)
     }
 
     /// Writes the pages that need every message (threads, months, the front page, the
@@ -514,6 +550,8 @@ impl Archive {
         let plan = Plan::new(&self.rows);
         let name = self.name();
         let before = self.before.take();
+        // The message pages first: the thread pages copy their text once it is whole.
+        let messages_written = self.link_pages(&plan, before.as_ref().map_or(0, |b| b.messages))?;
         let mut output = Output::new(&self.dir, before.as_ref().map(|b| &b.pages));
         self.write_threads(&plan, &name, &mut output)?;
         self.write_months(&plan, &name, &mut output)?;
@@ -529,7 +567,6 @@ impl Archive {
             .collect();
         links::write(&mut output, &citing, &self.linkifier, &name)?;
         let (pages, written) = (output.pages, output.written);
-        let messages_written = self.link_pages(&plan, before.as_ref().map_or(0, |b| b.messages))?;
         let mut names: HashSet<String> = pages.keys().cloned().collect();
         names.extend(self.rows.iter().map(|r| page_name(r.global)));
         let removed = files::remove_stale(&self.dir, &names)?;

@@ -28,7 +28,7 @@ use super::files::{page_name, paged_name};
 use super::page::obfuscated_text;
 use super::text::{id_hash, References};
 use super::threads::{Keys, Tree};
-use super::{Addresses, MAX_ROW_FIELD, PAGE_ENTRIES};
+use super::{Addresses, MAX_ROW_FIELD, PAGE_ENTRIES, THREAD_PAGE_MESSAGES, THREAD_PAGE_TEXT};
 
 /// The most distinct URLs a message's row keeps for the links pages.
 pub(crate) const MAX_KEPT_LINKS: usize = 64;
@@ -123,6 +123,8 @@ pub(super) struct Row {
     pub(super) list: String,
     /// Links counted on the pages (those that pass the checks, with checks on).
     pub(super) links: usize,
+    /// Of those, the email addresses (the others are URLs).
+    pub(super) addresses: usize,
     /// Links of the message and warnings of its scan, as an input's totals count them.
     pub(super) links_all: usize,
     pub(super) warnings: usize,
@@ -134,6 +136,12 @@ pub(super) struct Row {
     /// (`Archive::link_pages`): what an update rewrites.
     pub(super) body_len: u64,
     pub(super) end_hash: u64,
+    /// Where its text (its parts, and the parts not shown) starts on its page, after the
+    /// headers and warnings; and the text's length as the page was first written, before
+    /// its Message-ID citations became links: the thread pages copy the text from there
+    /// (`posts`) and are paged by that length, the same whether built whole or updated.
+    pub(super) text_start: u64,
+    pub(super) text_len: u64,
 }
 
 impl Row {
@@ -175,12 +183,15 @@ impl Row {
             subject: shown(m.subject().unwrap_or("(no subject)")),
             list: shown(m.list_name().unwrap_or_default()),
             links,
+            addresses: 0,
             links_all: m.link_count(),
             warnings: m.warnings().len(),
             references,
             cited: Cited::default(),
             body_len: 0,
             end_hash: 0,
+            text_start: 0,
+            text_len: 0,
         }
     }
 }
@@ -193,6 +204,28 @@ pub(super) struct Plan {
     pub(super) months: Vec<(String, Vec<usize>)>,
     /// Each message's month (an index of `months`) and place in that list.
     pub(super) month_of: Vec<(usize, usize)>,
+    /// Each thread's pages: where each starts in the thread's order ([`thread_pages`]).
+    pub(super) thread_pages: Vec<Vec<usize>>,
+}
+
+/// Where the pages of a thread start (places in its order, the first 0): a page takes
+/// messages until it holds [`THREAD_PAGE_MESSAGES`], or until the next would take its text
+/// past [`THREAD_PAGE_TEXT`] bytes (`Row::text_len`); a message longer than that has a
+/// page of its own, whole. So each page holds at most one long message's text or a
+/// bounded amount, and paging depends on the rows only.
+pub(super) fn thread_pages(rows: &[Row], thread: &[usize]) -> Vec<usize> {
+    let mut starts = vec![0];
+    let (mut n, mut bytes) = (0usize, 0u64);
+    for (place, &m) in thread.iter().enumerate() {
+        let len = rows[m].text_len;
+        if n > 0 && (n == THREAD_PAGE_MESSAGES || bytes.saturating_add(len) > THREAD_PAGE_TEXT) {
+            starts.push(place);
+            (n, bytes) = (0, 0);
+        }
+        n += 1;
+        bytes = bytes.saturating_add(len);
+    }
+    starts
 }
 
 impl Plan {
@@ -243,10 +276,16 @@ impl Plan {
                 (name.to_string(), list)
             })
             .collect();
+        let thread_pages = tree
+            .threads
+            .iter()
+            .map(|thread| thread_pages(rows, thread))
+            .collect();
         Plan {
             tree,
             months,
             month_of,
+            thread_pages,
         }
     }
 
@@ -254,7 +293,14 @@ impl Plan {
     pub(super) fn thread_page(&self, rows: &[Row], m: usize) -> String {
         let t = self.tree.thread[m];
         let first = rows[self.tree.threads[t][0]].global;
-        paged_name(&format!("t{first:05}"), self.tree.place[m] / PAGE_ENTRIES)
+        let place = self.tree.place[m];
+        let k = self.thread_pages[t].partition_point(|&start| start <= place) - 1;
+        paged_name(&format!("t{first:05}"), k)
+    }
+
+    /// Message `m`'s place on its thread page: the page and the anchor of its text.
+    pub(super) fn in_thread(&self, rows: &[Row], m: usize) -> String {
+        format!("{}#m{}", self.thread_page(rows, m), rows[m].global)
     }
 
     /// The month page of message `m`.
@@ -273,7 +319,17 @@ impl Row {
         extra: &str,
         out: &mut impl Write,
     ) -> io::Result<()> {
-        let page = page_name(self.global);
+        self.write_entry_to(&page_name(self.global), parent, extra, out)
+    }
+
+    /// [`Row::write_entry`], its link to `page` (a page of the folder, or an anchor).
+    pub(super) fn write_entry_to(
+        &self,
+        page: &str,
+        parent: Option<&Row>,
+        extra: &str,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
         // The author's name only (its address is on the message page), or the address
         // when there is no name.
         let author = super::page::name_and_address(&self.from).map_or(&*self.from, |(n, _)| n);

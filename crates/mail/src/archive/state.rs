@@ -8,7 +8,7 @@
 //! (`\\`, `\t`, `\n`, `\r`), lists written as their length and then their items:
 //!
 //! ```text
-//! linkscan-archive-state 3
+//! linkscan-archive-state 4
 //! options ⇥ KEY
 //! input ⇥ NAME ⇥ LENGTH ⇥ HASH ⇥ LAST-OFFSET ⇥ LAST-INDEX ⇥ LAST-SPLIT-WARNINGS   (or: input ⇥ -)
 //! inputs ⇥ N, then N lines: NAME ⇥ MESSAGES ⇥ LINKS ⇥ WARNINGS
@@ -57,9 +57,10 @@ pub(crate) const MAX_STATE: u64 = 1 << 32;
 /// The first line: the format and its version. The version changes with the pages too,
 /// not only with this file's rows: an update writes only the pages new messages change,
 /// so pages written by an earlier build (version 1: attachments without their size;
-/// version 2: rows without their list's name, pages without it) must make the next run
-/// rebuild them all.
-const MAGIC: &str = "linkscan-archive-state 3";
+/// version 2: rows without their list's name, pages without it; version 3: rows without
+/// where their text lies, thread pages without the text) must make the next run rebuild
+/// them all.
+const MAGIC: &str = "linkscan-archive-state 4";
 
 /// The one input a state can be updated from: a plain mbox file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -140,8 +141,9 @@ fn write_row(r: &Row, out: &mut String) {
     let refs = &r.references;
     let _ = write!(
         out,
-        "\t{}\t{}\t{}\t{}\t{}\t{}",
+        "\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
         r.links,
+        r.addresses,
         r.links_all,
         r.warnings,
         refs.own
@@ -157,7 +159,11 @@ fn write_row(r: &Row, out: &mut String) {
         out.push('\t');
         escape(u, out);
     }
-    let _ = write!(out, "\t{}\t{:016x}", r.body_len, r.end_hash);
+    let _ = write!(
+        out,
+        "\t{}\t{:016x}\t{}\t{}",
+        r.body_len, r.end_hash, r.text_start, r.text_len
+    );
 }
 
 /// The fields of a line, read in turn.
@@ -233,6 +239,7 @@ fn read_row(line: &str) -> Result<Row, String> {
     let subject = f.string()?;
     let list = f.string()?;
     let links = f.num()?;
+    let addresses = f.num()?;
     let links_all = f.num()?;
     let warnings = f.num()?;
     let refs_own = f.opt_hash()?;
@@ -247,6 +254,8 @@ fn read_row(line: &str) -> Result<Row, String> {
     let urls = (0..n).map(|_| f.string()).collect::<Result<_, _>>()?;
     let body_len = f.num()?;
     let end_hash = f.hash()?;
+    let text_start = f.num()?;
+    let text_len = f.num()?;
     f.end()?;
     Ok(Row {
         global,
@@ -259,6 +268,7 @@ fn read_row(line: &str) -> Result<Row, String> {
         subject,
         list,
         links,
+        addresses,
         links_all,
         warnings,
         references: References {
@@ -269,6 +279,8 @@ fn read_row(line: &str) -> Result<Row, String> {
         cited: Cited { urls },
         body_len,
         end_hash,
+        text_start,
+        text_len,
     })
 }
 
@@ -453,7 +465,7 @@ mod tests {
     fn a_state_of_version_1_is_refused() {
         let text = State::default().to_text();
         let (body, _) = text.rsplit_once("end\t").unwrap();
-        let old = body.replacen("linkscan-archive-state 3", "linkscan-archive-state 1", 1);
+        let old = body.replacen("linkscan-archive-state 4", "linkscan-archive-state 1", 1);
         assert_ne!(old, body);
         let old = format!("{old}end\t{:016x}\n", hash(old.as_bytes()));
         assert!(State::parse(&text).is_ok());
@@ -492,6 +504,7 @@ mod tests {
             subject: "s\tt".into(),
             list: "Atlas <atlas.example.org>".into(),
             links: 1,
+            addresses: 0,
             links_all: 2,
             warnings: 0,
             references: References {
@@ -504,6 +517,8 @@ mod tests {
             },
             body_len: 100,
             end_hash: 3,
+            text_start: 40,
+            text_len: 50,
         });
         let text = state.to_text();
         let back = State::parse(&text).unwrap();
