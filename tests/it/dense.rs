@@ -622,3 +622,64 @@ fn repeated_runs_that_are_no_tld_equal_the_oracle() {
         assert_equal_to_oracle(unit.repeat(200).as_bytes(), &policies);
     }
 }
+
+/// The last label before a candidate dot, walked back byte by byte to the floor (the end
+/// of the link before) or to a byte that is no ASCII HostCharNoDot: the first step of
+/// both the host walk of every link and the path of link-dense counts, one function. The
+/// labels sit on its edges: one byte, a hyphen at either end or alone, empty (a dot or
+/// the floor right before the dot), a label that reaches the floor exactly or stops at a
+/// dot (more labels to walk, good and bad), at a non-ASCII letter, an Ignored code point
+/// or a byte that is no HostChar, and labels around the 16 bytes up to which a walk is
+/// made byte by byte. Units follow each other with nothing between them or with glue
+/// that does and does not end a host, so that a label meets the floor at every distance;
+/// links and counts are compared with the oracle's under every kernel.
+#[test]
+fn labels_before_the_dot_equal_the_oracle() {
+    const LABELS: &[&str] = &[
+        "x.com",
+        "-x.com",
+        "x-.com",
+        "-.com",
+        "a-b.com",
+        ".com",
+        "a..com",
+        "a.-b.com",
+        "a-.b.com",
+        "a.b.com",
+        "é.com",
+        "éx.com",
+        "xé.com",
+        "x\u{AD}.com",
+        "\u{AD}x.com",
+        "x_y.com",
+        "_.com",
+        "abcdefghijklmno.com",
+        "abcdefghijklmnop.com",
+        "abcdefghijklmnopq.com",
+        "a.bcdefghijklmnopq.com",
+        "x.com:1",
+        "a@x.com",
+        "x.com/a",
+    ];
+    const GLUE: &[&str] = &["", "", " ", "\n", "-", ".", "@", ":", "/", "é", "_", "1"];
+    let policies = policies();
+    let mut rng = Rng::new(0x1AB_E1B4_C5E0);
+    let (mut links, mut bytes) = (0, 0);
+    for _ in 0..4_000 {
+        let mut text = Vec::new();
+        for _ in 0..1 + rng.below(16) {
+            text.extend_from_slice(rng.pick(LABELS).as_bytes());
+            text.extend_from_slice(rng.pick(GLUE).as_bytes());
+        }
+        links += assert_equal_to_oracle(&text, &policies);
+        bytes += text.len();
+    }
+    // Dense: a link every 40 bytes or so.
+    assert!(links * 48 > bytes, "{links} links in {bytes} bytes");
+    for unit in LABELS {
+        for glue in GLUE {
+            let text = format!("{unit}{glue}").repeat(40);
+            assert_equal_to_oracle(text.as_bytes(), &policies);
+        }
+    }
+}
