@@ -683,3 +683,75 @@ fn labels_before_the_dot_equal_the_oracle() {
         }
     }
 }
+
+/// The count of the links no longer than a few limits equals the oracle's, under every
+/// kernel: the links' ends, not only their number.
+fn assert_short_counts_equal_the_oracle(text: &[u8]) {
+    let expected = oracle::find_links(text, &TldPolicy::Iana);
+    for limit in [5, 7, 9, 11, 13] {
+        let short = expected.iter().filter(|l| l.range().len() <= limit).count();
+        for kernel in Kernel::available() {
+            let finder = LinkFinder::builder()
+                .prefilter_kernel(kernel)
+                .max_link_len(Some(limit))
+                .build();
+            assert_eq!(
+                finder.links_bytes(text).count(),
+                short,
+                "limit {limit}, kernel {}, {}",
+                kernel.name(),
+                show(text, &expected)
+            );
+        }
+    }
+}
+
+/// The port of a link that follows another closely is read from the six bytes after its
+/// `:` on the path of link-dense counts; with fewer left before the end of the text, the
+/// general loop reads it. Ports of one to six digits, at and past 65535, empty, before a
+/// path or a host character, each the last of a line of such links cut at every length,
+/// so that the text ends at every distance from the `:`; counts and links are compared
+/// with the oracle's under every kernel.
+#[test]
+fn dense_ports_at_every_distance_from_the_end_equal_the_oracle() {
+    const PORTS: &[&str] = &[
+        "x.com:1",
+        "x.com:12",
+        "x.com:8080",
+        "x.com:09999",
+        "x.com:65535",
+        "x.com:65536",
+        "x.com:99999",
+        "x.com:123456",
+        "x.com:1234567",
+        "x.com:",
+        "x.com::1",
+        "x.com:8/a",
+        "x.com:1x",
+        "x.com:1-",
+        "x.com:1.",
+        "x.com:1@",
+    ];
+    let policies = policies();
+    for unit in PORTS {
+        for glue in ["", " ", "x"] {
+            // After a link, so that the count takes the port on its own path.
+            let text = format!("x.com {unit}{glue}").repeat(4);
+            for cut in text.len().saturating_sub(16)..=text.len() {
+                let text = &text.as_bytes()[..cut];
+                assert_equal_to_oracle(text, &policies);
+                assert_short_counts_equal_the_oracle(text);
+            }
+        }
+    }
+    // The lines of the patterns, long enough to cross groups of blocks: every
+    // link found, by the count too.
+    for (unit, links) in [("x.com:1", 700), ("x.com:65535 ", 700), ("x.com:65536 ", 0)] {
+        let text = unit.repeat(700);
+        assert_eq!(
+            assert_equal_to_oracle(text.as_bytes(), &policies),
+            links,
+            "{unit:?}"
+        );
+    }
+}
