@@ -36,7 +36,8 @@
 //!    HostChar run in one forward pass instead of rejecting its candidates one by one.
 //!    A walk bounded to a few bytes (the previous link ended just before the host, as in
 //!    link-dense text) goes byte by byte, the label right before the dot (most often the
-//!    whole host: `x` of `x.com`) in a loop with no pair to test; a longer one hands runs
+//!    whole host: `x` of `x.com`) in a loop with no pair to test (the same function,
+//!    `label_before`, starts the path of link-dense counts); a longer one hands runs
 //!    of ASCII to the vector kernel. Ignored code points are all non-ASCII and not HostChar, so only the decoded
 //!    path that already ends a walk on such a character asks whether it is Ignored (a
 //!    binary search over a few ranges): ASCII walks and the vector kernels are unchanged.
@@ -98,7 +99,7 @@ struct HostRun {
 /// character, a dot, a hyphen; and the marker for bytes >= 0x80, decoded on a slower path.
 use crate::ascii::{self, C_DOT, C_HOST, C_HYPHEN, C_NON_ASCII, C_STOP};
 
-static HOST_CLASS: [u8; 256] = {
+const HOST_CLASS: [u8; 256] = {
     let mut table = [C_NON_ASCII; 256];
     let mut b = 0;
     while b < 128 {
@@ -270,6 +271,29 @@ fn ascii_host_run(word: u64) -> usize {
     let hyphen = low.wrapping_add(bytes(0x53)) & !low.wrapping_add(bytes(0x52));
     let host = (digit | letter | hyphen) & !word & bytes(0x80);
     (!host & bytes(0x80)).trailing_zeros() as usize / 8
+}
+
+/// The last label before the Dot at `dot`, walked back while above `floor` over ASCII
+/// HostCharNoDot bytes (odd classes of [`HOST_CLASS`]): the bytes of most hosts of
+/// link-dense text, where the last link ended just before the host. Returns where the
+/// walk stopped (the label is `text[i..dot]`), the class of the byte before that
+/// (the last class looked up; `C_DOT` when none was), and the class of the label's first
+/// byte (`C_DOT` when the label is empty). One table load and one test a byte: such a
+/// label holds no dot, so there is no pair to test but those at its ends, which the
+/// caller judges from these classes. (The host walk of [`Scanner::walk_host`] and the
+/// path of link-dense text, [`Scanner::count_dense`], both start with it.)
+#[inline(always)]
+fn label_before(text: &[u8], floor: usize, dot: usize) -> (usize, u8, u8) {
+    let (mut i, mut class, mut first) = (dot, C_DOT, C_DOT);
+    while i > floor {
+        class = HOST_CLASS[text[i - 1] as usize];
+        if class & 1 == 0 {
+            break;
+        }
+        first = class;
+        i -= 1;
+    }
+    (i, class, first)
 }
 
 /// The code point that the UTF-8 sequence at the start of `word` (little-endian) encodes,
@@ -868,20 +892,25 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 let (mut end, mut after) = (tld_end, kind);
                 // Step 3: the port.
                 if kind == AFTER_COLON {
+                    // The six bytes after the `:` (fewer: the general loop), with no
+                    // test of the text's end per digit.
+                    let Some(&six) = text
+                        .get(end + 1..end + 7)
+                        .and_then(|b| <&[u8; 6]>::try_from(b).ok())
+                    else {
+                        break 'blocks;
+                    };
                     let (mut digits, mut value) = (0, 0u32);
-                    for &d in text[end + 1..].iter().take(6) {
-                        if !d.is_ascii_digit() {
-                            break;
-                        }
+                    while digits < 6 && six[digits].is_ascii_digit() {
+                        value = value * 10 + (six[digits] - b'0') as u32;
                         digits += 1;
-                        value = value * 10 + (d - b'0') as u32;
                     }
                     if digits > 0 {
                         if digits > 5 || value > 65535 {
                             break 'blocks;
                         }
                         end += 1 + digits;
-                        after = text.get(end).map_or(AFTER_END, |&b| AFTER[b as usize]);
+                        after = AFTER[six[digits] as usize];
                     }
                 }
                 // Steps 4 and 5: the host, all ASCII, back to the floor or to a byte that
@@ -890,15 +919,8 @@ impl<'t, 'p> Scanner<'t, 'p> {
                 // loop). The label before the dot first, its bytes odd classes, with no
                 // pair to test but its ends (`first`: the class of `host[j]`).
                 let host = &text[floor..dot];
-                let (mut j, mut class, mut first) = (host.len(), C_DOT, C_DOT);
-                while j > 0 {
-                    class = HOST_CLASS[host[j - 1] as usize];
-                    if class & 1 == 0 {
-                        break;
-                    }
-                    first = class;
-                    j -= 1;
-                }
+                let (at, mut class, first) = label_before(text, floor, dot);
+                let mut j = at - floor;
                 if first != C_HOST || host.last() == Some(&b'-') {
                     break 'blocks;
                 }
@@ -1555,15 +1577,8 @@ impl<'t, 'p> Scanner<'t, 'p> {
             // whole walk (the label is bad when empty or when it starts or ends with `-`;
             // an ASCII start needs no Ignored skipped); else the walk goes on from there.
             // `first`: the class of `text[i]` (the dot's while the label is empty).
-            let (mut class, mut first) = (C_DOT, C_DOT);
-            while i > floor {
-                class = HOST_CLASS[text[i - 1] as usize];
-                if class & 1 == 0 {
-                    break;
-                }
-                first = class;
-                i -= 1;
-            }
+            let (at, class, first) = label_before(text, floor, dot);
+            i = at;
             if i == floor || class == C_STOP {
                 bad |= first != C_HOST || text[dot - 1] == b'-';
                 return (i, bad, false, false);

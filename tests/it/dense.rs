@@ -622,3 +622,136 @@ fn repeated_runs_that_are_no_tld_equal_the_oracle() {
         assert_equal_to_oracle(unit.repeat(200).as_bytes(), &policies);
     }
 }
+
+/// The last label before a candidate dot, walked back byte by byte to the floor (the end
+/// of the link before) or to a byte that is no ASCII HostCharNoDot: the first step of
+/// both the host walk of every link and the path of link-dense counts, one function. The
+/// labels sit on its edges: one byte, a hyphen at either end or alone, empty (a dot or
+/// the floor right before the dot), a label that reaches the floor exactly or stops at a
+/// dot (more labels to walk, good and bad), at a non-ASCII letter, an Ignored code point
+/// or a byte that is no HostChar, and labels around the 16 bytes up to which a walk is
+/// made byte by byte. Units follow each other with nothing between them or with glue
+/// that does and does not end a host, so that a label meets the floor at every distance;
+/// links and counts are compared with the oracle's under every kernel.
+#[test]
+fn labels_before_the_dot_equal_the_oracle() {
+    const LABELS: &[&str] = &[
+        "x.com",
+        "-x.com",
+        "x-.com",
+        "-.com",
+        "a-b.com",
+        ".com",
+        "a..com",
+        "a.-b.com",
+        "a-.b.com",
+        "a.b.com",
+        "é.com",
+        "éx.com",
+        "xé.com",
+        "x\u{AD}.com",
+        "\u{AD}x.com",
+        "x_y.com",
+        "_.com",
+        "abcdefghijklmno.com",
+        "abcdefghijklmnop.com",
+        "abcdefghijklmnopq.com",
+        "a.bcdefghijklmnopq.com",
+        "x.com:1",
+        "a@x.com",
+        "x.com/a",
+    ];
+    const GLUE: &[&str] = &["", "", " ", "\n", "-", ".", "@", ":", "/", "é", "_", "1"];
+    let policies = policies();
+    let mut rng = Rng::new(0x1AB_E1B4_C5E0);
+    let (mut links, mut bytes) = (0, 0);
+    for _ in 0..4_000 {
+        let mut text = Vec::new();
+        for _ in 0..1 + rng.below(16) {
+            text.extend_from_slice(rng.pick(LABELS).as_bytes());
+            text.extend_from_slice(rng.pick(GLUE).as_bytes());
+        }
+        links += assert_equal_to_oracle(&text, &policies);
+        bytes += text.len();
+    }
+    // Dense: a link every 40 bytes or so.
+    assert!(links * 48 > bytes, "{links} links in {bytes} bytes");
+    for unit in LABELS {
+        for glue in GLUE {
+            let text = format!("{unit}{glue}").repeat(40);
+            assert_equal_to_oracle(text.as_bytes(), &policies);
+        }
+    }
+}
+
+/// The count of the links no longer than a few limits equals the oracle's, under every
+/// kernel: the links' ends, not only their number.
+fn assert_short_counts_equal_the_oracle(text: &[u8]) {
+    let expected = oracle::find_links(text, &TldPolicy::Iana);
+    for limit in [5, 7, 9, 11, 13] {
+        let short = expected.iter().filter(|l| l.range().len() <= limit).count();
+        for kernel in Kernel::available() {
+            let finder = LinkFinder::builder()
+                .prefilter_kernel(kernel)
+                .max_link_len(Some(limit))
+                .build();
+            assert_eq!(
+                finder.links_bytes(text).count(),
+                short,
+                "limit {limit}, kernel {}, {}",
+                kernel.name(),
+                show(text, &expected)
+            );
+        }
+    }
+}
+
+/// The port of a link that follows another closely is read from the six bytes after its
+/// `:` on the path of link-dense counts; with fewer left before the end of the text, the
+/// general loop reads it. Ports of one to six digits, at and past 65535, empty, before a
+/// path or a host character, each the last of a line of such links cut at every length,
+/// so that the text ends at every distance from the `:`; counts and links are compared
+/// with the oracle's under every kernel.
+#[test]
+fn dense_ports_at_every_distance_from_the_end_equal_the_oracle() {
+    const PORTS: &[&str] = &[
+        "x.com:1",
+        "x.com:12",
+        "x.com:8080",
+        "x.com:09999",
+        "x.com:65535",
+        "x.com:65536",
+        "x.com:99999",
+        "x.com:123456",
+        "x.com:1234567",
+        "x.com:",
+        "x.com::1",
+        "x.com:8/a",
+        "x.com:1x",
+        "x.com:1-",
+        "x.com:1.",
+        "x.com:1@",
+    ];
+    let policies = policies();
+    for unit in PORTS {
+        for glue in ["", " ", "x"] {
+            // After a link, so that the count takes the port on its own path.
+            let text = format!("x.com {unit}{glue}").repeat(4);
+            for cut in text.len().saturating_sub(16)..=text.len() {
+                let text = &text.as_bytes()[..cut];
+                assert_equal_to_oracle(text, &policies);
+                assert_short_counts_equal_the_oracle(text);
+            }
+        }
+    }
+    // The lines of the patterns, long enough to cross groups of blocks: every
+    // link found, by the count too.
+    for (unit, links) in [("x.com:1", 700), ("x.com:65535 ", 700), ("x.com:65536 ", 0)] {
+        let text = unit.repeat(700);
+        assert_eq!(
+            assert_equal_to_oracle(text.as_bytes(), &policies),
+            links,
+            "{unit:?}"
+        );
+    }
+}
