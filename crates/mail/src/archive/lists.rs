@@ -115,6 +115,14 @@ impl Archive {
                     "</bdi></h1>\n<p>Thread of {}.</p>",
                     count(thread.len(), "message")
                 )?;
+                let mbox = super::mboxes::thread_name(first.global);
+                super::download::write_mbox_link(
+                    &mbox,
+                    "thread",
+                    self.downloads,
+                    self.addresses,
+                    &mut out,
+                )?;
                 write_pager(&base, k, pages, &mut out)?;
                 let entries: Vec<(usize, usize, bool)> = chunk
                     .iter()
@@ -179,6 +187,14 @@ impl Archive {
                     "<h1>{label}</h1>\n<p>{} in {}.</p>",
                     count(list.len(), "message"),
                     count(threads, "thread")
+                )?;
+                let mbox = super::mboxes::month_name(month);
+                super::download::write_mbox_link(
+                    &mbox,
+                    "month",
+                    self.downloads,
+                    self.addresses,
+                    &mut out,
                 )?;
                 write_pager(month, p, pages, &mut out)?;
                 // Depths relative to the thread's first message shown here.
