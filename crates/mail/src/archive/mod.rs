@@ -207,7 +207,9 @@ pub struct Finished {
     /// Of those, the pages written by this run: all of them, but for an update
     /// ([`Archive::update`]), which writes only those that change.
     pub written: usize,
-    /// Pages an earlier run left in the folder that this archive does not have, removed.
+    /// Pages an earlier run left in the folder that this archive does not have, removed
+    /// (with the folders of attachments and the downloads of messages, threads and months
+    /// it no longer has).
     pub removed: usize,
 }
 
