@@ -4,7 +4,7 @@
 //!
 //! # Files
 //!
-//! The attachments of message `NNNNN` that the scan kept ([`SkippedPart::data`], within
+//! The attachments of message `NNNNN` that the scan kept ([`crate::SkippedPart::data`], within
 //! the archive's limit per message) are written to `a/NNNNN/K-NAME.EXT`, `K` the
 //! attachment's place among the message's attachments (from 1), so names are unique per
 //! message. [`file_name`] makes `NAME.EXT` safe whatever the message says:

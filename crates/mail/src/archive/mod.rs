@@ -389,7 +389,7 @@ impl Archive {
     /// How attachments are shown (default [`Attachments::Inline`]), and the most bytes
     /// of them written per message (default [`DEFAULT_ATTACHMENT_LIMIT`]). The pages show
     /// what the scan kept: give the archive's scanner the same choice
-    /// ([`Attachments::scanner`]); a scan that kept none lists them as `Not shown`.
+    /// ([`scanner`]); a scan that kept none lists them as `Not shown`.
     pub fn attachments(mut self, attachments: Attachments, limit: u64) -> Self {
         self.attachments = attachments;
         self.attachment_limit = limit;
