@@ -208,8 +208,8 @@ pub struct Finished {
     /// ([`Archive::update`]), which writes only those that change.
     pub written: usize,
     /// Pages an earlier run left in the folder that this archive does not have, removed
-    /// (with the folders of attachments and the downloads of messages, threads and months
-    /// it no longer has).
+    /// (the folders of attachments and the downloads it no longer has are removed too,
+    /// and not counted).
     pub removed: usize,
 }
 
@@ -602,14 +602,13 @@ impl Archive {
         let (pages, written) = (output.pages, output.written);
         let kept = before.as_ref().map_or(0, |b| b.messages);
         let messages_written = self.link_pages(&plan, kept)?;
-        let (_, mboxes_removed) =
-            mboxes::write(&self.dir, &plan, &self.rows, kept, self.offers_downloads())?;
+        mboxes::write(&self.dir, &plan, &self.rows, kept, self.offers_downloads())?;
         let mut names: HashSet<String> = pages.keys().cloned().collect();
         names.extend(self.rows.iter().map(|r| page_name(r.global)));
-        let removed = files::remove_stale(&self.dir, &names)?
-            + attach::remove_stale(&self.dir, self.rows.len())?
-            + download::remove_stale(&self.dir, self.rows.len())?
-            + mboxes_removed;
+        let removed = files::remove_stale(&self.dir, &names)?;
+        // The other files an earlier run left go too; `removed` counts pages only.
+        attach::remove_stale(&self.dir, self.rows.len())?;
+        download::remove_stale(&self.dir, self.rows.len())?;
         let input = match self.updated.take() {
             Some(input) => Some(input),
             None => self.read_source()?,
