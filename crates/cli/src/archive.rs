@@ -37,14 +37,19 @@ pub(crate) fn run(
             "linkify --mbox/--maildir writes an HTML archive: give its folder with --out DIR",
         ));
     };
+    let (attachments, limit) = args.attachments();
+    let addresses = if args.obfuscate_addresses() {
+        Addresses::Obfuscate
+    } else {
+        Addresses::Show
+    };
+    let scanner = linkscan_mail::archive::scanner(scanner, attachments, limit, addresses);
     let mut archive = Archive::create(dir)?
+        .attachments(attachments, limit)
         .linkifier(linkifier)
         .checks(args.checks)
-        .addresses(if args.obfuscate_addresses() {
-            Addresses::Obfuscate
-        } else {
-            Addresses::Show
-        })
+        .addresses(addresses)
+        .downloads(true)
         .max_message_size(
             args.mail
                 .max_message_size

@@ -74,7 +74,7 @@ pub(crate) struct MailArgs {
 }
 
 /// `123`, `64K`, `32M`, `1G` (powers of 1024).
-fn parse_size(s: &str) -> Result<u64, String> {
+pub(crate) fn parse_size(s: &str) -> Result<u64, String> {
     let s = s.trim();
     let (digits, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
         Some((i, _)) => s.split_at(i),

@@ -41,7 +41,7 @@ impl super::MailScanner {
     /// general MIME parse (for tests that both paths are exercised).
     #[cfg(test)]
     pub(crate) fn takes_flat_path(&self, raw: &[u8]) -> bool {
-        !self.general_path_only && super::message::flat::parse(self.fields, raw).is_some()
+        !self.general_path_only && super::message::flat::parse(self.fields, raw, false).is_some()
     }
 
     /// Whether to read the fields only an index of the messages shows: From, Date,

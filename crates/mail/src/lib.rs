@@ -57,8 +57,8 @@ pub use html_text::{html_text, Anchor, HtmlText};
 pub use maildir::maildir_messages;
 pub use mbox::{MboxMessage, MboxReader, MboxWarning};
 pub use message::{
-    Base64Problem, BodyProblem, LinkSource, MailLink, MailScanner, MailWarning, ScannedMessage,
-    SkippedPart, TextPart,
+    is_text_attachment, Base64Problem, BodyProblem, LinkSource, MailLink, MailScanner, MailWarning,
+    ScannedMessage, SkippedPart, TextPart, MAX_INLINE_ATTACHMENT,
 };
 
 /// Buffer size for reading archives.

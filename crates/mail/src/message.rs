@@ -71,6 +71,7 @@
 //! [`MailLink::text`]. Parts come in tree order, links in text order (href links after the
 //! text links of the same part).
 
+mod attachment;
 mod base64;
 mod charset;
 pub(crate) mod flat;
@@ -80,6 +81,7 @@ pub(crate) mod headers;
 mod nesting;
 mod warning;
 
+pub use attachment::{is_text_attachment, MAX_INLINE_ATTACHMENT};
 pub use warning::{Base64Problem, BodyProblem, MailWarning};
 
 use std::borrow::Cow;
@@ -90,6 +92,7 @@ use mail_parser::decoders::charsets::map::charset_decoder;
 use mail_parser::{Address, Message, MessageParser, MessagePart, MimeHeaders, PartType};
 
 use super::html_text::{html_text, HtmlText};
+use attachment::Kept;
 use linkscan::html::Linkifier;
 use linkscan::{LinkFinder, LinkKind, Match};
 
@@ -284,6 +287,9 @@ pub struct TextPart {
     pub(crate) links: Vec<MailLink>,
     /// A `format=flowed` part, whose `text` is unflowed ([`flowed`](super::flowed)).
     pub(crate) flowed: bool,
+    /// A text attachment shown as text ([`MailScanner::inline_text_attachments`]): its
+    /// file name (empty when it has none).
+    pub(crate) attachment: Option<String>,
 }
 
 impl TextPart {
@@ -325,6 +331,12 @@ impl TextPart {
     /// ```
     pub fn is_flowed(&self) -> bool {
         self.flowed
+    }
+
+    /// For a text attachment scanned as text ([`MailScanner::inline_text_attachments`]):
+    /// its file name (empty when it has none); `None` for a text of the message.
+    pub fn attachment_name(&self) -> Option<&str> {
+        self.attachment.as_deref()
     }
 }
 
@@ -369,6 +381,11 @@ pub struct ScannedMessage {
     pub(crate) deferred: bool,
     /// The leaf parts that were not scanned: path and content type.
     pub(crate) skipped: Vec<SkippedPart>,
+    /// Attachments were kept ([`MailScanner::keep_attachments`]), and how many of their
+    /// bytes so far.
+    pub(crate) kept: Option<u64>,
+    /// The message's bytes as scanned ([`MailScanner::keep_raw`]).
+    pub(crate) raw: Option<Vec<u8>>,
 }
 
 /// A leaf part that was not scanned ([`ScannedMessage::skipped`]).
@@ -390,6 +407,9 @@ pub struct SkippedPart {
     /// the end of the message when no delimiter follows (a truncated message). Inside a
     /// nested message that was itself sent encoded, the bytes of its decoded text.
     pub size: u64,
+    /// Its decoded bytes (a text as UTF-8), when the scanner keeps attachments
+    /// ([`MailScanner::keep_attachments`]) and they fit in its limit; else `None`.
+    pub data: Option<Vec<u8>>,
 }
 
 impl ScannedMessage {
@@ -469,6 +489,19 @@ impl ScannedMessage {
         &self.skipped
     }
 
+    /// The message's bytes as the scan was given them (header and body, without the
+    /// mbox `From ` line, `>From` lines of an mboxrd unquoted), when the scanner keeps
+    /// them ([`MailScanner::keep_raw`]); `None` for a piece of a message scanned raw.
+    pub fn raw(&self) -> Option<&[u8]> {
+        self.raw.as_deref()
+    }
+
+    /// Whether the scanner kept the attachments' bytes ([`MailScanner::keep_attachments`]):
+    /// then a [`SkippedPart::data`] that is `None` is one past the limit.
+    pub fn attachments_kept(&self) -> bool {
+        self.kept.is_some()
+    }
+
     /// Whether the links of the texts were left out of the parts' [`TextPart::links`], to
     /// be found with [`MailScanner::text_links`] ([`MailScanner::defer_text_links`]).
     pub fn text_links_deferred(&self) -> bool {
@@ -514,6 +547,12 @@ pub struct MailScanner {
     pub(crate) count_only: bool,
     /// Text links are left out, to be found again ([`MailScanner::defer_text_links`]).
     pub(crate) defer: bool,
+    /// The most bytes of attachments kept per message ([`MailScanner::keep_attachments`]).
+    pub(crate) keep_attachments: Option<u64>,
+    /// Text attachments are scanned as text ([`MailScanner::inline_text_attachments`]).
+    pub(crate) inline_text_attachments: bool,
+    /// The message's bytes are kept ([`MailScanner::keep_raw`]).
+    pub(crate) keep_raw: bool,
 }
 
 impl Default for MailScanner {
@@ -527,13 +566,21 @@ impl MailScanner {
     /// default scheme, the parts it reads and the header fields it keeps.
     pub(crate) fn options_key(&self) -> String {
         format!(
-            "{}; linkifier {}; fields {:?} general {} other-text {} count-only {}",
+            "{}; linkifier {}; fields {:?} general {} other-text {} count-only {}{}",
             linkscan::__private::finder_key(&self.finder),
             linkscan::__private::linkifier_key(&self.linkifier),
             self.fields,
             self.general_path_only,
             self.other_text,
-            self.count_only
+            self.count_only,
+            // Only when set: the key of a scanner without it stays as it was.
+            match self.keep_attachments {
+                Some(limit) => format!(
+                    " attachments {limit} inline-text {}",
+                    self.inline_text_attachments
+                ),
+                None => String::new(),
+            } + if self.keep_raw { " raw" } else { "" }
         )
     }
 
@@ -548,7 +595,38 @@ impl MailScanner {
             other_text: false,
             count_only: false,
             defer: false,
+            keep_attachments: None,
+            inline_text_attachments: false,
+            keep_raw: false,
         }
+    }
+
+    /// Keep each message's bytes in the result ([`ScannedMessage::raw`]; default: no):
+    /// what an archive offers to download. A copy of the message, freed with the result.
+    pub fn keep_raw(mut self, yes: bool) -> Self {
+        self.keep_raw = yes;
+        self
+    }
+
+    /// Keep the decoded bytes of the attachments (the parts not scanned), up to `limit`
+    /// bytes per message in all (default: none kept): each [`SkippedPart::data`] that fits
+    /// in what is left of the limit, in document order, holds its bytes; one that does
+    /// not, `None`. What an archive needs to write them beside its pages; memory stays
+    /// bounded by the limit per message.
+    pub fn keep_attachments(mut self, limit: Option<u64>) -> Self {
+        self.keep_attachments = limit;
+        self
+    }
+
+    /// With [`MailScanner::keep_attachments`], scan a text attachment as a text part
+    /// (default: no): a part of a text-like type (patches, diffs, `text/x-*`, scripts,
+    /// JSON, …) or whose file name is that of a source file or a patch
+    /// ([`is_text_attachment`]), whose bytes are UTF-8 and fit in the limit and in
+    /// [`MAX_INLINE_ATTACHMENT`]. It comes with its links, in tree order among the
+    /// parts, and names itself ([`TextPart::attachment_name`]).
+    pub fn inline_text_attachments(mut self, yes: bool) -> Self {
+        self.inline_text_attachments = yes;
+        self
     }
 
     /// Count the links of text instead of keeping them (default: no): each part's
@@ -640,6 +718,12 @@ impl MailScanner {
     pub fn scan(&self, raw: &[u8]) -> ScannedMessage {
         let mut out = self.scan_parts(raw);
         out.deferred = self.defer && !self.count_only;
+        if out.kept.is_none() {
+            out.kept = self.keep_attachments.map(|_| 0);
+        }
+        if self.keep_raw {
+            out.raw = Some(raw.to_vec());
+        }
         if self.count_only {
             out.counted = out
                 .parts
@@ -670,9 +754,11 @@ impl MailScanner {
         let flat = if self.general_path_only {
             None
         } else {
-            panic::catch_unwind(AssertUnwindSafe(|| flat::parse(self.fields, raw)))
-                .ok()
-                .flatten()
+            panic::catch_unwind(AssertUnwindSafe(|| {
+                flat::parse(self.fields, raw, self.keep_attachments.is_some())
+            }))
+            .ok()
+            .flatten()
         };
         if flat.is_none() && !nesting::within_limits(raw, LIMITS) {
             out.warnings.push(MailWarning::TooManyParts);
@@ -680,7 +766,10 @@ impl MailScanner {
             return out;
         }
         let parsed = panic::catch_unwind(AssertUnwindSafe(|| {
-            let mut scanned = ScannedMessage::default();
+            let mut scanned = ScannedMessage {
+                kept: self.keep_attachments.map(|_| 0),
+                ..ScannedMessage::default()
+            };
             // The flat parse ends every multipart at its closing delimiter.
             let closed = flat.is_some();
             let general = || {
@@ -714,6 +803,7 @@ impl MailScanner {
                 out.list = scanned.list;
                 out.parts = scanned.parts;
                 out.skipped = scanned.skipped;
+                out.kept = scanned.kept;
                 out.warnings.extend(scanned.warnings);
             }
             Ok(None) => {
@@ -742,6 +832,7 @@ impl MailScanner {
         let links = self.text_links_of(&text);
         out.parts.push(TextPart {
             flowed: false,
+            attachment: None,
             path: "1".into(),
             content_type: Some("text/plain".into()),
             text,
@@ -805,6 +896,7 @@ impl MailScanner {
             }
             out.parts.push(TextPart {
                 flowed: false,
+                attachment: None,
                 links: self.text_links_of(subject),
                 path,
                 content_type: None,
@@ -907,6 +999,7 @@ impl MailScanner {
             let text = String::from_utf8_lossy(&raw[start..end]).into_owned();
             out.parts.push(TextPart {
                 flowed: false,
+                attachment: None,
                 path: path.to_string(),
                 content_type: Some("text/plain".into()),
                 links: self.text_links_of(&text),
@@ -1030,13 +1123,15 @@ impl MailScanner {
                         subtype: subtype.to_string(),
                     });
                 } else if !(html || plain || self.other_text && is_text_like(&ctype, &subtype)) {
-                    out.skipped.push(SkippedPart {
+                    let skipped = SkippedPart {
                         path: path.to_string(),
                         content_type: format!("{ctype}/{subtype}"),
                         text_like: is_text_like(&ctype, &subtype),
                         name: part.attachment_name().map(str::to_string),
                         size: body_size(part),
-                    });
+                        data: None,
+                    };
+                    self.skip(skipped, Kept::Text(text), out);
                     return;
                 }
                 let charset = content_type.and_then(|ct| ct.attribute("charset"));
@@ -1090,6 +1185,7 @@ impl MailScanner {
                     let text = super::flowed::unflow(&text, delsp);
                     out.parts.push(TextPart {
                         flowed: true,
+                        attachment: None,
                         path: path.to_string(),
                         content_type: Some(content_type),
                         links: self.text_links_of(&text),
@@ -1098,6 +1194,7 @@ impl MailScanner {
                 } else {
                     out.parts.push(TextPart {
                         flowed: false,
+                        attachment: None,
                         path: path.to_string(),
                         content_type: Some(content_type),
                         links: self.text_links_of(&text),
@@ -1120,19 +1217,22 @@ impl MailScanner {
                     let text = String::from_utf8_lossy(&bytes).into_owned();
                     out.parts.push(TextPart {
                         flowed: false,
+                        attachment: None,
                         path: path.to_string(),
                         content_type: Some("text/plain".into()),
                         links: self.text_links_of(&text),
                         text,
                     });
                 } else if !scanned {
-                    out.skipped.push(SkippedPart {
+                    let skipped = SkippedPart {
                         path: path.to_string(),
                         content_type: format!("{ctype}/{subtype}"),
                         text_like: is_text_like(&ctype, &subtype),
                         name: part.attachment_name().map(str::to_string),
                         size: body_size(part),
-                    });
+                        data: None,
+                    };
+                    self.skip(skipped, Kept::Bytes(bytes), out);
                 } else {
                     // A text part the parser read as bytes (it went by another
                     // Content-Type field than the first, or a text-like type of
@@ -1144,6 +1244,7 @@ impl MailScanner {
                     } else {
                         out.parts.push(TextPart {
                             flowed: false,
+                            attachment: None,
                             path: path.to_string(),
                             content_type: Some(format!("{ctype}/{subtype}")),
                             links: self.text_links_of(&text),
@@ -1227,6 +1328,7 @@ impl MailScanner {
         }
         TextPart {
             flowed: false,
+            attachment: None,
             path: path.to_string(),
             content_type: Some(content_type),
             text,

@@ -39,6 +39,7 @@ impl MailScanner {
             return ScannedMessage {
                 parts: vec![TextPart {
                     flowed: false,
+                    attachment: None,
                     path: "1".into(),
                     content_type: Some("text/plain".into()),
                     text: String::from_utf8_lossy(bytes).into_owned(),
@@ -56,6 +57,7 @@ impl MailScanner {
                 return ScannedMessage {
                     parts: vec![TextPart {
                         flowed: false,
+                        attachment: None,
                         path: "1".into(),
                         content_type: Some("text/plain".into()),
                         text: text.to_owned(),
@@ -90,6 +92,7 @@ impl MailScanner {
                 text: String::from_utf8_lossy(bytes).into_owned(),
                 links,
                 flowed: false,
+                attachment: None,
             }],
             piece_offset: offset,
             ..ScannedMessage::default()

@@ -30,7 +30,7 @@ use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyDict, PyList};
 
 use super::finder::PyLinkFinder;
-use linkscan_mail::archive::{Addresses, Archive, Updated};
+use linkscan_mail::archive::{Addresses, Archive, Attachments, Updated, DEFAULT_ATTACHMENT_LIMIT};
 use linkscan_mail::pipeline::{Event, Events, Input, MessageInfo, Pipeline};
 use linkscan_mail::{open_mbox, MailScanner, MboxReader, ScannedMessage};
 
@@ -333,7 +333,7 @@ fn name(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
-/// build_archive(source, out, *, finder=None, addresses="show", checks=False, update=False) -> dict
+/// build_archive(source, out, *, finder=None, addresses="show", checks=False, update=False, attachments="inline", attachment_limit=10485760) -> dict
 ///
 /// Writes the HTML archive of an mbox (plain or gzip) into the folder `out`, as
 /// `linkscan linkify --mbox SOURCE --out OUT` does: a page per message, thread and month,
@@ -346,9 +346,13 @@ fn name(path: &Path) -> String {
 /// have). With `update=True` and a path, as `--update`: the messages appended to the file
 /// since the last build into `out` are added and only the pages they change are written
 /// (`"updated": True`, `"messages"`: those read); when `out` cannot be updated from it,
-/// the archive is built whole and `"rebuilt"` says why.
+/// the archive is built whole and `"rebuilt"` says why. `attachments` is `"inline"`
+/// (text attachments drawn on the pages, the others written under `a/` and linked),
+/// `"link"` (all written and linked) or `"none"` (listed only), as `--attachments`;
+/// `attachment_limit` the most bytes of them per message, as `--attachment-limit`.
 #[pyfunction]
-#[pyo3(signature = (source, out, *, finder = None, addresses = "show", checks = false, update = false))]
+#[pyo3(signature = (source, out, *, finder = None, addresses = "show", checks = false, update = false, attachments = "inline", attachment_limit = DEFAULT_ATTACHMENT_LIMIT))]
+#[allow(clippy::too_many_arguments)]
 pub fn build_archive(
     py: Python<'_>,
     source: Source,
@@ -357,7 +361,19 @@ pub fn build_archive(
     addresses: &str,
     checks: bool,
     update: bool,
+    attachments: &str,
+    attachment_limit: u64,
 ) -> PyResult<Py<PyDict>> {
+    let attachments = match attachments {
+        "inline" => Attachments::Inline,
+        "link" => Attachments::Link,
+        "none" => Attachments::None,
+        other => {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "attachments must be \"inline\", \"link\" or \"none\", not {other:?}"
+            )))
+        }
+    };
     let addresses = match addresses {
         "show" => Addresses::Show,
         "obfuscate" => Addresses::Obfuscate,
@@ -374,7 +390,12 @@ pub fn build_archive(
             .policy(linkscan::Policy::Readable)
             .build(),
     };
-    let scanner = MailScanner::new().finder(finder.clone());
+    let scanner = linkscan_mail::archive::scanner(
+        MailScanner::new().finder(finder.clone()),
+        attachments,
+        attachment_limit,
+        addresses,
+    );
     let linkifier = linkscan::html::Linkifier::new()
         .finder(finder)
         .checks(checks);
@@ -382,7 +403,9 @@ pub fn build_archive(
         Ok(Archive::create(&out)?
             .linkifier(linkifier.clone())
             .checks(checks)
-            .addresses(addresses))
+            .addresses(addresses)
+            .attachments(attachments, attachment_limit)
+            .downloads(true))
     };
     let mut rebuilt = None;
     if let (true, Source::Path(path)) = (update, &source) {

@@ -12,7 +12,7 @@ use linkscan::LinkFinder;
 
 use super::common::{DetectArgs, PolicyChoice};
 #[cfg(feature = "mail")]
-use super::mail::AddressesArg;
+use super::mail::{AddressesArg, AttachmentsArg};
 use super::walk::WalkArgs;
 
 /// The long help of `linkscan linkify` (`--help`), after its options.
@@ -86,6 +86,19 @@ pub(crate) struct LinkifyArgs {
     #[cfg(feature = "mail")]
     #[arg(long, value_name = "TEXT", requires = "out")]
     pub(crate) title: Option<String>,
+    /// How the HTML archive shows attachments: inline (text attachments such as patches
+    /// and source files drawn on the page with their links, the others written beside
+    /// the pages under a/ and linked), link (every attachment written and linked), or
+    /// none (each listed by name, type and size) [default: inline].
+    #[cfg(feature = "mail")]
+    #[arg(long, value_enum, value_name = "HOW", requires = "out")]
+    pub(super) attachments: Option<AttachmentsArg>,
+    /// The most bytes of attachments the HTML archive shows and writes per message (K, M
+    /// or G suffix); past it an attachment is listed, not written, and its page says so
+    /// [default: 10M].
+    #[cfg(feature = "mail")]
+    #[arg(long, value_name = "SIZE", requires = "out", value_parser = crate::mail::parse_size)]
+    pub(super) attachment_limit: Option<u64>,
     /// With --out: add the messages appended to the one mbox since the last run into the
     /// folder, writing only the pages they change; the folder is then as a full build
     /// makes it. When the folder cannot be updated from the input (no state of a last

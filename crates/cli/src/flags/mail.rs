@@ -13,7 +13,29 @@ pub(super) enum AddressesArg {
     Obfuscate,
 }
 
+/// `--attachments`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum AttachmentsArg {
+    Inline,
+    Link,
+    None,
+}
+
 impl LinkifyArgs {
+    /// `--attachments` and `--attachment-limit`, as the archive takes them.
+    pub(crate) fn attachments(&self) -> (linkscan_mail::archive::Attachments, u64) {
+        use linkscan_mail::archive::{Attachments, DEFAULT_ATTACHMENT_LIMIT};
+        let how = match self.attachments {
+            None | Some(AttachmentsArg::Inline) => Attachments::Inline,
+            Some(AttachmentsArg::Link) => Attachments::Link,
+            Some(AttachmentsArg::None) => Attachments::None,
+        };
+        (
+            how,
+            self.attachment_limit.unwrap_or(DEFAULT_ATTACHMENT_LIMIT),
+        )
+    }
+
     /// `--addresses obfuscate`.
     pub(crate) fn obfuscate_addresses(&self) -> bool {
         self.addresses == Some(AddressesArg::Obfuscate)

@@ -68,12 +68,23 @@ fn build_obfuscated(mbox: &Path, out: &Path) {
     );
 }
 
-/// Asserts that no file of `dir` holds an address or a `mailto:`; returns how many
-/// files were read.
+/// Asserts that no file of `dir` or of its folders (the attachments under `a/`) holds
+/// an address or a `mailto:`; returns how many files were read.
 fn assert_no_address(dir: &Path) -> usize {
     let mut files = 0;
-    for e in fs::read_dir(dir).unwrap() {
-        let path = e.unwrap().path();
+    let mut folders = vec![dir.to_path_buf()];
+    let mut paths = Vec::new();
+    while let Some(folder) = folders.pop() {
+        for e in fs::read_dir(folder).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                paths.push(path);
+            }
+        }
+    }
+    for path in paths {
         let bytes = fs::read(&path).unwrap();
         let found = addresses(&bytes);
         assert!(
@@ -144,6 +155,62 @@ fn cited_ids_and_urls_with_addresses_are_obfuscated() {
         page.contains("<title>ask bob at example dot org</title>"),
         "{page}"
     );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Attachments under obfuscation: a text attachment drawn as text, a text file written
+/// beside the pages (`--attachments link`) and names and types that carry addresses
+/// leave no address in any file; the patch's text is still there, obfuscated.
+#[test]
+fn attachments_leave_no_address() {
+    let dir = temp_dir("attachments");
+    let mbox = dir.join("list.mbox");
+    fs::write(
+        &mbox,
+        "From a@example.com Mon Jan  1 00:00:00 2024\n\
+         Message-ID: <1.x@mail.example.com>\nFrom: Ann <ann@example.com>\nSubject: fix\n\
+         MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n\
+         --b\nContent-Type: text/plain\n\nthe fix\n\
+         --b\nContent-Type: text/x-patch; name=\"ann@example.com.patch\"\n\n\
+         Signed-off-by: Ann <ann@example.com>\n+see mailto:bob@example.org\n\
+         --b\nContent-Type: application/octet-stream; name=\"bob@example.org.dat\"\n\n\
+         write to carol@example.net\n\
+         --b\nContent-Type: image/png; name=\"dave@example.com.png\"\n\nPNG\n--b--\n",
+    )
+    .unwrap();
+    for how in ["inline", "link"] {
+        let web = dir.join(how);
+        let run = Command::new(env!("CARGO_BIN_EXE_linkscan"))
+            .args([
+                "linkify",
+                "--mbox",
+                "--no-progress",
+                "--addresses",
+                "obfuscate",
+            ])
+            .args(["--attachments", how])
+            .arg(&mbox)
+            .arg("--out")
+            .arg(&web)
+            .output()
+            .expect("linkscan runs");
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        // The page, and the files: the .dat as text, the image.
+        assert!(assert_no_address(&web) >= 4, "{how}");
+        let page = fs::read_to_string(web.join("00001.html")).unwrap();
+        assert!(
+            page.contains("Signed-off-by: Ann &lt;ann at example dot com&gt;") || how == "link",
+            "{page}"
+        );
+        let written = fs::read_dir(web.join("a/00001")).unwrap().count();
+        assert_eq!(written, if how == "inline" { 2 } else { 3 }, "{how}");
+    }
+    let text = fs::read_to_string(dir.join("link/a/00001/2-bob_example_org.txt")).unwrap();
+    assert_eq!(text, "write to carol at example dot net");
     fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -13,7 +13,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use linkscan_mail::archive::{Archive, Updated, STATE_FILE};
+use linkscan_mail::archive::{
+    Addresses, Archive, Attachments, Updated, DEFAULT_ATTACHMENT_LIMIT, STATE_FILE,
+};
 use linkscan_mail::{MailScanner, MboxReader};
 
 /// A fresh folder under the system's temporary folder.
@@ -24,18 +26,23 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// Every file of `dir` (dot files too) and its bytes.
+/// Every file of `dir` and of its folders (dot files too, attachments under `a/`) by
+/// its path in `dir`, and its bytes.
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
+    let mut all = BTreeMap::new();
+    let mut folders = vec![(dir.to_path_buf(), String::new())];
+    while let Some((folder, prefix)) = folders.pop() {
+        for e in fs::read_dir(&folder).unwrap() {
             let e = e.unwrap();
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect()
+            let name = format!("{prefix}{}", e.file_name().to_string_lossy());
+            if e.file_type().unwrap().is_dir() {
+                folders.push((e.path(), format!("{name}/")));
+            } else {
+                all.insert(name, fs::read(e.path()).unwrap());
+            }
+        }
+    }
+    all
 }
 
 /// Asserts that the folders hold the same files, byte for byte (`diff -r`).
@@ -166,6 +173,91 @@ fn update_equals_full(name: &str, before: &str, after: &str, more: &[&str]) -> S
     assert_same(&web, &full);
     fs::remove_dir_all(&dir).unwrap();
     said
+}
+
+/// A message with attachments: a patch, an image and a file past the limit.
+fn with_attachments(n: usize) -> String {
+    message(
+        n,
+        "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n",
+        &format!(
+            "--b\nContent-Type: text/plain\n\nthe fix {n}\n\
+             --b\nContent-Type: text/x-patch; name=fix{n}.patch\n\n\
+             --- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new see example.org/{n}\n\
+             --b\nContent-Type: image/png\nContent-Disposition: attachment; filename=shot{n}.png\n\
+             Content-Transfer-Encoding: base64\n\niVBORw0KGgo=\n\
+             --b\nContent-Type: application/octet-stream; name=big.bin\n\n{}\n--b--\n",
+            "x".repeat(3000)
+        ),
+    )
+}
+
+/// Attachments: the files an update writes under `a/` (and the pages that link them)
+/// are those of a full build, for `inline` and `link`; and a folder of a message that an
+/// earlier build had and this one does not is removed.
+#[test]
+fn attachments_update_as_a_full_build() {
+    let msgs: Vec<String> = (1..=4).map(with_attachments).collect();
+    let before = msgs[..2].join("\n");
+    let after = msgs.join("\n");
+    for how in ["inline", "link"] {
+        let said = update_equals_full(
+            &format!("attach-{how}"),
+            &before,
+            &after,
+            &["--attachments", how, "--attachment-limit", "2K"],
+        );
+        assert!(!said.contains("cannot update"), "{said}");
+    }
+    // The files are there, named safely, the one past the limit not written.
+    let dir = temp_dir("attach-files");
+    let mbox = dir.join("list.mbox");
+    fs::write(&mbox, &after).unwrap();
+    let web = dir.join("web");
+    linkify(
+        &[&mbox],
+        &["--out", web.to_str().unwrap(), "--attachment-limit", "2K"],
+    );
+    let all = files(&web);
+    let attached: Vec<&str> = all
+        .keys()
+        .filter(|k| k.starts_with("a/"))
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        attached,
+        [
+            "a/00001/1-shot1.png",
+            "a/00002/1-shot2.png",
+            "a/00003/1-shot3.png",
+            "a/00004/1-shot4.png"
+        ]
+    );
+    assert_eq!(all["a/00001/1-shot1.png"], b"\x89PNG\r\n\x1a\n");
+    let page = String::from_utf8(all["00001.html"].clone()).unwrap();
+    assert!(page.contains("href=\"a/00001/1-shot1.png\""), "{page}");
+    assert!(
+        page.contains("not written, past the archive's limit of 2.0 KiB"),
+        "{page}"
+    );
+    // Rebuilt from fewer messages: the folders of the others go.
+    fs::write(&mbox, &before).unwrap();
+    linkify(
+        &[&mbox],
+        &["--out", web.to_str().unwrap(), "--attachment-limit", "2K"],
+    );
+    let left: Vec<String> = files(&web)
+        .into_keys()
+        .filter(|k| k.starts_with("a/"))
+        .collect();
+    assert_eq!(left, ["a/00001/1-shot1.png", "a/00002/1-shot2.png"]);
+    // And with none, no folder at all.
+    linkify(
+        &[&mbox],
+        &["--out", web.to_str().unwrap(), "--attachments", "none"],
+    );
+    assert!(!web.join("a").exists());
+    fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A message that cites, in its flowed text, the Message-ID of a message that arrives
@@ -441,11 +533,18 @@ fn the_library_builds_the_command_lines_folder() {
     let finder = linkscan::LinkFinder::builder()
         .policy(linkscan::Policy::Readable)
         .build();
-    let scanner = MailScanner::new().finder(finder.clone());
+    // As the command's: its attachments and its bytes kept.
+    let scanner = linkscan_mail::archive::scanner(
+        MailScanner::new().finder(finder.clone()),
+        Attachments::Inline,
+        DEFAULT_ATTACHMENT_LIMIT,
+        Addresses::Show,
+    );
     let web = dir.join("web");
     let mut archive = Archive::create(&web)
         .unwrap()
         .linkifier(linkscan::html::Linkifier::new().finder(finder))
+        .downloads(true)
         .source(&mbox, &scanner);
     let file = mbox.to_string_lossy().into_owned();
     for m in MboxReader::new(std::io::BufReader::new(fs::File::open(&mbox).unwrap())) {

@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The browser on `PATH`; fails the test, with what to install, when there is none.
-fn chromium() -> PathBuf {
+pub(crate) fn chromium() -> PathBuf {
     let path = std::env::var_os("PATH").unwrap_or_default();
     ["chromium", "chromium-browser", "google-chrome"]
         .iter()
@@ -774,7 +774,12 @@ fn measure_archive(browser: &Path, page: &Path, bare: bool) -> Vec<Vec<String>> 
 
 /// What `script` writes into `#measured` when Chromium draws `page` (a copy of it with the
 /// script added): a row of words per line. `bare` drops the page's style sheet first.
-fn measure_with(browser: &Path, page: &Path, script: &str, bare: bool) -> Vec<Vec<String>> {
+pub(crate) fn measure_with(
+    browser: &Path,
+    page: &Path,
+    script: &str,
+    bare: bool,
+) -> Vec<Vec<String>> {
     let mut html = std::fs::read_to_string(page).unwrap();
     if bare {
         let (start, end) = (

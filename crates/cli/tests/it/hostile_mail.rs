@@ -1008,15 +1008,18 @@ fn stale_pages_of_an_earlier_run_are_removed() {
         names.sort();
         // Each message's page, and its thread's (each a thread of its own here).
         // The state of the build (for --update) and the folder's lock sort first.
+        // Each message as sent, and each thread and month as an mbox, beside them.
         let mut expected: Vec<String> = vec![".linkscan-archive".into(), ".linkscan.lock".into()];
-        expected.extend((1..=pages).map(|k| format!("{k:05}.html")));
+        expected.extend((1..=pages).flat_map(|k| [format!("{k:05}.html"), format!("{k:05}.txt")]));
         expected.extend([
             "index.html".into(),
             "links.html".into(),
             "links.json".into(),
         ]);
-        expected.extend((1..=pages).map(|k| format!("t{k:05}.html")));
-        expected.push("undated.html".into());
+        expected.extend(
+            (1..=pages).flat_map(|k| [format!("t{k:05}.html"), format!("t{k:05}.mbox.gz")]),
+        );
+        expected.extend(["undated.html".into(), "undated.mbox.gz".into()]);
         assert_eq!(names, expected, "{}", stderr(&out));
         if pages == 1 {
             assert!(stderr(&out).contains("removed 4 pages"), "{}", stderr(&out));

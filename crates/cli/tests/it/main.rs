@@ -4,6 +4,8 @@
 
 mod common;
 
+mod archive_attachments;
+mod archive_downloads;
 mod archive_obfuscate;
 mod archive_update;
 mod browser;

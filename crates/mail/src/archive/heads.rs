@@ -82,7 +82,11 @@ pub(super) fn write_head_of(out: &mut impl Write, title: &str, body: &str) -> io
           <meta name=\"viewport\" content=\"width=device-width\"><title>",
     )?;
     write_escaped(title, out)?;
-    write!(out, "</title><style>{STYLE}</style></head>\n{body}\n")
+    write!(
+        out,
+        "</title><style>{STYLE}{}</style></head>\n{body}\n",
+        super::attach::STYLE
+    )
 }
 
 /// The most bytes of a message page after its text: its links to the others, with

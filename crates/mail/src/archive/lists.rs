@@ -134,6 +134,14 @@ impl Archive {
                     count(list.len(), "message"),
                     count(threads, "thread")
                 )?;
+                let mbox = super::mboxes::month_name(month);
+                super::download::write_mbox_link(
+                    &mbox,
+                    "month",
+                    self.downloads,
+                    self.addresses,
+                    &mut out,
+                )?;
                 write_pager(month, p, pages, &mut out)?;
                 // Depths relative to the thread's first message shown here.
                 let mut entries = Vec::with_capacity(chunk.len());

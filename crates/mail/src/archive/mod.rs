@@ -14,7 +14,14 @@
 //!   previous and the next message of the archive, its month page and its thread page, the
 //!   message it answers, its replies, and the previous and next message of its thread;
 //!   the warnings of the message if any; every scanned text part with its links (see
-//!   `page`); the parts not shown (attachments), with name and type.
+//!   `page`); its text attachments drawn as text, a patch's lines told apart, and its
+//!   other attachments linked or listed (`attach`, [`Attachments`]); the link to its
+//!   download (`download`).
+//! * `a/NNNNN/K-NAME.EXT`: the attachments of message `NNNNN` that its page links, named
+//!   safely, never in a form a browser would run (`attach`).
+//! * `NNNNN.txt`, `tNNNNN.mbox.gz`, `YYYY-MM.mbox.gz` ([`Archive::downloads`]): each
+//!   message as sent, each thread and each month as a gzipped mbox (`download`,
+//!   `mboxes`); none when addresses are obfuscated.
 //! * `tNNNNN.html` (`tNNNNN-2.html`, …), one per thread, named after its first message:
 //!   the tree of the messages it holds as nested lists (so that the structure shows
 //!   without the style sheet too), then each message in thread order (`threads`) with its
@@ -50,7 +57,12 @@
 //!   own direction, so a right-to-left subject reads right to left and moves nothing
 //!   around it.
 //! * With [`Addresses::Obfuscate`], no page has a `mailto:` or an address: each address is
-//!   written `name at example dot com`, in headers, in bodies, and in the lists.
+//!   written `name at example dot com`, in headers, in bodies, and in the lists; no
+//!   attachment file holds one (text written obfuscated, other bytes that hold one not
+//!   written), and no download is written.
+//! * Memory of attachments: what the scan keeps of a message's attachments is at most
+//!   the limit of [`Archive::attachments`] (10 MiB by default); a text attachment drawn
+//!   on its page is at most 1 MiB ([`crate::MAX_INLINE_ATTACHMENT`]).
 //! * One run at a time: an archive holds the folder's lock ([`LOCK_FILE`]) from
 //!   [`Archive::create`] on; a second waits a few seconds, then refuses.
 //! * Files are written without following links (`files`): a symbolic link under a page's
@@ -66,8 +78,9 @@
 //! texts), `front` (the front page), `heads` (the head of every page,
 //! and what a message page shows around its text), `update` (the `--update` path),
 //! `build` (an archive built on the parallel [`pipeline`](crate::pipeline), feature
-//! `parallel`), and those they use: `text`, `page`, `links`, `threads`, `date`, `state`,
-//! `files` and `hash`.
+//! `parallel`), and those they use: `body` (a message's body: its parts and
+//! attachments), `attach`, `download`, `mboxes`, `text`, `page`, `links`, `threads`,
+//! `date`, `state`, `files` and `hash`.
 //!
 //! ```
 //! use linkscan_mail::archive::Archive;
@@ -99,15 +112,19 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+mod attach;
+mod body;
 #[cfg(feature = "parallel")]
 mod build;
 pub(crate) mod date;
+mod download;
 mod files;
 mod front;
 mod hash;
 mod heads;
 mod links;
 mod lists;
+mod mboxes;
 pub(crate) mod page;
 mod posts;
 mod rows;
@@ -123,11 +140,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Once;
 
 use crate::{MailScanner, ScannedMessage, DEFAULT_MAX_MESSAGE_SIZE};
-use linkscan::html::{write_escaped, Linkifier};
+use linkscan::html::Linkifier;
 
+pub use attach::{Attachments, DEFAULT_ATTACHMENT_LIMIT};
 pub use files::LOCK_FILE;
 use files::{create_replacing, file_name, page_name, write_replacing, Output};
-use page::{human_size, passes_checks, Style};
+use page::{passes_checks, Style};
 pub use rows::ArchivedMessage;
 use rows::{Plan, Row};
 pub use state::STATE_FILE;
@@ -137,6 +155,27 @@ use update::Before;
 
 #[cfg(feature = "parallel")]
 pub use build::Built;
+
+/// `scanner` set to keep what an archive needs of each message to show its attachments
+/// as `attachments` says, `limit` bytes of them per message at most
+/// ([`MailScanner::keep_attachments`]), and, unless addresses are obfuscated, the
+/// message's bytes for its download ([`MailScanner::keep_raw`]). Give the archive the
+/// same choices ([`Archive::attachments`], [`Archive::addresses`]).
+pub fn scanner(
+    scanner: MailScanner,
+    attachments: Attachments,
+    limit: u64,
+    addresses: Addresses,
+) -> MailScanner {
+    let scanner = scanner.keep_raw(addresses == Addresses::Show);
+    match attachments {
+        Attachments::None => scanner,
+        Attachments::Link => scanner.keep_attachments(Some(limit)),
+        Attachments::Inline => scanner
+            .keep_attachments(Some(limit))
+            .inline_text_attachments(true),
+    }
+}
 
 /// How addresses are shown (`--addresses`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -189,7 +228,9 @@ pub struct Finished {
     /// Of those, the pages written by this run: all of them, but for an update
     /// ([`Archive::update`]), which writes only those that change.
     pub written: usize,
-    /// Pages an earlier run left in the folder that this archive does not have, removed.
+    /// Pages an earlier run left in the folder that this archive does not have, removed
+    /// (the folders of attachments and the downloads it no longer has are removed too,
+    /// and not counted).
     pub removed: usize,
 }
 
@@ -234,6 +275,11 @@ pub struct Archive {
     linkifier: Linkifier,
     checks: bool,
     addresses: Addresses,
+    /// How attachments are shown, and the most bytes of them written per message.
+    attachments: Attachments,
+    attachment_limit: u64,
+    /// Downloads are written: each message as sent, each thread and month as an mbox.
+    downloads: bool,
     rows: Vec<Row>,
     inputs: Vec<(String, InputTotals)>,
     /// The input of [`Archive::push`], and its totals so far.
@@ -275,6 +321,9 @@ impl Archive {
             linkifier: Linkifier::new(),
             checks: false,
             addresses: Addresses::Show,
+            attachments: Attachments::Inline,
+            attachment_limit: DEFAULT_ATTACHMENT_LIMIT,
+            downloads: false,
             rows: Vec::new(),
             inputs: Vec::new(),
             pushed: None,
@@ -358,6 +407,38 @@ impl Archive {
         self
     }
 
+    /// How attachments are shown (default [`Attachments::Inline`]), and the most bytes
+    /// of them written per message (default [`DEFAULT_ATTACHMENT_LIMIT`]). The pages show
+    /// what the scan kept: give the archive's scanner the same choice
+    /// ([`scanner`]); a scan that kept none lists them as `Not shown`.
+    pub fn attachments(mut self, attachments: Attachments, limit: u64) -> Self {
+        self.attachments = attachments;
+        self.attachment_limit = limit;
+        self
+    }
+
+    /// Whether the archive offers downloads (default: no): each message as sent
+    /// (`NNNNN.txt`, from [`ScannedMessage::raw`]: give it a scanner that keeps them,
+    /// [`scanner`]) and each thread and month as a gzipped mbox (`tNNNNN.mbox.gz`,
+    /// `YYYY-MM.mbox.gz`). With [`Addresses::Obfuscate`] none is written, since they would
+    /// publish addresses, and the pages say so.
+    pub fn downloads(mut self, yes: bool) -> Self {
+        self.downloads = yes;
+        self
+    }
+
+    /// Whether downloads are written.
+    fn offers_downloads(&self) -> bool {
+        self.downloads && self.addresses == Addresses::Show
+    }
+
+    fn shown(&self) -> body::Shown {
+        body::Shown {
+            attachments: self.attachments,
+            limit: self.attachment_limit,
+        }
+    }
+
     /// The folder.
     pub fn dir(&self) -> &Path {
         &self.dir
@@ -387,8 +468,14 @@ impl Archive {
         });
         let mut references = References::of(m);
         let path = self.dir.join(page_name(global));
+        let names = match self.attachments {
+            Attachments::None => vec![None; m.skipped().len()],
+            _ => attach::file_names(m, self.addresses),
+        };
+        attach::write_files(&self.dir, global, m, &names, self.addresses)?;
+        let raw = download::write_raw(&self.dir, global, m, self.offers_downloads())?;
         let (body_len, text_start) = self
-            .write_page(&path, file, index, m, &mut references)
+            .write_page(&path, file, index, global, m, &names, raw, &mut references)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         let counted = || {
             m.parts()
@@ -467,12 +554,16 @@ impl Archive {
     /// its text starts (after the headers and the warnings). The
     /// page goes to its file as it is made (through a buffer), never whole in memory: a
     /// message with a link every few bytes makes a page over ten times its size.
+    #[allow(clippy::too_many_arguments)]
     fn write_page(
         &self,
         path: &Path,
         file: &str,
         index: usize,
+        global: usize,
         m: &ScannedMessage,
+        names: &[Option<String>],
+        raw: Option<u64>,
         references: &mut References,
     ) -> io::Result<(u64, u64)> {
         let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
@@ -481,7 +572,7 @@ impl Archive {
             written: 0,
         };
         let text_start = self
-            .write_page_to(file, index, m, references, &mut out)
+            .write_page_to(file, index, global, m, names, raw, references, &mut out)
             .map_err(named)?;
         let len = out.written;
         let replacing = out.inner.into_inner().map_err(|e| named(e.into_error()))?;
@@ -491,11 +582,15 @@ impl Archive {
 
     /// The page of [`Archive::write_page`], into `out`; returns the length of its head (the
     /// headers and warnings), where its text starts.
+    #[allow(clippy::too_many_arguments)]
     fn write_page_to(
         &self,
         file: &str,
         index: usize,
+        global: usize,
         m: &ScannedMessage,
+        names: &[Option<String>],
+        raw: Option<u64>,
         references: &mut References,
         out: &mut impl Write,
     ) -> io::Result<u64> {
@@ -507,33 +602,9 @@ impl Archive {
         };
         heads::write_message_head(m, file, index, list, style, &mut head)?;
         let text_start = head.written;
-        let parts = || m.parts().iter().filter(|p| p.path() != "subject");
-        // One text part needs no heading: it is the message.
-        let headed = parts().nth(1).is_some();
-        for part in parts() {
-            text::write_part(part, m.piece_offset(), headed, style, references, out)?;
-        }
-        if !m.skipped().is_empty() {
-            out.write_all(b"<section class=\"attachments\"><h2>Not shown</h2>\n<ul>\n")?;
-            for part in m.skipped() {
-                out.write_all(b"<li>Part ")?;
-                write_escaped(&part.path, out)?;
-                out.write_all(b": <bdi dir=\"auto\">")?;
-                write_escaped(
-                    &style.said(part.name.as_deref().unwrap_or("(no name)")),
-                    out,
-                )?;
-                out.write_all(b"</bdi>, ")?;
-                write_escaped(&part.content_type, out)?;
-                write!(
-                    out,
-                    ", <span title=\"{} bytes as sent\">{} encoded</span>",
-                    part.size,
-                    human_size(part.size)
-                )?;
-                out.write_all(b"</li>\n")?;
-            }
-            out.write_all(b"</ul></section>\n")?;
+        body::write_body(m, global, names, self.shown(), style, references, out)?;
+        if self.downloads {
+            download::write_link(global, raw, self.addresses, out)?;
         }
         Ok(text_start)
     }
@@ -551,7 +622,8 @@ impl Archive {
         let name = self.name();
         let before = self.before.take();
         // The message pages first: the thread pages copy their text once it is whole.
-        let messages_written = self.link_pages(&plan, before.as_ref().map_or(0, |b| b.messages))?;
+        let kept = before.as_ref().map_or(0, |b| b.messages);
+        let messages_written = self.link_pages(&plan, kept)?;
         let mut output = Output::new(&self.dir, before.as_ref().map(|b| &b.pages));
         self.write_threads(&plan, &name, &mut output)?;
         self.write_months(&plan, &name, &mut output)?;
@@ -567,9 +639,13 @@ impl Archive {
             .collect();
         links::write(&mut output, &citing, &self.linkifier, &name)?;
         let (pages, written) = (output.pages, output.written);
+        mboxes::write(&self.dir, &plan, &self.rows, kept, self.offers_downloads())?;
         let mut names: HashSet<String> = pages.keys().cloned().collect();
         names.extend(self.rows.iter().map(|r| page_name(r.global)));
         let removed = files::remove_stale(&self.dir, &names)?;
+        // The other files an earlier run left go too; `removed` counts pages only.
+        attach::remove_stale(&self.dir, self.rows.len())?;
+        download::remove_stale(&self.dir, self.rows.len())?;
         let input = match self.updated.take() {
             Some(input) => Some(input),
             None => self.read_source()?,
@@ -626,7 +702,7 @@ impl Archive {
     fn options_key(&self) -> String {
         let scanner = self.source.as_ref().map_or("", |(_, key)| key.as_str());
         format!(
-            "scanner {scanner}; pages {}; checks {} addresses {:?} max-message-size {} title {}",
+            "scanner {scanner}; pages {}; checks {} addresses {:?} max-message-size {} title {}{}",
             linkscan::__private::linkifier_key(&self.linkifier),
             self.checks,
             self.addresses,
@@ -635,7 +711,12 @@ impl Archive {
             self.title.as_ref().map_or_else(
                 || "-".to_string(),
                 |t| format!("{:016x}", hash::hash(t.as_bytes()))
-            )
+            ),
+            match self.attachments {
+                // The key of an archive that writes no attachment stays as it was.
+                Attachments::None => String::new(),
+                a => format!(" attachments {a:?} {}", self.attachment_limit),
+            } + if self.downloads { " downloads" } else { "" }
         )
     }
 }

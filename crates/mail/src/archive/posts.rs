@@ -104,6 +104,14 @@ impl Archive {
         } else {
             writeln!(out, "<p>Thread of {}.</p>", count(thread.len(), "message"))?;
         }
+        let mbox = super::mboxes::thread_name(first.global);
+        super::download::write_mbox_link(
+            &mbox,
+            "thread",
+            self.downloads,
+            self.addresses,
+            &mut out,
+        )?;
         write_pager(&base, k, pages, &mut out)?;
         let entries: Vec<(usize, usize, bool)> = chunk
             .iter()

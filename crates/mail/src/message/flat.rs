@@ -69,7 +69,10 @@ use super::headers::{self, Fields};
 
 /// The parse of `raw` when it is a flat message whose bodies decode without a problem
 /// (see the [module](self) documentation); `None` sends it the general way.
-pub(crate) fn parse<'x>(fields: Fields, raw: &'x [u8]) -> Option<Message<'x>> {
+///
+/// The base64 bodies of parts that are not text are decoded when `decode_all` (for a scan
+/// that keeps attachments); else only their end is found.
+pub(crate) fn parse<'x>(fields: Fields, raw: &'x [u8], decode_all: bool) -> Option<Message<'x>> {
     // The parser keeps offsets as `u32`.
     u32::try_from(raw.len()).ok()?;
     let mut stream = MessageStream::new(raw);
@@ -98,7 +101,7 @@ pub(crate) fn parse<'x>(fields: Fields, raw: &'x [u8]) -> Option<Message<'x>> {
             root.body = body;
             vec![root]
         }
-        Some("multipart") => multipart(fields, &mut stream, root)?,
+        Some("multipart") => multipart(fields, &mut stream, root, decode_all)?,
         Some(_) => return None,
     };
     Some(Message {
@@ -122,6 +125,7 @@ fn multipart<'x>(
     fields: Fields,
     stream: &mut MessageStream<'x>,
     root: MessagePart<'x>,
+    decode_all: bool,
 ) -> Option<Vec<MessagePart<'x>>> {
     let boundary = Boundary::new(multipart_boundary(&root)?);
     if !stream.seek_next_part(&boundary.bytes) {
@@ -129,7 +133,7 @@ fn multipart<'x>(
     }
     stream.skip_crlf();
     let mut parts = vec![root];
-    read_parts(fields, stream, &mut parts, 0, &boundary, 1)?;
+    read_parts(fields, stream, &mut parts, 0, &boundary, 1, decode_all)?;
     Some(parts)
 }
 
@@ -154,6 +158,7 @@ fn read_parts<'x>(
     at: usize,
     boundary: &Boundary,
     depth: usize,
+    decode_all: bool,
 ) -> Option<()> {
     let mut children = Vec::new();
     loop {
@@ -185,7 +190,7 @@ fn read_parts<'x>(
                 }
                 parts.push(part);
                 stream.skip_crlf();
-                read_parts(fields, stream, parts, index, &inner, depth + 1)?;
+                read_parts(fields, stream, parts, index, &inner, depth + 1, decode_all)?;
                 // Past the inner closing delimiter, the parser seeks this multipart's next
                 // delimiter, and ends the inner part at the line break before it.
                 parts[index].offset_end = stream.seek_next_part_offset(&boundary.bytes)? as u32;
@@ -203,9 +208,11 @@ fn read_parts<'x>(
                     &subtype.unwrap_or_default().to_ascii_lowercase(),
                 );
                 let bytes = match encoding {
-                    Encoding::Base64 if text_like => Cow::Owned(base64_body(stream, boundary)?),
-                    // Not text: the walk never reads its bytes, only where it ends and
-                    // whether it decodes.
+                    Encoding::Base64 if text_like || decode_all => {
+                        Cow::Owned(base64_body(stream, boundary)?)
+                    }
+                    // Not text, and no attachment kept: the walk never reads its bytes,
+                    // only where it ends and whether it decodes.
                     Encoding::Base64 => {
                         skip_base64(stream, boundary)?;
                         Cow::Borrowed(&[][..])

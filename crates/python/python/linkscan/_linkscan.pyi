@@ -157,6 +157,8 @@ def build_archive(
     addresses: Literal["show", "obfuscate"] = "show",
     checks: bool = False,
     update: bool = False,
+    attachments: Literal["inline", "link", "none"] = "inline",
+    attachment_limit: int = 10485760,
 ) -> dict[str, int | bool | str]:
     """Writes the HTML archive of an mbox into the folder ``out``, as
     ``linkscan linkify --mbox SOURCE --out OUT`` does; returns ``messages``, ``pages``,

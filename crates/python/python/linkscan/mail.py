@@ -20,12 +20,14 @@ bounded number of them ahead; ``offset`` is then ``None``, and ``path`` is a Mai
 message's file.
 
 ``build_archive(source, out, *, finder=None, addresses="show", checks=False,
-update=False)`` writes the HTML archive of the same archive into the folder ``out``, as
+update=False, attachments="inline", attachment_limit=10485760)`` writes the HTML archive of the same archive into the folder ``out``, as
 ``linkscan linkify --mbox SOURCE --out OUT`` does (a page per message, thread and month,
 and ``index.html``); ``addresses="obfuscate"`` writes addresses as ``name at example dot
 com``, with no ``mailto:`` anywhere. ``update=True`` (a path only), as ``--update``, adds
 the messages appended to the file since the last build and writes only the pages they
-change, or builds the archive whole and says why in ``rebuilt``.
+change, or builds the archive whole and says why in ``rebuilt``. ``attachments``
+(``"inline"``, ``"link"`` or ``"none"``) and ``attachment_limit`` (bytes per message)
+are ``--attachments`` and ``--attachment-limit``.
 """
 
 from ._linkscan import ArchiveScan, MboxScan, Message, build_archive, scan_archive, scan_mbox

@@ -1,0 +1,130 @@
+//! Downloads: each message as it was sent, beside its page, as `NNNNN.txt`.
+//!
+//! # The message as sent
+//!
+//! `NNNNN.txt` holds the bytes the scan was given ([`ScannedMessage::raw`]): the
+//! original header and body, without the mbox `From ` line and with `>From` lines of an
+//! mboxrd unquoted as the reader unquotes them. The name ends in `.txt` because every
+//! static server serves that as `text/plain`, which a browser shows and never runs; an
+//! `.eml` is served by some as `message/rfc822`, which some browsers draw as a web
+//! archive (MHTML: its HTML parts and all), and by others with no type at all.
+//!
+//! # Invariants
+//!
+//! * With [`Addresses::Obfuscate`] no download is written (it would publish the
+//!   addresses of its header and body), and the page says so.
+//! * A message without its bytes (a piece of a message over the size limit, or a scan
+//!   that kept none) has no download and no link to one; a file an earlier run left under
+//!   its name is removed, as are those of messages past the archive's last.
+//! * Written as pages are: to a fresh name, renamed over its own, never through a link.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::Path;
+
+use crate::ScannedMessage;
+
+use super::files::write_replacing;
+use super::page::human_size;
+use super::Addresses;
+
+/// The download of message `global`.
+pub(crate) fn raw_name(global: usize) -> String {
+    format!("{global:05}.txt")
+}
+
+/// Writes the download of message `global` (`m`'s bytes) into `dir` when downloads are
+/// `offered`, or removes one left there; returns its length when written.
+pub(crate) fn write_raw(
+    dir: &Path,
+    global: usize,
+    m: &ScannedMessage,
+    offered: bool,
+) -> io::Result<Option<u64>> {
+    let path = dir.join(raw_name(global));
+    match m.raw() {
+        Some(raw) if offered => {
+            write_replacing(&path, raw)?;
+            Ok(Some(raw.len() as u64))
+        }
+        _ => {
+            if fs::symlink_metadata(&path).is_ok() {
+                fs::remove_file(&path)
+                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+            }
+            Ok(None)
+        }
+    }
+}
+
+/// Writes the line of a message page that offers its download (`written`: its length,
+/// from [`write_raw`]), or says why there is none.
+pub(crate) fn write_link(
+    global: usize,
+    written: Option<u64>,
+    addresses: Addresses,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    match (written, addresses) {
+        (Some(len), _) => writeln!(
+            out,
+            "<p class=\"download\"><a href=\"{}\" type=\"text/plain\" download>The message as \
+             sent</a> ({}, header and body).</p>",
+            raw_name(global),
+            human_size(len)
+        ),
+        (None, Addresses::Obfuscate) => out.write_all(
+            b"<p class=\"download\">The message as sent is not offered: it would publish \
+              the addresses this archive hides.</p>\n",
+        ),
+        (None, Addresses::Show) => Ok(()),
+    }
+}
+
+/// Removes the downloads of messages past `messages` (an earlier run's); returns how
+/// many. Other files are left alone.
+pub(crate) fn remove_stale(dir: &Path, messages: usize) -> io::Result<usize> {
+    let mut removed = 0;
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let Some(n) = name
+            .to_str()
+            .and_then(|n| n.strip_suffix(".txt"))
+            .filter(|n| n.len() >= 5 && n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|n| n.parse::<usize>().ok())
+        else {
+            continue;
+        };
+        if n > messages {
+            fs::remove_file(entry.path())?;
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
+
+/// Writes the line of a thread or month page (`what`: `thread`, `month`) that offers
+/// its mbox `name` ([`mboxes`](super::mboxes)), or says why there is none; nothing when
+/// the archive offers no downloads.
+pub(crate) fn write_mbox_link(
+    name: &str,
+    what: &str,
+    downloads: bool,
+    addresses: Addresses,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    match (downloads, addresses) {
+        (false, _) => Ok(()),
+        (true, Addresses::Show) => writeln!(
+            out,
+            "<p class=\"download\"><a href=\"{name}\" type=\"application/gzip\" download>The \
+             {what} as an mbox</a> (gzip, every message as sent).</p>"
+        ),
+        (true, Addresses::Obfuscate) => writeln!(
+            out,
+            "<p class=\"download\">The {what} as an mbox is not offered: it would publish \
+             the addresses this archive hides.</p>"
+        ),
+    }
+}
