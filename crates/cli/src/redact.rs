@@ -22,6 +22,9 @@ pub(crate) fn run(
 ) -> io::Result<Outcome> {
     let template = args.replace.clone().unwrap_or_default();
     let replacer = Replacer::new(template, &args.hash_key);
+    if let Some(field) = &args.records.field {
+        return crate::records::redact(args, field, finder, &replacer, out);
+    }
     let named = vec![true; args.files.len()];
     let mut scratch = Vec::new();
     input::for_each_piece(&args.files, &named, finder, |_, _, piece| {
@@ -41,7 +44,7 @@ pub(crate) fn run(
 }
 
 /// Writes the replacement of a link: the template filled in.
-struct Replacer {
+pub(crate) struct Replacer {
     template: Template,
     /// The SipHash key of `{hash}`, from `--hash-key`.
     keys: (u64, u64),
@@ -60,7 +63,7 @@ impl Replacer {
     }
 
     /// Appends the replacement of `link`, whose text is `text`, to `out`.
-    fn write(&self, link: &Link, text: &[u8], out: &mut Vec<u8>) {
+    pub(crate) fn write(&self, link: &Link, text: &[u8], out: &mut Vec<u8>) {
         for part in &self.template.parts {
             match part {
                 Part::Text(s) => out.extend_from_slice(s.as_bytes()),
