@@ -25,5 +25,6 @@ mod initiation;
 mod mail;
 mod pipeline;
 mod policy;
+mod records;
 mod redact;
 mod windows;
