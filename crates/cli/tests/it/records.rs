@@ -541,3 +541,32 @@ proptest! {
         prop_assert!(links.is_empty(), "links without a marker: {:?}", links);
     }
 }
+
+#[test]
+fn memory_is_a_few_batches_not_the_file() {
+    // 128 MB of records, each with a link: `redact` holds a few batches of 4 MB, and its
+    // output is read as it comes.
+    let dir = temp_dir("memory");
+    let file = dir.join("big.jsonl");
+    let line = format!(
+        "{{\"id\":1,\"text\":{}}}\n",
+        json(&"see example.com and words ".repeat(40))
+    );
+    let records = 128_000_000 / line.len();
+    std::fs::write(&file, line.repeat(records)).unwrap();
+    let want = line.replace("example.com", "<URL>");
+    let (peak, code, err) =
+        common::memory::run_measured(&["redact", "--field", "text", path(&file)], None, |out| {
+            let mut n = 0;
+            let mut got = String::new();
+            while std::io::BufRead::read_line(out, &mut got).unwrap() > 0 {
+                assert_eq!(got, want, "record {n}");
+                got.clear();
+                n += 1;
+            }
+            assert_eq!(n, records);
+        });
+    assert_eq!(code, Some(0), "{err}");
+    common::memory::assert_under("redact --field of 128 MB", peak, 96 * common::memory::MIB);
+    let _ = std::fs::remove_dir_all(&dir);
+}
