@@ -464,6 +464,8 @@ where
                     part.values.extend_from_slice(value);
                 } else {
                     match job.redact(value) {
+                        // A long value alone in its part is moved, not copied.
+                        Some(redacted) if part.values.is_empty() => part.values = redacted,
                         Some(redacted) => part.values.extend_from_slice(&redacted),
                         None => part.values.extend_from_slice(value),
                     }
@@ -479,13 +481,19 @@ where
             "a batch of redacted values too long for the column's offsets",
         ));
     }
-    let mut values = Vec::with_capacity(total);
+    let mut values = Vec::new();
     let mut lengths = Vec::with_capacity(array.len());
     for part in parts {
         for (record, problem) in &part.problems {
             problems.record(*record, problem);
         }
-        values.extend_from_slice(&part.values);
+        if values.is_empty() {
+            // The first part's values are moved (a long value is not copied again).
+            values = part.values;
+            values.reserve(total - values.len());
+        } else {
+            values.extend_from_slice(&part.values);
+        }
         lengths.extend_from_slice(&part.lengths);
     }
     let offsets = OffsetBuffer::<T::Offset>::from_lengths(lengths);
