@@ -7,8 +7,10 @@
 //! feed) and sends them in batches of about [`BATCH`] bytes over a channel of two, so
 //! reading (and gzip decompression) overlaps the scan. Each batch's lines are scanned on
 //! the rayon pool in chunks of [`CHUNK`] records, and the chunks' outputs are written in
-//! order. A record is found in its line by [`locate`]: the line is parsed as a JSON object
-//! whose values are kept raw ([`RawValue`]), each name of the dotted path taken in turn;
+//! order. A record is found in its line by [`locate`]: the line is read as a JSON object
+//! by a visitor ([`Member`]) that keeps the raw text ([`RawValue`]) of the one member it
+//! looks for and skips the others unparsed into values (the whole line is still checked),
+//! each name of the dotted path taken in turn;
 //! the field's value, a string, is decoded for the scan, and its raw span in the line is
 //! what `redact` replaces: every other byte of the line is written as it was read.
 //!
@@ -20,13 +22,14 @@
 //! memory of a run is a few batches and at most one record of [`MAX_RECORD`] bytes.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::ops::Range;
 use std::sync::mpsc::{sync_channel, SyncSender};
 use std::thread;
 
 use rayon::prelude::*;
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::render::Id;
@@ -225,27 +228,85 @@ fn blank(line: &[u8]) -> bool {
 
 /// The raw value at `path` in the JSON object `line`.
 fn raw_at<'a>(line: &'a [u8], path: &FieldPath) -> Result<&'a RawValue, String> {
-    let mut object: HashMap<String, &'a RawValue> =
-        serde_json::from_slice(line).map_err(|e| format!("not a JSON object ({e})"))?;
-    let mut value = None;
-    for (i, name) in path.names.iter().enumerate() {
-        let Some(raw) = object.remove(name) else {
+    let mut de = serde_json::Deserializer::from_slice(line);
+    let mut found = Member(&path.names[0])
+        .deserialize(&mut de)
+        .and_then(|found| de.end().map(|()| found))
+        .map_err(|e| format!("not a JSON object ({e})"))?;
+    // Each name of the path in turn: `found` is the value of `path.names[i]`.
+    let mut i = 0;
+    loop {
+        let Some(raw) = found else {
             return Err(format!("no field {:?}", path.names[..=i].join(".")));
         };
-        if i + 1 == path.names.len() {
-            value = Some(raw);
-            break;
-        }
-        let raw: &'a RawValue = raw;
-        object = serde_json::from_str(raw.get()).map_err(|_| {
+        let Some(next) = path.names.get(i + 1) else {
+            return Ok(raw);
+        };
+        let mut de = serde_json::Deserializer::from_str(raw.get());
+        found = Member(next).deserialize(&mut de).map_err(|_| {
             format!(
                 "{:?} is {}, not an object",
                 path.names[..=i].join("."),
                 what(raw.get())
             )
         })?;
+        i += 1;
     }
-    value.ok_or_else(|| "an empty field path".to_owned())
+}
+
+/// Finds the member `.0` of a JSON object, the raw text of its value (the last, if the
+/// name is repeated), skipping the other members without keeping them.
+struct Member<'n>(&'n str);
+
+impl<'de> DeserializeSeed<'de> for Member<'_> {
+    type Value = Option<&'de RawValue>;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
+        de.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Member<'_> {
+    type Value = Option<&'de RawValue>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut found = None;
+        while let Some(wanted) = map.next_key_seed(Key(self.0))? {
+            if wanted {
+                found = Some(map.next_value::<&'de RawValue>()?);
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// Whether a member's name is `.0` (escapes decoded).
+struct Key<'n>(&'n str);
+
+impl<'de> DeserializeSeed<'de> for Key<'_> {
+    type Value = bool;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<bool, D::Error> {
+        de.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for Key<'_> {
+    type Value = bool;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a member name")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<bool, E> {
+        Ok(name == self.0)
+    }
 }
 
 /// What the JSON value `raw` is, for messages.
