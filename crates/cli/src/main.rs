@@ -23,6 +23,7 @@ mod lines;
 mod linkify;
 #[cfg(feature = "mail")]
 mod mail;
+mod records;
 mod redact;
 mod render;
 mod shell;
@@ -66,6 +67,13 @@ fn main() -> ExitCode {
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let result = match &cli.command {
+        Command::Find(args) if args.records.field.is_some() => {
+            args.finder().map_err(usage_error).and_then(|finder| {
+                args.detect.start_threads()?;
+                let field = args.records.field.as_ref().expect("checked by the guard");
+                records::find(args, field, &finder, &mut out)
+            })
+        }
         #[cfg(feature = "mail")]
         Command::Find(args) if args.mail.archives() => args
             .walk

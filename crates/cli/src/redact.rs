@@ -31,6 +31,9 @@ pub(crate) fn run(
 ) -> io::Result<Outcome> {
     let template = args.replace.clone().unwrap_or_default();
     let replacer = Replacer::new(template, &args.hash_key);
+    if let Some(field) = &args.records.field {
+        return crate::records::redact(args, field, finder, &replacer, out);
+    }
     let named = vec![true; args.files.len()];
     if !args.files.is_empty() && files::all_regular(&args.files) && replacer.bounded() {
         // Each worker redacts the window it read; the buffers are written in order.
@@ -72,7 +75,7 @@ pub(crate) fn run(
 }
 
 /// Writes the replacement of a link: the template filled in.
-struct Replacer {
+pub(crate) struct Replacer {
     template: Template,
     /// The SipHash key of `{hash}`, from `--hash-key`.
     keys: (u64, u64),
@@ -128,7 +131,7 @@ impl Replacer {
     }
 
     /// Appends the replacement of `link`, whose text is `text`, to `out`.
-    fn write(&self, link: &Link, text: &[u8], out: &mut Vec<u8>) {
+    pub(crate) fn write(&self, link: &Link, text: &[u8], out: &mut Vec<u8>) {
         if let Some([url, email]) = &self.fixed {
             out.extend_from_slice(match link.kind() {
                 LinkKind::Email => email,

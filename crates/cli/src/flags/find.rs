@@ -12,6 +12,7 @@ use clap::{Args, ValueEnum};
 use linkscan::LinkFinder;
 
 use super::common::{DetectArgs, PolicyChoice};
+use super::records::{FieldPath, RecordArgs};
 use super::walk::WalkArgs;
 
 /// The long help of `linkscan find` (`--help`), after its options.
@@ -80,6 +81,20 @@ text of its text/html parts scanned (links in href attributes too, with \"source
 Warnings (broken MIME, unknown charsets, …) and a summary go to stderr; a progress bar
 too when stderr is a terminal (not with --no-progress, which drops the summary as well).
 
+Records (--field NAME): JSON Lines files (plain or gzip, detected by content; standard
+input too) and Parquet files (by their PAR1 signature) are read as records, and only the
+string NAME of each record is scanned; a dotted NAME (meta.body) is a nested field (a
+struct column in Parquet). RECORD counts from 0 in each file: the line of JSON Lines
+(a blank line is no record but is counted), the row of Parquet. --id-field NAME adds that
+field's value (null when missing).
+  text    [FILE:]#RECORD:START: LINK per link ([FILE:]#RECORD:ID:START: with --id-field)
+  jsonl   {\"file\",\"record\"[,\"id\"],\"start\",\"end\",\"kind\",\"text\"} per link
+  tsv     file, record, [id,] start, end, kind, text
+START and END are byte offsets in the field's text (its UTF-8 bytes, escapes decoded).
+A record that is not a JSON object, lacks the field or whose value is not a string (null
+included) gets a warning with its number on stderr and is skipped; the exit status is
+then 2. -c counts the links per file. Parquet: snappy, gzip, zstd, lz4 or uncompressed.
+
 Examples:
   linkscan find notes.txt                      notes.txt's links, LINE:COLUMN: LINK
   linkscan find                                every link of the current folder
@@ -90,6 +105,7 @@ Examples:
   linkscan find -l -t md .                     the Markdown files that have a link
   if linkscan find -q notes.txt; then echo has links; fi
   zcat archive.gz | linkscan find --count
+  linkscan find --field text --id-field id --json posts.jsonl.gz
   linkscan find --mbox --json -j 2 list.mbox.gz > links.jsonl
   linkscan find --maildir --count ~/Maildir";
 
@@ -168,6 +184,11 @@ pub(crate) struct FindArgs {
     /// tsv).
     #[arg(long, conflicts_with = "count")]
     pub(crate) checks: bool,
+    #[command(flatten)]
+    pub(crate) records: RecordArgs,
+    /// With --field: also report this field of each record (a dotted path), as "id".
+    #[arg(long, value_name = "NAME", requires = "field", value_parser = FieldPath::parse)]
+    pub(crate) id_field: Option<FieldPath>,
     #[command(flatten)]
     pub(crate) detect: DetectArgs,
     #[command(flatten)]

@@ -9,6 +9,7 @@
 //! - [`walk`]: how directories among the inputs are walked, shared likewise;
 //! - [`find`], [`linkify`], [`redact`]: the options of those subcommands and their long
 //!   help;
+//! - [`records`]: `--field` and its options, for records of JSON Lines and Parquet;
 //! - [`mail`]: the HTML archive's options of `linkify`, with the `mail` feature only (the
 //!   archive readers' own options, `--mbox` and the like, are `crate::mail::MailArgs`);
 //! - [`commands`]: the options of the other subcommands.
@@ -25,6 +26,7 @@ mod find;
 mod linkify;
 #[cfg(feature = "mail")]
 mod mail;
+mod records;
 mod redact;
 mod walk;
 
@@ -32,5 +34,6 @@ pub(crate) use self::cli::{Cli, Command};
 pub(crate) use self::commands::{CompletionsArgs, ConformanceArgs, DisplayArgs, EscapeArgs};
 pub(crate) use self::find::{FindArgs, Format};
 pub(crate) use self::linkify::LinkifyArgs;
+pub(crate) use self::records::FieldPath;
 pub(crate) use self::redact::{Part, RedactArgs, Template};
 pub(crate) use self::walk::WalkArgs;

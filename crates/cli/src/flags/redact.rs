@@ -11,6 +11,7 @@ use clap::Args;
 use linkscan::LinkFinder;
 
 use super::common::{DetectArgs, PolicyChoice};
+use super::records::{RecordArgs, RedactOut};
 
 /// The long help of `linkscan redact` (`--help`), after its options.
 pub(super) const REDACT_HELP: &str = "\
@@ -28,11 +29,21 @@ same options (--kind, --policy, the TLD options).
   {{ }}    a brace
 Default: <{kind}>, that is <URL> and <EMAIL>. Any other {name} is an error.
 
+Records (--field NAME): a JSON Lines file (plain or gzip; standard input too) or a
+Parquet file is read as records (see `linkscan find --help`) and only the string NAME of
+each record is redacted; the output, --out FILE or standard output, is in the input's
+format: JSON Lines keep every other byte of each line (the field's string is written
+again, JSON-escaped, only when it held a link), gzip stays gzip, Parquet keeps its schema,
+row groups and each column's compression. A record that is not a JSON object, lacks the
+field or whose value is not a string gets a warning with its number on stderr and is
+written unchanged; the exit status is then 2.
+
 Examples:
   linkscan redact notes.txt > notes.redacted.txt
   linkscan redact --kind email - < mail.txt
   linkscan redact --replace '<{kind} {host}>' notes.txt
-  linkscan redact --replace '{hash}' --hash-key \"$SECRET\" corpus.txt";
+  linkscan redact --replace '{hash}' --hash-key \"$SECRET\" corpus.txt
+  linkscan redact --field body --out clean.parquet posts.parquet";
 
 #[derive(Args, Debug)]
 pub(crate) struct RedactArgs {
@@ -46,6 +57,10 @@ pub(crate) struct RedactArgs {
     /// The key of {hash} (any text; default: empty).
     #[arg(long, value_name = "KEY", default_value = "")]
     pub(crate) hash_key: String,
+    #[command(flatten)]
+    pub(crate) records: RecordArgs,
+    #[command(flatten)]
+    pub(crate) records_out: RedactOut,
     #[command(flatten)]
     pub(crate) detect: DetectArgs,
 }

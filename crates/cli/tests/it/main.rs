@@ -27,5 +27,6 @@ mod initiation;
 mod mail;
 mod pipeline;
 mod policy;
+mod records;
 mod redact;
 mod windows;

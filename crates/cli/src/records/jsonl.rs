@@ -1,0 +1,536 @@
+//! JSON Lines records: read in batches on a reader thread, scanned in parallel, written in
+//! order.
+//!
+//! # Algorithm
+//!
+//! The reader thread ([`read_batches`]) cuts the input into lines (each with its line
+//! feed) and sends them in batches of about [`BATCH`] bytes over a channel of two, so
+//! reading (and gzip decompression) overlaps the scan. Each batch's lines are scanned on
+//! the rayon pool in chunks of [`CHUNK`] records, and the chunks' outputs are written in
+//! order. A record is found in its line by [`locate`]: the line is read as a JSON object
+//! by a visitor ([`Member`]) that keeps the raw text ([`RawValue`]) of the one member it
+//! looks for and skips the others unparsed into values (the whole line is still checked),
+//! each name of the dotted path taken in turn;
+//! the field's value, a string, is decoded for the scan, and its raw span in the line is
+//! what `redact` replaces: every other byte of the line is written as it was read.
+//!
+//! # Bounds
+//!
+//! A line longer than [`MAX_RECORD`] is not held whole: its first [`MAX_RECORD`] bytes
+//! end a batch, marked, and the rest follows in pieces ([`Piece::Rest`]); the record gets
+//! a warning and is skipped (`find`) or written as it is, piece by piece (`redact`). So the
+//! memory of a run is a few batches and at most one record of [`MAX_RECORD`] bytes.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::io::{self, BufRead, Write};
+use std::ops::Range;
+use std::sync::mpsc::{sync_channel, SyncSender};
+use std::thread;
+
+use rayon::prelude::*;
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::value::RawValue;
+
+use super::render::Id;
+use super::{FindJob, Problems, RedactJob, Scanned};
+use crate::flags::FieldPath;
+use crate::render::Name;
+
+/// The bytes of lines read into one batch (the last line may end past it).
+pub(crate) const BATCH: usize = 4 << 20;
+
+/// The longest record held whole.
+pub(crate) const MAX_RECORD: usize = 256 << 20;
+
+/// Records per parallel task.
+const CHUNK: usize = 256;
+
+/// The pieces of the rest of an over-long record.
+const REST: usize = 1 << 20;
+
+/// What the reader thread sends.
+enum Piece {
+    /// Whole lines, but maybe the last ([`Batch::long`]).
+    Batch(Batch),
+    /// More of the over-long record that ended the last batch.
+    Rest(Vec<u8>),
+    /// The input could not be read further.
+    Failed(io::Error),
+}
+
+/// Consecutive lines of the input.
+struct Batch {
+    bytes: Vec<u8>,
+    /// The end of each line in `bytes` (after its line feed, if it has one).
+    ends: Vec<usize>,
+    /// The number of the first line.
+    first: u64,
+    /// The last line is the first [`MAX_RECORD`] bytes of a longer one.
+    long: bool,
+}
+
+impl Batch {
+    /// The lines, with their numbers and whether each is whole.
+    fn lines(&self) -> Vec<(u64, Range<usize>)> {
+        let mut start = 0;
+        self.ends
+            .iter()
+            .enumerate()
+            .map(|(i, &end)| {
+                let line = (self.first + i as u64, start..end);
+                start = end;
+                line
+            })
+            .collect()
+    }
+}
+
+/// How [`read_line`] ended.
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    /// A line, with its line feed unless it ends the input.
+    Whole,
+    /// `limit` bytes without a line feed.
+    Long,
+    /// The end of the input, nothing read.
+    End,
+}
+
+/// Appends the next line of `reader` to `into`, up to `limit` bytes.
+fn read_line(reader: &mut impl BufRead, into: &mut Vec<u8>, limit: usize) -> io::Result<Line> {
+    let mut taken = 0;
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(if taken == 0 { Line::End } else { Line::Whole });
+        }
+        let room = &buf[..buf.len().min(limit - taken)];
+        if let Some(i) = memchr::memchr(b'\n', room) {
+            into.extend_from_slice(&room[..=i]);
+            reader.consume(i + 1);
+            return Ok(Line::Whole);
+        }
+        let n = room.len();
+        into.extend_from_slice(room);
+        reader.consume(n);
+        taken += n;
+        if taken == limit {
+            return Ok(Line::Long);
+        }
+    }
+}
+
+/// The reader thread: sends `reader`'s lines in batches until its end, an error, or the
+/// receiver is gone.
+fn read_batches(mut reader: impl BufRead, tx: SyncSender<Piece>) {
+    let mut first = 0;
+    loop {
+        let mut batch = Batch {
+            bytes: Vec::with_capacity(BATCH + (64 << 10)),
+            ends: Vec::new(),
+            first,
+            long: false,
+        };
+        let mut end = false;
+        let mut failed = None;
+        while batch.bytes.len() < BATCH {
+            match read_line(&mut reader, &mut batch.bytes, MAX_RECORD) {
+                Ok(Line::Whole) => batch.ends.push(batch.bytes.len()),
+                Ok(Line::Long) => {
+                    batch.ends.push(batch.bytes.len());
+                    batch.long = true;
+                    break;
+                }
+                Ok(Line::End) => {
+                    end = true;
+                    break;
+                }
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
+        first += batch.ends.len() as u64;
+        let long = batch.long;
+        if !batch.ends.is_empty() && tx.send(Piece::Batch(batch)).is_err() {
+            return;
+        }
+        if let Some(e) = failed {
+            let _ = tx.send(Piece::Failed(e));
+            return;
+        }
+        if long {
+            loop {
+                let mut bytes = Vec::with_capacity(REST);
+                let done = match read_line(&mut reader, &mut bytes, REST) {
+                    Ok(line) => line != Line::Long,
+                    Err(e) => {
+                        let _ = tx.send(Piece::Failed(e));
+                        return;
+                    }
+                };
+                if tx.send(Piece::Rest(bytes)).is_err() {
+                    return;
+                }
+                if done {
+                    break;
+                }
+            }
+        }
+        if end {
+            return;
+        }
+    }
+}
+
+/// Runs [`read_batches`] on `reader` in a thread, and `each` on what it sends, in order,
+/// until `each` says to stop (`Ok(false)`) or fails.
+fn for_each_piece(
+    reader: Box<dyn BufRead + Send>,
+    mut each: impl FnMut(Piece) -> io::Result<bool>,
+) -> io::Result<()> {
+    thread::scope(|scope| {
+        let (tx, rx) = sync_channel(2);
+        scope.spawn(move || read_batches(reader, tx));
+        // Leaving the loop drops `rx`, which ends the reader at its next send.
+        for piece in rx {
+            if let Piece::Failed(e) = piece {
+                return Err(e);
+            }
+            if !each(piece)? {
+                break;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// What a record's field is.
+#[derive(Debug)]
+struct Located<'a> {
+    /// Where the field's raw value (a JSON string) lies in the line.
+    span: Range<usize>,
+    /// Its text.
+    text: Cow<'a, str>,
+}
+
+/// Whether `line` (its line feed included) holds no record: empty or white space.
+fn blank(line: &[u8]) -> bool {
+    line.iter()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+}
+
+/// The raw value at `path` in the JSON object `line`.
+fn raw_at<'a>(line: &'a [u8], path: &FieldPath) -> Result<&'a RawValue, String> {
+    let mut de = serde_json::Deserializer::from_slice(line);
+    let mut found = Member(&path.names[0])
+        .deserialize(&mut de)
+        .and_then(|found| de.end().map(|()| found))
+        .map_err(|e| format!("not a JSON object ({e})"))?;
+    // Each name of the path in turn: `found` is the value of `path.names[i]`.
+    let mut i = 0;
+    loop {
+        let Some(raw) = found else {
+            return Err(format!("no field {:?}", path.names[..=i].join(".")));
+        };
+        let Some(next) = path.names.get(i + 1) else {
+            return Ok(raw);
+        };
+        let mut de = serde_json::Deserializer::from_str(raw.get());
+        found = Member(next).deserialize(&mut de).map_err(|_| {
+            format!(
+                "{:?} is {}, not an object",
+                path.names[..=i].join("."),
+                what(raw.get())
+            )
+        })?;
+        i += 1;
+    }
+}
+
+/// Finds the member `.0` of a JSON object, the raw text of its value (the last, if the
+/// name is repeated), skipping the other members without keeping them.
+struct Member<'n>(&'n str);
+
+impl<'de> DeserializeSeed<'de> for Member<'_> {
+    type Value = Option<&'de RawValue>;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
+        de.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Member<'_> {
+    type Value = Option<&'de RawValue>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut found = None;
+        while let Some(wanted) = map.next_key_seed(Key(self.0))? {
+            if wanted {
+                found = Some(map.next_value::<&'de RawValue>()?);
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// Whether a member's name is `.0` (escapes decoded).
+struct Key<'n>(&'n str);
+
+impl<'de> DeserializeSeed<'de> for Key<'_> {
+    type Value = bool;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<bool, D::Error> {
+        de.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for Key<'_> {
+    type Value = bool;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a member name")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<bool, E> {
+        Ok(name == self.0)
+    }
+}
+
+/// What the JSON value `raw` is, for messages.
+fn what(raw: &str) -> &'static str {
+    match raw.as_bytes().first() {
+        Some(b'"') => "a string",
+        Some(b'{') => "an object",
+        Some(b'[') => "an array",
+        Some(b'n') => "null",
+        Some(b't' | b'f') => "a boolean",
+        _ => "a number",
+    }
+}
+
+/// The string field `path` of the record `line`.
+fn locate<'a>(line: &'a [u8], path: &FieldPath) -> Result<Located<'a>, String> {
+    let raw = raw_at(line, path)?;
+    let value = raw.get();
+    if !value.starts_with('"') {
+        return Err(format!(
+            "{:?} is {}, not a string",
+            path.dotted,
+            what(value)
+        ));
+    }
+    // The raw value is a slice of `line` (borrowed by the parser).
+    let start = (value.as_ptr() as usize).wrapping_sub(line.as_ptr() as usize);
+    let span = start..start + value.len();
+    if line.get(span.clone()) != Some(value.as_bytes()) {
+        return Err("a value not found in its line".to_owned());
+    }
+    let text = match serde_json::from_str::<&str>(value) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => Cow::Owned(
+            serde_json::from_str::<String>(value).map_err(|e| format!("a bad string ({e})"))?,
+        ),
+    };
+    Ok(Located { span, text })
+}
+
+/// The `--id-field` value of the record `line`.
+fn id_of(line: &[u8], path: &FieldPath) -> Id {
+    match raw_at(line, path) {
+        Ok(raw) => match serde_json::from_str::<Cow<'_, str>>(raw.get()) {
+            Ok(text) => Id::string(&text),
+            Err(_) => Id::json(raw.get()),
+        },
+        Err(_) => Id::missing(),
+    }
+}
+
+/// `find --field` over the JSON Lines `reader` (named `name`): `emit` gets each chunk's
+/// output in order, and says whether to go on.
+pub(crate) fn find(
+    reader: Box<dyn BufRead + Send>,
+    name: &Name,
+    job: &FindJob<'_>,
+    emit: &mut impl FnMut(&Scanned) -> io::Result<bool>,
+) -> io::Result<()> {
+    let mut long_record = None;
+    for_each_piece(reader, |piece| match piece {
+        Piece::Batch(batch) => {
+            let mut lines = batch.lines();
+            if batch.long {
+                long_record = lines.pop().map(|(record, _)| record);
+            }
+            let scanned: Vec<Scanned> = lines
+                .par_chunks(CHUNK)
+                .map(|chunk| {
+                    let mut scanned = Scanned::default();
+                    for (record, range) in chunk {
+                        let line = &batch.bytes[range.clone()];
+                        if blank(line) {
+                            continue;
+                        }
+                        match locate(line, job.field) {
+                            Ok(found) => {
+                                let id = job.id.map(|path| id_of(line, path));
+                                scanned.links += job.layout.record(
+                                    &mut scanned.out,
+                                    name,
+                                    *record,
+                                    id.as_ref(),
+                                    found.text.as_bytes(),
+                                );
+                            }
+                            Err(problem) => scanned.problems.push((*record, problem)),
+                        }
+                    }
+                    scanned
+                })
+                .collect();
+            for chunk in &scanned {
+                if !emit(chunk)? {
+                    return Ok(false);
+                }
+            }
+            if let Some(record) = long_record.take() {
+                let problem = format!("longer than {} MiB", MAX_RECORD >> 20);
+                let scanned = Scanned {
+                    problems: vec![(record, problem)],
+                    ..Scanned::default()
+                };
+                return emit(&scanned);
+            }
+            Ok(true)
+        }
+        Piece::Rest(_) | Piece::Failed(_) => Ok(true),
+    })
+}
+
+/// `redact --field` of the JSON Lines `reader` to `out`: each line as it is, but for the
+/// field's string, written again (JSON-escaped) when it holds a link.
+pub(crate) fn redact(
+    reader: Box<dyn BufRead + Send>,
+    job: &RedactJob<'_>,
+    problems: &mut Problems<'_>,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    for_each_piece(reader, |piece| {
+        match piece {
+            Piece::Batch(batch) => {
+                let mut lines = batch.lines();
+                let long = if batch.long { lines.pop() } else { None };
+                let scanned: Vec<Scanned> = lines
+                    .par_chunks(CHUNK)
+                    .map(|chunk| {
+                        let mut scanned = Scanned::default();
+                        for (record, range) in chunk {
+                            let line = &batch.bytes[range.clone()];
+                            redact_line(line, *record, job, &mut scanned);
+                        }
+                        scanned
+                    })
+                    .collect();
+                for chunk in &scanned {
+                    chunk.emit(problems, out)?;
+                }
+                if let Some((record, range)) = long {
+                    problems.record(record, &format!("longer than {} MiB", MAX_RECORD >> 20));
+                    out.write_all(&batch.bytes[range])?;
+                }
+            }
+            Piece::Rest(bytes) => out.write_all(&bytes)?,
+            Piece::Failed(_) => {}
+        }
+        Ok(true)
+    })
+}
+
+/// Appends `line`, record `record`, redacted, to `scanned` (or as it is, with a problem).
+fn redact_line(line: &[u8], record: u64, job: &RedactJob<'_>, scanned: &mut Scanned) {
+    if blank(line) {
+        scanned.out.extend_from_slice(line);
+        return;
+    }
+    let found = match locate(line, job.field) {
+        Ok(found) => found,
+        Err(problem) => {
+            scanned.problems.push((record, problem));
+            scanned.out.extend_from_slice(line);
+            return;
+        }
+    };
+    match job.redact(found.text.as_bytes()) {
+        None => scanned.out.extend_from_slice(line),
+        Some(redacted) => {
+            scanned.out.extend_from_slice(&line[..found.span.start]);
+            // The text is UTF-8, and so is each replacement.
+            let redacted = String::from_utf8_lossy(&redacted);
+            serde_json::to_writer(&mut scanned.out, redacted.as_ref())
+                .expect("writing to memory cannot fail");
+            scanned.out.extend_from_slice(&line[found.span.end..]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path(dotted: &str) -> FieldPath {
+        FieldPath::parse(dotted).unwrap()
+    }
+
+    #[test]
+    fn fields_are_found_by_their_raw_span() {
+        let line = br#"{"id": 7, "meta": {"body": "see a\u00e9 x.org", "n": 1}, "text": "t"}"#;
+        let found = locate(line, &path("meta.body")).unwrap();
+        assert_eq!(found.text, "see a\u{e9} x.org");
+        assert_eq!(&line[found.span], br#""see a\u00e9 x.org""#);
+        let found = locate(line, &path("text")).unwrap();
+        assert!(matches!(found.text, Cow::Borrowed("t")));
+        for (field, problem) in [
+            ("nope", "no field \"nope\""),
+            ("id", "\"id\" is a number, not a string"),
+            ("meta.n", "\"meta.n\" is a number, not a string"),
+            ("id.x", "\"id\" is a number, not an object"),
+            ("meta.x", "no field \"meta.x\""),
+        ] {
+            assert_eq!(locate(line, &path(field)).err().as_deref(), Some(problem));
+        }
+        assert!(locate(b"[1]", &path("text"))
+            .unwrap_err()
+            .starts_with("not a JSON object"));
+        assert!(locate(b"{\"text\": \"a\"} x", &path("text")).is_err());
+    }
+
+    #[test]
+    fn lines_are_read_whole_or_cut_at_the_limit() {
+        let mut reader = io::Cursor::new(b"ab\ncdefg\nh".to_vec());
+        let mut into = Vec::new();
+        assert_eq!(read_line(&mut reader, &mut into, 10).unwrap(), Line::Whole);
+        assert_eq!(into, b"ab\n");
+        into.clear();
+        assert_eq!(read_line(&mut reader, &mut into, 3).unwrap(), Line::Long);
+        assert_eq!(into, b"cde");
+        into.clear();
+        assert_eq!(read_line(&mut reader, &mut into, 3).unwrap(), Line::Whole);
+        assert_eq!(into, b"fg\n");
+        into.clear();
+        assert_eq!(read_line(&mut reader, &mut into, 3).unwrap(), Line::Whole);
+        assert_eq!(into, b"h");
+        into.clear();
+        assert_eq!(read_line(&mut reader, &mut into, 3).unwrap(), Line::End);
+    }
+}

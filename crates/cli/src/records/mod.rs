@@ -1,0 +1,408 @@
+//! `find --field` and `redact --field`: inputs read as records (JSON Lines, plain or gzip,
+//! and Parquet), of which one string field is scanned.
+//!
+//! # Algorithm
+//!
+//! Each input's kind is told by its first bytes ([`Kind::sniff`]): `PAR1` is Parquet, the
+//! gzip signature is gzip-compressed JSON Lines, anything else JSON Lines. [`jsonl`] reads
+//! lines in batches of about [`jsonl::BATCH`] bytes on a reader thread, [`parquet`] reads
+//! a row group at a time in Arrow batches; either way a batch's records are scanned in
+//! parallel on the rayon pool, in chunks, and the chunks' outputs are written in order on
+//! the calling thread, so the output is the same for every `-j`.
+//!
+//! # Invariants
+//!
+//! - Nothing is dropped: a record that is not a JSON object, lacks the field or whose value
+//!   is not a string (null included) is counted in [`Problems`], which warns with the
+//!   input's name and the record's number; `find` skips it, `redact` writes it unchanged,
+//!   and the run's exit status is 2 ([`Outcome::InputErrors`]).
+//! - Record numbers count from 0 in each input: the line of JSON Lines (blank lines are no
+//!   record, but are counted), the row of Parquet.
+//! - Offsets are bytes of the field's decoded text (UTF-8, JSON escapes decoded).
+//! - Memory is a few batches, plus one record that is longer than a batch (bounded by
+//!   [`jsonl::MAX_RECORD`] for JSON Lines, by a row group for Parquet).
+
+mod jsonl;
+mod parquet;
+mod render;
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use linkscan::LinkFinder;
+
+use crate::find::{Format, PerInput};
+use crate::flags::{FieldPath, RedactArgs};
+use crate::input::{describe, STDIN_NAME};
+use crate::redact::Replacer;
+use crate::render::Name;
+use crate::{FindArgs, Outcome};
+
+pub(crate) use render::Layout;
+
+/// At most this many problems are shown per input; the rest are counted in one line.
+const SHOWN: u64 = 100;
+
+/// What an input holds, by its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Jsonl,
+    GzipJsonl,
+    Parquet,
+}
+
+impl Kind {
+    /// The kind of an input that starts with `start`.
+    fn sniff(start: &[u8]) -> Kind {
+        if start.starts_with(b"PAR1") {
+            Kind::Parquet
+        } else if start.starts_with(&[0x1f, 0x8b]) {
+            Kind::GzipJsonl
+        } else {
+            Kind::Jsonl
+        }
+    }
+}
+
+/// The records' reader of one input: its kind, and its bytes from the start.
+struct Opened {
+    kind: Kind,
+    /// The input (buffered, nothing consumed); Parquet reads `path` itself.
+    reader: Box<dyn BufRead + Send>,
+}
+
+/// Opens `path` (`-`: standard input) and tells its kind.
+fn open(path: &Path) -> io::Result<Opened> {
+    let mut reader: Box<dyn BufRead + Send> = if path == Path::new(STDIN_NAME) {
+        Box::new(BufReader::with_capacity(256 << 10, io::stdin()))
+    } else {
+        let file = File::open(path)?;
+        if file.metadata()?.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a folder: --field reads JSON Lines and Parquet files",
+            ));
+        }
+        Box::new(BufReader::with_capacity(256 << 10, file))
+    };
+    let start = fill_start(&mut reader)?;
+    let kind = Kind::sniff(&start);
+    if kind == Kind::Parquet && path == Path::new(STDIN_NAME) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "Parquet is read from a file, not standard input",
+        ));
+    }
+    Ok(Opened { kind, reader })
+}
+
+/// The first few bytes of `reader` (fewer only at its end), left unconsumed.
+fn fill_start(reader: &mut impl BufRead) -> io::Result<Vec<u8>> {
+    loop {
+        match reader.fill_buf() {
+            Ok(start) => return Ok(start[..start.len().min(4)].to_vec()),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The lines of a JSON Lines input, gzip decompressed.
+fn lines(opened: Opened) -> Box<dyn BufRead + Send> {
+    match opened.kind {
+        Kind::GzipJsonl => Box::new(BufReader::with_capacity(
+            256 << 10,
+            flate2::bufread::MultiGzDecoder::new(opened.reader),
+        )),
+        _ => opened.reader,
+    }
+}
+
+/// The problems of one input's records: each is warned about (the first [`SHOWN`]), all
+/// are counted.
+pub(crate) struct Problems<'a> {
+    name: &'a str,
+    /// What happens to such a record: "skipped" or "written unchanged".
+    fate: &'static str,
+    count: u64,
+}
+
+impl<'a> Problems<'a> {
+    fn new(name: &'a str, fate: &'static str) -> Problems<'a> {
+        Problems {
+            name,
+            fate,
+            count: 0,
+        }
+    }
+
+    /// Record `record` has `problem`.
+    fn record(&mut self, record: u64, problem: &str) {
+        self.count += 1;
+        if self.count <= SHOWN {
+            crate::warn!(
+                "linkscan: {}: record {record}: {problem}; {}",
+                self.name,
+                self.fate
+            );
+        }
+    }
+
+    /// The line that counts the problems not shown, if any; whether there was one.
+    fn end(&self) -> bool {
+        if self.count > SHOWN {
+            crate::warn!(
+                "linkscan: {}: {} records with problems in all ({} not shown); {}",
+                self.name,
+                self.count,
+                self.count - SHOWN,
+                self.fate
+            );
+        }
+        self.count > 0
+    }
+}
+
+/// What scanning a chunk of records gives: its output, its links, and the problems of its
+/// records (record number, what is wrong).
+#[derive(Default)]
+pub(crate) struct Scanned {
+    pub(crate) out: Vec<u8>,
+    pub(crate) links: usize,
+    pub(crate) problems: Vec<(u64, String)>,
+}
+
+impl Scanned {
+    /// Writes the output and reports the problems, in order.
+    fn emit(&self, problems: &mut Problems<'_>, out: &mut impl Write) -> io::Result<()> {
+        for (record, problem) in &self.problems {
+            problems.record(*record, problem);
+        }
+        out.write_all(&self.out)
+    }
+}
+
+/// How records are scanned for `find`: the finder, the output layout, the fields.
+pub(crate) struct FindJob<'a> {
+    pub(crate) layout: Layout<'a>,
+    pub(crate) field: &'a FieldPath,
+    pub(crate) id: Option<&'a FieldPath>,
+}
+
+/// How records are redacted: the finder, the replacement, the field.
+pub(crate) struct RedactJob<'a> {
+    pub(crate) finder: &'a LinkFinder,
+    pub(crate) replacer: &'a Replacer,
+    pub(crate) field: &'a FieldPath,
+}
+
+impl RedactJob<'_> {
+    /// `text` with its links replaced, or `None` when it has none.
+    fn redact(&self, text: &[u8]) -> Option<Vec<u8>> {
+        let mut out = Vec::new();
+        let n = self
+            .finder
+            .redact_to(text, &mut out, |link, bytes, out| {
+                self.replacer.write(link, bytes, out)
+            })
+            .expect("writing to memory cannot fail");
+        (n > 0).then_some(out)
+    }
+}
+
+/// Refuses the options of `find` that records do not have.
+fn check_find(args: &FindArgs) -> io::Result<()> {
+    let refuse = |what: &str| {
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("--field cannot be used with {what}"),
+        ))
+    };
+    #[cfg(feature = "mail")]
+    if args.mail.archives() {
+        return refuse("--mbox or --maildir");
+    }
+    if args.format == Format::Marked {
+        return refuse("--format marked");
+    }
+    if args.only_matching || args.line_number || args.column {
+        return refuse("-o, -n or --column");
+    }
+    if args.files_with_matches || args.files_without_match {
+        return refuse("-l or --files-without-match");
+    }
+    Ok(())
+}
+
+/// `find --field`: the links of each record's field in `args.files` (none: standard
+/// input).
+pub(crate) fn find(
+    args: &FindArgs,
+    field: &FieldPath,
+    finder: &LinkFinder,
+    out: &mut impl Write,
+) -> io::Result<Outcome> {
+    check_find(args)?;
+    let stdin = [PathBuf::from(STDIN_NAME)];
+    let paths = if args.files.is_empty() {
+        &stdin[..]
+    } else {
+        &args.files[..]
+    };
+    let several = paths.len() > 1;
+    let per_input = PerInput::of(args);
+    let count = args.quiet || per_input != PerInput::Links;
+    let text = args.format == Format::Text && !count;
+    let job = FindJob {
+        layout: Layout {
+            finder,
+            format: args.format,
+            count,
+            named: args.with_filename(several),
+            checks: args.checks,
+            color: text && args.colored(),
+            id: args.id_field.is_some(),
+        },
+        field,
+        id: args.id_field.as_ref(),
+    };
+    let mut outcome = Outcome::Ok;
+    let mut found = 0;
+    for path in paths {
+        let name = Name::new(path.as_os_str());
+        let mut problems = Problems::new(&name.text, "skipped");
+        let mut links = 0;
+        let result = open(path).and_then(|opened| {
+            let mut emit = |scanned: &Scanned| -> io::Result<bool> {
+                links += scanned.links;
+                scanned.emit(&mut problems, out)?;
+                // -q: the first link ends the run.
+                Ok(!(args.quiet && links > 0))
+            };
+            match opened.kind {
+                Kind::Parquet => parquet::find(path, &name, &job, &mut emit),
+                _ => jsonl::find(lines(opened), &name, &job, &mut emit),
+            }
+        });
+        found += links;
+        if problems.end() {
+            outcome = Outcome::InputErrors;
+        }
+        if let Err(e) = result {
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                return Err(e);
+            }
+            crate::warn!("linkscan: {}: {}", name.text, describe(&e));
+            outcome = Outcome::InputErrors;
+        }
+        if args.quiet && found > 0 {
+            return Ok(Outcome::Ok);
+        }
+        if !args.quiet {
+            per_input.end(out, several, &name.text, links)?;
+        }
+    }
+    Ok(match outcome {
+        Outcome::Ok if found == 0 => Outcome::NotFound,
+        outcome => outcome,
+    })
+}
+
+/// `redact --field`: the one input of `args` (none: standard input) with each record's
+/// field redacted, to `--out` or `out`.
+pub(crate) fn redact(
+    args: &RedactArgs,
+    field: &FieldPath,
+    finder: &LinkFinder,
+    replacer: &Replacer,
+    out: &mut impl Write,
+) -> io::Result<Outcome> {
+    let path = match &args.files[..] {
+        [] => PathBuf::from(STDIN_NAME),
+        [path] => path.clone(),
+        _ => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "--field redacts one input at a time",
+            ))
+        }
+    };
+    let name = Name::new(path.as_os_str());
+    let job = RedactJob {
+        finder,
+        replacer,
+        field,
+    };
+    let opened = open(&path).map_err(|e| named(&name, e))?;
+    let kind = opened.kind;
+    let file = match &args.records_out.out {
+        Some(to) if same_file(&path, to) => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "--out names the input itself",
+            ))
+        }
+        Some(to) => Some(File::create(to).map_err(|e| named(&Name::new(to.as_os_str()), e))?),
+        None if kind == Kind::Parquet && io::stdout().is_terminal() => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "Parquet output needs --out FILE or a pipe, not a terminal",
+            ))
+        }
+        None => None,
+    };
+    let mut problems = Problems::new(&name.text, "written unchanged");
+    let result = if kind == Kind::Parquet {
+        // The Parquet writer owns its sink, which must be `Send`: the file, or standard
+        // output itself (nothing is buffered in `out` yet).
+        let sink: Box<dyn Write + Send> = match file {
+            Some(file) => Box::new(file),
+            None => Box::new(io::stdout()),
+        };
+        parquet::redact(
+            &path,
+            &job,
+            &mut problems,
+            io::BufWriter::with_capacity(256 << 10, sink),
+        )
+    } else {
+        let mut buffered;
+        let mut target: &mut dyn Write = match file {
+            Some(file) => {
+                buffered = io::BufWriter::with_capacity(256 << 10, file);
+                &mut buffered
+            }
+            None => out,
+        };
+        let records = lines(opened);
+        if kind == Kind::GzipJsonl {
+            let mut gz = flate2::write::GzEncoder::new(target, flate2::Compression::default());
+            jsonl::redact(records, &job, &mut problems, &mut gz).and_then(|()| gz.finish()?.flush())
+        } else {
+            jsonl::redact(records, &job, &mut problems, &mut target).and_then(|()| target.flush())
+        }
+    };
+    let mut outcome = Outcome::Ok;
+    if problems.end() {
+        outcome = Outcome::InputErrors;
+    }
+    match result {
+        Ok(()) => Ok(outcome),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(e),
+        Err(e) => Err(named(&name, e)),
+    }
+}
+
+/// `e` with the name of the input it happened to.
+fn named(name: &Name, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {}", name.text, describe(&e)))
+}
+
+/// Whether `a` and `b` are the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
