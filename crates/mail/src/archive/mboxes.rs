@@ -119,9 +119,14 @@ fn write_one(dir: &Path, mbox: &Mbox) -> io::Result<()> {
     let path = dir.join(&mbox.name);
     let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
     let file = create_replacing(&path)?;
-    let mut gz = GzBuilder::new().mtime(0).write(
-        io::BufWriter::with_capacity(1 << 16, file),
-        Compression::new(LEVEL),
+    // The lines go to the compressor in blocks: each write to it is a call of deflate,
+    // which on a line at a time cost more than the compression itself.
+    let mut gz = io::BufWriter::with_capacity(
+        1 << 16,
+        GzBuilder::new().mtime(0).write(
+            io::BufWriter::with_capacity(1 << 16, file),
+            Compression::new(LEVEL),
+        ),
     );
     let mut line = Vec::new();
     for &global in &mbox.messages {
@@ -156,6 +161,7 @@ fn write_one(dir: &Path, mbox: &Mbox) -> io::Result<()> {
             gz.write_all(b"\n").map_err(named)?;
         }
     }
+    let gz = gz.into_inner().map_err(|e| named(e.into_error()))?;
     let writer = gz.finish().map_err(named)?;
     let file = writer.into_inner().map_err(|e| named(e.into_error()))?;
     file.finish()
