@@ -30,6 +30,9 @@
 //!   months, each with its number of messages and threads on its own row (`front`).
 //! * `links.html`, a page per host and `links.json`: every URL the messages cite, by
 //!   host, with the messages that cite it and the date it was first cited (`links`).
+//! * With search ([`Archive::search`]): `search.html`, Pagefind's search box, linked from
+//!   every page's navigation, and its index of the message pages in `pagefind/`
+//!   (`search`).
 //!
 //! Dates are shown one way everywhere: the sender's date as written, and the same
 //! instant in UTC (`date`). Nested lists are drawn at most [`MAX_NESTING`] levels deep;
@@ -111,6 +114,7 @@ mod lists;
 pub(crate) mod page;
 mod posts;
 mod rows;
+pub mod search;
 mod state;
 mod text;
 mod threads;
@@ -130,6 +134,7 @@ use files::{create_replacing, file_name, page_name, write_replacing, Output};
 use page::{human_size, passes_checks, Style};
 pub use rows::ArchivedMessage;
 use rows::{Plan, Row};
+use search::Pagefind;
 pub use state::STATE_FILE;
 use state::{Input, State};
 use text::References;
@@ -252,6 +257,8 @@ pub struct Archive {
     updated: Option<Input>,
     /// Removes the state file before the first page is written.
     stale_state: Once,
+    /// Pagefind, when the archive is searchable ([`Archive::search`]).
+    search: Option<Pagefind>,
     /// The folder's lock ([`LOCK_FILE`]), held as long as the archive is.
     _lock: fs::File,
 }
@@ -285,6 +292,7 @@ impl Archive {
             before: None,
             updated: None,
             stale_state: Once::new(),
+            search: None,
             _lock: lock,
         })
     }
@@ -355,6 +363,14 @@ impl Archive {
     /// How addresses are shown (default: [`Addresses::Show`]).
     pub fn addresses(mut self, addresses: Addresses) -> Self {
         self.addresses = addresses;
+        self
+    }
+
+    /// Makes the archive searchable in the browser with `pagefind` (see [`search`]): the
+    /// message pages say what it indexes, every page links to `search.html`, and
+    /// [`Archive::finish`] runs it on the folder once the pages are written.
+    pub fn search(mut self, pagefind: Pagefind) -> Self {
+        self.search = Some(pagefind);
         self
     }
 
@@ -505,7 +521,15 @@ impl Archive {
             inner: &mut *out,
             written: 0,
         };
-        heads::write_message_head(m, file, index, list, style, &mut head)?;
+        heads::write_message_head(
+            m,
+            file,
+            index,
+            list,
+            style,
+            self.search.is_some(),
+            &mut head,
+        )?;
         let text_start = head.written;
         let parts = || m.parts().iter().filter(|p| p.path() != "subject");
         // One text part needs no heading: it is the message.
@@ -565,7 +589,13 @@ impl Archive {
                 urls: &r.cited.urls,
             })
             .collect();
-        links::write(&mut output, &citing, &self.linkifier, &name)?;
+        let searched = self.search.is_some();
+        links::write(&mut output, &citing, &self.linkifier, &name, searched)?;
+        if searched {
+            let mut out = Vec::new();
+            search::page(&name, &mut out)?;
+            output.put(search::SEARCH_PAGE.to_string(), &out)?;
+        }
         let (pages, written) = (output.pages, output.written);
         let mut names: HashSet<String> = pages.keys().cloned().collect();
         names.extend(self.rows.iter().map(|r| page_name(r.global)));
@@ -587,6 +617,12 @@ impl Archive {
         };
         let text = state.to_text();
         self.rows = state.rows;
+        // The index last, of the pages as they are now; an index of an earlier run made
+        // with search goes with it.
+        match &self.search {
+            Some(pagefind) => pagefind.index(&self.dir)?,
+            None => search::remove_index(&self.dir)?,
+        }
         write_replacing(&self.dir.join(STATE_FILE), text.as_bytes())?;
         Ok(Finished {
             pages: names.len(),
@@ -626,7 +662,7 @@ impl Archive {
     fn options_key(&self) -> String {
         let scanner = self.source.as_ref().map_or("", |(_, key)| key.as_str());
         format!(
-            "scanner {scanner}; pages {}; checks {} addresses {:?} max-message-size {} title {}",
+            "scanner {scanner}; pages {}; checks {} addresses {:?} max-message-size {} title {}{}",
             linkscan::__private::linkifier_key(&self.linkifier),
             self.checks,
             self.addresses,
@@ -635,7 +671,9 @@ impl Archive {
             self.title.as_ref().map_or_else(
                 || "-".to_string(),
                 |t| format!("{:016x}", hash::hash(t.as_bytes()))
-            )
+            ),
+            // Only when on: without search, the key is as it was.
+            if self.search.is_some() { " search" } else { "" }
         )
     }
 }
