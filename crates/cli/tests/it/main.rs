@@ -5,6 +5,7 @@
 mod common;
 
 mod archive_obfuscate;
+mod archive_search;
 mod archive_update;
 mod browser;
 mod checks;
