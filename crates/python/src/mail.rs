@@ -30,6 +30,7 @@ use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyDict, PyList};
 
 use super::finder::PyLinkFinder;
+use linkscan_mail::archive::search::Pagefind;
 use linkscan_mail::archive::{Addresses, Archive, Updated};
 use linkscan_mail::pipeline::{Event, Events, Input, MessageInfo, Pipeline};
 use linkscan_mail::{open_mbox, MailScanner, MboxReader, ScannedMessage};
@@ -333,7 +334,7 @@ fn name(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
-/// build_archive(source, out, *, finder=None, addresses="show", checks=False, update=False) -> dict
+/// build_archive(source, out, *, finder=None, addresses="show", checks=False, update=False, search=False) -> dict
 ///
 /// Writes the HTML archive of an mbox (plain or gzip) into the folder `out`, as
 /// `linkscan linkify --mbox SOURCE --out OUT` does: a page per message, thread and month,
@@ -346,9 +347,14 @@ fn name(path: &Path) -> String {
 /// have). With `update=True` and a path, as `--update`: the messages appended to the file
 /// since the last build into `out` are added and only the pages they change are written
 /// (`"updated": True`, `"messages"`: those read); when `out` cannot be updated from it,
-/// the archive is built whole and `"rebuilt"` says why.
+/// the archive is built whole and `"rebuilt"` says why. With `search=True`, as
+/// `--search`: the archive is made searchable in the browser (`search.html`), indexed by
+/// Pagefind at the end; Pagefind is found (the `PAGEFIND` environment variable, `pagefind`
+/// on the `PATH`, else this interpreter's `-m pagefind`) before anything is written, and
+/// `FileNotFoundError` says how to install it when it is not.
 #[pyfunction]
-#[pyo3(signature = (source, out, *, finder = None, addresses = "show", checks = false, update = false))]
+#[pyo3(signature = (source, out, *, finder = None, addresses = "show", checks = false, update = false, search = false))]
+#[allow(clippy::too_many_arguments)]
 pub fn build_archive(
     py: Python<'_>,
     source: Source,
@@ -357,6 +363,7 @@ pub fn build_archive(
     addresses: &str,
     checks: bool,
     update: bool,
+    search: bool,
 ) -> PyResult<Py<PyDict>> {
     let addresses = match addresses {
         "show" => Addresses::Show,
@@ -378,11 +385,25 @@ pub fn build_archive(
     let linkifier = linkscan::html::Linkifier::new()
         .finder(finder)
         .checks(checks);
+    let pagefind = if search {
+        let python: Option<std::ffi::OsString> =
+            py.import("sys")?.getattr("executable")?.extract().ok();
+        Some(
+            Pagefind::find(None, python.as_deref().filter(|p| !p.is_empty()))
+                .map_err(pyo3::exceptions::PyFileNotFoundError::new_err)?,
+        )
+    } else {
+        None
+    };
     let create = || -> std::io::Result<Archive> {
-        Ok(Archive::create(&out)?
+        let archive = Archive::create(&out)?
             .linkifier(linkifier.clone())
             .checks(checks)
-            .addresses(addresses))
+            .addresses(addresses);
+        Ok(match &pagefind {
+            Some(pagefind) => archive.search(pagefind.clone()),
+            None => archive,
+        })
     };
     let mut rebuilt = None;
     if let (true, Source::Path(path)) = (update, &source) {

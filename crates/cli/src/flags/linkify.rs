@@ -97,7 +97,7 @@ pub(crate) struct LinkifyArgs {
     pub(crate) update: bool,
     /// With --out: make the archive searchable in the browser (search.html, linked from
     /// every page): subjects, authors and message text, indexed by Pagefind at the end of
-    /// the build. Needs Pagefind (pip install 'pagefind[bin]'); see --pagefind.
+    /// the build. Needs Pagefind (`pip install 'pagefind[bin]'`); see --pagefind.
     #[cfg(feature = "mail")]
     #[arg(long, requires = "out")]
     pub(crate) search: bool,
