@@ -4,6 +4,8 @@
 //! [`Archive::finish`] then writes the thread, month and front pages and the links
 //! between the pages. A run whose input could not all be read removes nothing and
 //! writes no list page: the folder keeps the archive already there, and what was written.
+//! With `--search`, Pagefind is found first (`--pagefind`, `PAGEFIND`, the `PATH`,
+//! `python3 -m pagefind`), and the build ends by indexing the message pages.
 //!
 //! Only the words are the command's: the run's progress, warnings and summaries, as
 //! `find --mbox` says them ([`crate::mail::Report`]), an update's, and the pages removed.
@@ -11,6 +13,7 @@
 use std::io;
 
 use linkscan::html::Linkifier;
+use linkscan_mail::archive::search::Pagefind;
 use linkscan_mail::archive::{Addresses, Archive, Updated};
 use linkscan_mail::MailScanner;
 
@@ -44,6 +47,14 @@ pub(crate) fn run(
         Addresses::Show
     };
     let scanner = linkscan_mail::archive::scanner(scanner, attachments, limit, addresses);
+    // Pagefind is found before anything is written: without it, nothing is.
+    let pagefind = match args.search {
+        true => Some(
+            Pagefind::find(args.pagefind.as_deref().map(|p| p.as_os_str()), None)
+                .map_err(|e| io::Error::new(io::ErrorKind::NotFound, format!("--search: {e}")))?,
+        ),
+        false => None,
+    };
     let mut archive = Archive::create(dir)?
         .attachments(attachments, limit)
         .linkifier(linkifier)
@@ -60,6 +71,9 @@ pub(crate) fn run(
     }
     if let Some(title) = &args.title {
         archive = archive.title(title);
+    }
+    if let Some(pagefind) = pagefind {
+        archive = archive.search(pagefind);
     }
     if args.update {
         match (&args.files[..], args.mail.maildir) {

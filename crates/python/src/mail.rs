@@ -30,6 +30,7 @@ use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyDict, PyList};
 
 use super::finder::PyLinkFinder;
+use linkscan_mail::archive::search::Pagefind;
 use linkscan_mail::archive::{Addresses, Archive, Attachments, Updated, DEFAULT_ATTACHMENT_LIMIT};
 use linkscan_mail::pipeline::{Event, Events, Input, MessageInfo, Pipeline};
 use linkscan_mail::{open_mbox, MailScanner, MboxReader, ScannedMessage};
@@ -333,7 +334,7 @@ fn name(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
-/// build_archive(source, out, *, finder=None, addresses="show", checks=False, update=False, attachments="inline", attachment_limit=10485760) -> dict
+/// build_archive(source, out, *, finder=None, addresses="show", checks=False, update=False, attachments="inline", attachment_limit=10485760, search=False) -> dict
 ///
 /// Writes the HTML archive of an mbox (plain or gzip) into the folder `out`, as
 /// `linkscan linkify --mbox SOURCE --out OUT` does: a page per message, thread and month,
@@ -349,9 +350,13 @@ fn name(path: &Path) -> String {
 /// the archive is built whole and `"rebuilt"` says why. `attachments` is `"inline"`
 /// (text attachments drawn on the pages, the others written under `a/` and linked),
 /// `"link"` (all written and linked) or `"none"` (listed only), as `--attachments`;
-/// `attachment_limit` the most bytes of them per message, as `--attachment-limit`.
+/// `attachment_limit` the most bytes of them per message, as `--attachment-limit`. With
+/// `search=True`, as `--search`: the archive is made searchable in the browser (`search.html`), indexed by
+/// Pagefind at the end; Pagefind is found (the `PAGEFIND` environment variable, `pagefind`
+/// on the `PATH`, else this interpreter's `-m pagefind`) before anything is written, and
+/// `FileNotFoundError` says how to install it when it is not.
 #[pyfunction]
-#[pyo3(signature = (source, out, *, finder = None, addresses = "show", checks = false, update = false, attachments = "inline", attachment_limit = DEFAULT_ATTACHMENT_LIMIT))]
+#[pyo3(signature = (source, out, *, finder = None, addresses = "show", checks = false, update = false, attachments = "inline", attachment_limit = DEFAULT_ATTACHMENT_LIMIT, search = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn build_archive(
     py: Python<'_>,
@@ -363,6 +368,7 @@ pub fn build_archive(
     update: bool,
     attachments: &str,
     attachment_limit: u64,
+    search: bool,
 ) -> PyResult<Py<PyDict>> {
     let attachments = match attachments {
         "inline" => Attachments::Inline,
@@ -399,13 +405,27 @@ pub fn build_archive(
     let linkifier = linkscan::html::Linkifier::new()
         .finder(finder)
         .checks(checks);
+    let pagefind = if search {
+        let python: Option<std::ffi::OsString> =
+            py.import("sys")?.getattr("executable")?.extract().ok();
+        Some(
+            Pagefind::find(None, python.as_deref().filter(|p| !p.is_empty()))
+                .map_err(pyo3::exceptions::PyFileNotFoundError::new_err)?,
+        )
+    } else {
+        None
+    };
     let create = || -> std::io::Result<Archive> {
-        Ok(Archive::create(&out)?
+        let archive = Archive::create(&out)?
             .linkifier(linkifier.clone())
             .checks(checks)
             .addresses(addresses)
             .attachments(attachments, attachment_limit)
-            .downloads(true))
+            .downloads(true);
+        Ok(match &pagefind {
+            Some(pagefind) => archive.search(pagefind.clone()),
+            None => archive,
+        })
     };
     let mut rebuilt = None;
     if let (true, Source::Path(path)) = (update, &source) {

@@ -194,3 +194,58 @@ def test_build_archive_obfuscates_addresses(tmp_path):
     assert "ann at example dot com" in pages
     with pytest.raises(ValueError):
         build_archive(raw, tmp_path / "x", addresses="hide")
+
+
+SEARCHED = (
+    b"From a@example.com Mon Jan  1 00:00:00 2024\n"
+    b"Message-ID: <m1@example.com>\nFrom: Ann <ann@example.com>\n"
+    b"Date: Mon, 1 Jan 2024 10:00:00 +0000\nSubject: plans\n\nthe zeppelin report\n"
+)
+
+
+def test_build_archive_search_without_pagefind_writes_nothing(tmp_path, monkeypatch):
+    """search=True with a PAGEFIND that is not there: FileNotFoundError with the install
+    command, and no folder."""
+    from linkscan.mail import build_archive
+
+    monkeypatch.setenv("PAGEFIND", str(tmp_path / "no-such-pagefind"))
+    with pytest.raises(FileNotFoundError, match=r"pip install 'pagefind\[bin\]'"):
+        build_archive(SEARCHED, tmp_path / "web", search=True)
+    assert not (tmp_path / "web").exists()
+
+
+def test_build_archive_search_indexes_the_messages(tmp_path, linkscan_bin):
+    """search=True writes search.html and the index, as linkify --search does (PAGEFIND
+    as CI sets it, else pagefind of this interpreter)."""
+    import os
+    import sys
+
+    from linkscan.mail import build_archive
+
+    if not os.environ.get("PAGEFIND"):
+        try:
+            import pagefind  # noqa: F401
+        except ImportError:
+            if os.environ.get("LINKSCAN_REQUIRE_ENGINES"):
+                pytest.fail("pagefind is not installed (pip install 'pagefind[bin]')", pytrace=False)
+            pytest.skip("needs pagefind (pip install 'pagefind[bin]')")
+    mbox = tmp_path / "list.mbox"
+    mbox.write_bytes(SEARCHED)
+    done = build_archive(mbox, tmp_path / "py", search=True)
+    assert done["messages"] == 1
+    web = tmp_path / "py"
+    assert (web / "search.html").is_file()
+    assert (web / "pagefind" / "pagefind-entry.json").is_file()
+    assert "data-pagefind-body" in (web / "00001.html").read_text()
+    env = dict(os.environ)
+    env.setdefault("PAGEFIND", f"{sys.executable} -m pagefind")
+    subprocess.run(
+        [str(linkscan_bin), "linkify", "--mbox", "--no-progress", "--search", str(mbox), "--out", str(tmp_path / "cli")],
+        check=True,
+        capture_output=True,
+        env=env,
+    )
+    names = sorted(p.name for p in web.iterdir() if p.is_file())
+    assert names == sorted(p.name for p in (tmp_path / "cli").iterdir() if p.is_file())
+    for name in names:
+        assert (web / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name

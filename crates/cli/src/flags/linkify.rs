@@ -44,7 +44,8 @@ Examples:
   linkscan linkify --checks untrusted.txt > untrusted.html
   linkscan linkify --default-scheme http:// - < notes.txt
   linkscan linkify --href-schemes ftp,sftp notes.txt
-  linkscan linkify --mbox list.mbox.gz --out archive/";
+  linkscan linkify --mbox list.mbox.gz --out archive/
+  linkscan linkify --mbox list.mbox --out archive/ --search";
 
 #[derive(Args, Debug)]
 pub(crate) struct LinkifyArgs {
@@ -107,6 +108,17 @@ pub(crate) struct LinkifyArgs {
     #[cfg(feature = "mail")]
     #[arg(long, requires = "out")]
     pub(crate) update: bool,
+    /// With --out: make the archive searchable in the browser (search.html, linked from
+    /// every page): subjects, authors and message text, indexed by Pagefind at the end of
+    /// the build. Needs Pagefind (`pip install 'pagefind[bin]'`); see --pagefind.
+    #[cfg(feature = "mail")]
+    #[arg(long, requires = "out")]
+    pub(crate) search: bool,
+    /// The Pagefind program --search runs [default: the command of the PAGEFIND
+    /// environment variable, else pagefind on the PATH, else python3 -m pagefind].
+    #[cfg(feature = "mail")]
+    #[arg(long, value_name = "PROGRAM", requires = "search")]
+    pub(crate) pagefind: Option<PathBuf>,
     #[cfg(feature = "mail")]
     #[command(flatten)]
     pub(crate) mail: crate::mail::MailArgs,

@@ -7,6 +7,7 @@ mod common;
 mod archive_attachments;
 mod archive_downloads;
 mod archive_obfuscate;
+mod archive_search;
 mod archive_update;
 mod browser;
 mod checks;

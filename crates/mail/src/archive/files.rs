@@ -385,6 +385,9 @@ pub(crate) fn is_page_name(name: &str) -> bool {
     let Some(stem) = name.strip_suffix(".html") else {
         return name == "links.json";
     };
+    if stem == "search" {
+        return true;
+    }
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     let month = |s: &str| {
         let b = s.as_bytes();
@@ -446,6 +449,7 @@ mod tests {
             "links.html",
             "links-4.html",
             "links.json",
+            "search.html",
         ] {
             assert!(is_page_name(yes), "{yes}");
         }

@@ -41,6 +41,9 @@ impl Archive {
     ) -> io::Result<()> {
         let mut out = Vec::new();
         write_head(&mut out, name)?;
+        if self.search.is_some() {
+            out.write_all(b"<nav><a href=\"search.html\">Search</a></nav>\n")?;
+        }
         out.write_all(b"<h1><bdi dir=\"auto\">")?;
         write_escaped(name, &mut out)?;
         out.write_all(b"</bdi></h1>\n")?;

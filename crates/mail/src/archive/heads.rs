@@ -30,6 +30,7 @@ use super::files::{self, file_name, page_name, write_replacing};
 use super::hash::hash;
 use super::page::{self, write_address_field, write_linkified, Style};
 use super::rows::Plan;
+use super::search::{ignored, nav_link};
 use super::{date, text, Addresses, Archive, MAX_REPLIES_SHOWN};
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:62em;margin:1em auto;\
@@ -100,13 +101,15 @@ pub(super) const PAGE_END: &str = "</body></html>\n";
 /// Writes the head of message `m`'s page, the `index`th of the input named `file`: the
 /// HTML head titled with its subject and `list` (the archive's `--title`, else the name
 /// of the message's own list), the table of its headers (From, To, Cc, Date,
-/// Subject, Message-ID, and its place in the archive) and its warnings.
+/// Subject, Message-ID, and its place in the archive) and its warnings. With `search`,
+/// what Pagefind indexes (`search`): the page, its title and its filters.
 pub(super) fn write_message_head(
     m: &ScannedMessage,
     file: &str,
     index: usize,
     list: Option<&str>,
     style: Style<'_>,
+    search: bool,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let subject = style.said(m.subject().unwrap_or("(no subject)"));
@@ -114,8 +117,15 @@ pub(super) fn write_message_head(
     write_head_of(
         out,
         &titled(&subject, list.as_deref()),
-        "<body class=\"message\">",
+        if search {
+            "<body class=\"message\" data-pagefind-body>"
+        } else {
+            "<body class=\"message\">"
+        },
     )?;
+    if search {
+        super::search::write_filters(m, style, out)?;
+    }
     out.write_all(b"<table class=\"headers\">\n")?;
     let from: Vec<String> = m.from().map(str::to_string).into_iter().collect();
     write_addresses("From", &from, style, out)?;
@@ -123,7 +133,11 @@ pub(super) fn write_message_head(
     write_addresses("Cc", m.cc(), style, out)?;
     out.write_all(b"<tr><th>Date</th><td class=\"date\">")?;
     write_escaped(&date::shown(m.date().unwrap_or("")), out)?;
-    out.write_all(b"</td></tr>\n<tr><th>Subject</th><td class=\"subject\" dir=\"auto\">")?;
+    out.write_all(b"</td></tr>\n<tr><th>Subject</th><td class=\"subject\" dir=\"auto\"")?;
+    if search {
+        out.write_all(b" data-pagefind-meta=\"title\"")?;
+    }
+    out.write_all(b">")?;
     match m.parts().iter().find(|p| p.path() == "subject") {
         Some(part) => write_linkified(part.text(), part.links(), 0, style, out)?,
         None => write_escaped(&subject, out)?,
@@ -182,7 +196,8 @@ impl Archive {
     /// The navigation of message `m`'s page: the archive's previous and next message, its
     /// month and thread pages.
     fn nav(&self, plan: &Plan, m: usize) -> String {
-        let mut nav = String::from("<nav class=\"archive\">");
+        let search = self.search.is_some();
+        let mut nav = format!("<nav class=\"archive\"{}>", ignored(search));
         match m.checked_sub(1) {
             Some(p) => nav.push_str(&format!(
                 "<a rel=\"prev\" href=\"{}\">Previous</a>",
@@ -198,9 +213,10 @@ impl Archive {
             None => nav.push_str("<span class=\"none\">Next</span>"),
         }
         nav.push_str(&format!(
-            "<a href=\"{}\">Thread</a><a href=\"{}\">Month</a><a href=\"index.html\">Index</a></nav>",
+            "<a href=\"{}\">Thread</a><a href=\"{}\">Month</a><a href=\"index.html\">Index</a>{}</nav>",
             plan.in_thread(&self.rows, m),
-            plan.month_page(m)
+            plan.month_page(m),
+            nav_link(search)
         ));
         nav
     }
@@ -210,7 +226,11 @@ impl Archive {
     pub(super) fn thread_links(&self, plan: &Plan, m: usize) -> io::Result<String> {
         let tree = &plan.tree;
         let mut out = Vec::new();
-        out.write_all(b"<table class=\"headers thread\">\n")?;
+        writeln!(
+            out,
+            "<table class=\"headers thread\"{}>",
+            ignored(self.search.is_some())
+        )?;
         if let Some(p) = tree.parent[m] {
             out.write_all(b"<tr><th>In reply to</th><td>")?;
             self.rows[p].write_entry(None, "", &mut out)?;

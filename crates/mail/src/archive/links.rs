@@ -35,6 +35,7 @@ use super::files::{page_name, paged_name};
 use super::heads::{titled, write_head};
 use super::lists::write_pager;
 use super::page::count;
+use super::search::nav_link;
 use super::{date, PAGE_ENTRIES};
 
 /// The most citing messages a link lists on its host's page (`links.json` has them all).
@@ -157,6 +158,7 @@ pub(crate) fn write(
     messages: &[Citing<'_>],
     linkifier: &Linkifier,
     list: &str,
+    search: bool,
 ) -> io::Result<()> {
     let hosts = hosts(messages);
 
@@ -166,10 +168,9 @@ pub(crate) fn write(
         let name = paged_name("links", p);
         let mut out = Vec::new();
         write_head(&mut out, &titled("Links", Some(list)))?;
-        out.write_all(
-            b"<nav><a href=\"index.html\">Index</a><a href=\"links.json\">JSON</a></nav>\n\
-              <h1>Links</h1>\n",
-        )?;
+        out.write_all(b"<nav><a href=\"index.html\">Index</a><a href=\"links.json\">JSON</a>")?;
+        out.write_all(nav_link(search).as_bytes())?;
+        out.write_all(b"</nav>\n<h1>Links</h1>\n")?;
         let links: usize = hosts.iter().map(|h| h.links.len()).sum();
         writeln!(
             out,
@@ -210,9 +211,10 @@ pub(crate) fn write(
             let mut out = Vec::new();
             write_head(&mut out, &titled(&host.name, Some(list)))?;
             out.write_all(
-                b"<nav><a href=\"index.html\">Index</a><a href=\"links.html\">Links</a></nav>\n\
-                  <h1><bdi>",
+                b"<nav><a href=\"index.html\">Index</a><a href=\"links.html\">Links</a>",
             )?;
+            out.write_all(nav_link(search).as_bytes())?;
+            out.write_all(b"</nav>\n<h1><bdi>")?;
             write_escaped(&host.name, &mut out)?;
             writeln!(
                 out,

@@ -24,6 +24,7 @@ use super::files::{paged_name, Output};
 use super::heads::{titled, write_head};
 use super::page::count;
 use super::rows::Plan;
+use super::search::nav_link;
 use super::{Archive, MAX_NESTING, PAGE_ENTRIES};
 
 impl Archive {
@@ -109,6 +110,7 @@ impl Archive {
                 let mut out = Vec::new();
                 write_head(&mut out, &titled(label, Some(name)))?;
                 out.write_all(b"<nav><a href=\"index.html\">Index</a>")?;
+                out.write_all(nav_link(self.search.is_some()).as_bytes())?;
                 match k.checked_sub(1).map(|j| &plan.months[j].0) {
                     Some(prev) => write!(
                         out,

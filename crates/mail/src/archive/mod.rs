@@ -37,6 +37,9 @@
 //!   months, each with its number of messages and threads on its own row (`front`).
 //! * `links.html`, a page per host and `links.json`: every URL the messages cite, by
 //!   host, with the messages that cite it and the date it was first cited (`links`).
+//! * With search ([`Archive::search`]): `search.html`, Pagefind's search box, linked from
+//!   every page's navigation, and its index of the message pages in `pagefind/`
+//!   (`search`).
 //!
 //! Dates are shown one way everywhere: the sender's date as written, and the same
 //! instant in UTC (`date`). Nested lists are drawn at most [`MAX_NESTING`] levels deep;
@@ -128,6 +131,7 @@ mod mboxes;
 pub(crate) mod page;
 mod posts;
 mod rows;
+pub mod search;
 mod state;
 mod text;
 mod threads;
@@ -148,6 +152,7 @@ use files::{create_replacing, file_name, page_name, write_replacing, Output};
 use page::{passes_checks, Style};
 pub use rows::ArchivedMessage;
 use rows::{Plan, Row};
+use search::Pagefind;
 pub use state::STATE_FILE;
 use state::{Input, State};
 use text::References;
@@ -298,6 +303,8 @@ pub struct Archive {
     updated: Option<Input>,
     /// Removes the state file before the first page is written.
     stale_state: Once,
+    /// Pagefind, when the archive is searchable ([`Archive::search`]).
+    search: Option<Pagefind>,
     /// The folder's lock ([`LOCK_FILE`]), held as long as the archive is.
     _lock: fs::File,
 }
@@ -334,6 +341,7 @@ impl Archive {
             before: None,
             updated: None,
             stale_state: Once::new(),
+            search: None,
             _lock: lock,
         })
     }
@@ -437,6 +445,14 @@ impl Archive {
             attachments: self.attachments,
             limit: self.attachment_limit,
         }
+    }
+
+    /// Makes the archive searchable in the browser with `pagefind` (see [`search`]): the
+    /// message pages say what it indexes, every page links to `search.html`, and
+    /// [`Archive::finish`] runs it on the folder once the pages are written.
+    pub fn search(mut self, pagefind: Pagefind) -> Self {
+        self.search = Some(pagefind);
+        self
     }
 
     /// The folder.
@@ -600,7 +616,15 @@ impl Archive {
             inner: &mut *out,
             written: 0,
         };
-        heads::write_message_head(m, file, index, list, style, &mut head)?;
+        heads::write_message_head(
+            m,
+            file,
+            index,
+            list,
+            style,
+            self.search.is_some(),
+            &mut head,
+        )?;
         let text_start = head.written;
         body::write_body(m, global, names, self.shown(), style, references, out)?;
         if self.downloads {
@@ -637,7 +661,13 @@ impl Archive {
                 urls: &r.cited.urls,
             })
             .collect();
-        links::write(&mut output, &citing, &self.linkifier, &name)?;
+        let searched = self.search.is_some();
+        links::write(&mut output, &citing, &self.linkifier, &name, searched)?;
+        if searched {
+            let mut out = Vec::new();
+            search::page(&name, &mut out)?;
+            output.put(search::SEARCH_PAGE.to_string(), &out)?;
+        }
         let (pages, written) = (output.pages, output.written);
         mboxes::write(&self.dir, &plan, &self.rows, kept, self.offers_downloads())?;
         let mut names: HashSet<String> = pages.keys().cloned().collect();
@@ -663,6 +693,12 @@ impl Archive {
         };
         let text = state.to_text();
         self.rows = state.rows;
+        // The index last, of the pages as they are now; an index of an earlier run made
+        // with search goes with it.
+        match &self.search {
+            Some(pagefind) => pagefind.index(&self.dir)?,
+            None => search::remove_index(&self.dir)?,
+        }
         write_replacing(&self.dir.join(STATE_FILE), text.as_bytes())?;
         Ok(Finished {
             pages: names.len(),
@@ -717,6 +753,7 @@ impl Archive {
                 Attachments::None => String::new(),
                 a => format!(" attachments {a:?} {}", self.attachment_limit),
             } + if self.downloads { " downloads" } else { "" }
+                + if self.search.is_some() { " search" } else { "" }
         )
     }
 }

@@ -40,6 +40,7 @@ use super::heads::{titled, write_head};
 use super::lists::write_pager;
 use super::page::{count, name_and_address};
 use super::rows::{same_subject, Plan};
+use super::search::nav_link;
 use super::{date, Archive};
 #[cfg(doc)]
 use super::{THREAD_PAGE_MESSAGES, THREAD_PAGE_TEXT};
@@ -86,9 +87,10 @@ impl Archive {
         write_head(&mut out, &titled(&first.subject, Some(name)))?;
         write!(
             out,
-            "<nav><a href=\"index.html\">Index</a><a href=\"{}\">Month</a></nav>\n\
+            "<nav><a href=\"index.html\">Index</a><a href=\"{}\">Month</a>{}</nav>\n\
              <h1><bdi dir=\"auto\">",
-            plan.month_page(thread[0])
+            plan.month_page(thread[0]),
+            nav_link(self.search.is_some())
         )?;
         write_escaped(&first.subject, &mut out)?;
         out.write_all(b"</bdi></h1>\n")?;

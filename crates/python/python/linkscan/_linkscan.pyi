@@ -159,6 +159,7 @@ def build_archive(
     update: bool = False,
     attachments: Literal["inline", "link", "none"] = "inline",
     attachment_limit: int = 10485760,
+    search: bool = False,
 ) -> dict[str, int | bool | str]:
     """Writes the HTML archive of an mbox into the folder ``out``, as
     ``linkscan linkify --mbox SOURCE --out OUT`` does; returns ``messages``, ``pages``,
@@ -166,4 +167,7 @@ def build_archive(
     have) and ``updated``. With ``update=True`` and a path, as ``--update``: only the
     messages appended since the last build are read and only the pages they change
     written; when that cannot be done the archive is built whole, and ``rebuilt`` says
-    why."""
+    why. With ``search=True``, as ``--search``: searchable in the browser
+    (``search.html``), indexed by Pagefind (``pip install 'pagefind[bin]'``), found
+    before anything is written (``PAGEFIND``, ``pagefind`` on the ``PATH``, else
+    ``python -m pagefind`` of this interpreter), else ``FileNotFoundError``."""
