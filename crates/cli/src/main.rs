@@ -26,6 +26,7 @@ mod mail;
 mod records;
 mod redact;
 mod render;
+mod replacer;
 mod shell;
 mod terminal;
 mod walk;

@@ -35,8 +35,8 @@ use linkscan::LinkFinder;
 use crate::find::{Format, PerInput};
 use crate::flags::{FieldPath, RedactArgs};
 use crate::input::{describe, STDIN_NAME};
-use crate::redact::Replacer;
 use crate::render::Name;
+use crate::replacer::Replacer;
 use crate::{FindArgs, Outcome};
 
 pub(crate) use render::Layout;

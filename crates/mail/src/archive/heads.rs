@@ -1,6 +1,6 @@
 //! The heads of the pages: the HTML head every page opens with, and what a message page
 //! shows around its text: the table of its headers and its warnings, and the links to
-//! the other pages.
+//! the other pages; and the search page, Pagefind's search box under that head.
 //!
 //! # Algorithm
 //!
@@ -387,4 +387,19 @@ impl Archive {
         }
         Ok(written)
     }
+}
+
+/// The search page: Pagefind's search box, which loads the index from `pagefind/`.
+pub(crate) fn write_search_page(name: &str, out: &mut Vec<u8>) -> io::Result<()> {
+    write_head(out, &titled("Search", Some(name)))?;
+    out.write_all(
+        b"<link href=\"pagefind/pagefind-ui.css\" rel=\"stylesheet\">\n\
+          <nav><a href=\"index.html\">Index</a></nav>\n<h1>Search</h1>\n\
+          <div id=\"search\"></div>\n\
+          <noscript><p>Search runs in the browser, with JavaScript.</p></noscript>\n\
+          <script src=\"pagefind/pagefind-ui.js\"></script>\n\
+          <script>window.addEventListener('DOMContentLoaded',function(){\
+          new PagefindUI({element:'#search',showSubResults:true,showImages:false});});\
+          </script>\n</body></html>\n",
+    )
 }

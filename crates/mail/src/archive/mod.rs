@@ -665,7 +665,7 @@ impl Archive {
         links::write(&mut output, &citing, &self.linkifier, &name, searched)?;
         if searched {
             let mut out = Vec::new();
-            search::page(&name, &mut out)?;
+            heads::write_search_page(&name, &mut out)?;
             output.put(search::SEARCH_PAGE.to_string(), &out)?;
         }
         let (pages, written) = (output.pages, output.written);

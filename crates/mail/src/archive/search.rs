@@ -1,6 +1,7 @@
 //! Search in the browser, static: the pages say what Pagefind indexes, `search.html`
-//! holds Pagefind's own search box, and [`Pagefind`] runs the indexer on the folder once
-//! the pages are written ([`Archive::search`](super::Archive::search)).
+//! holds Pagefind's own search box (written by `heads`), and [`Pagefind`] runs the
+//! indexer on the folder once the pages are written
+//! ([`Archive::search`](super::Archive::search)).
 //!
 //! # Algorithm
 //!
@@ -233,21 +234,6 @@ pub(crate) fn write_filters(
     writeln!(
         out,
         "</span><span data-pagefind-filter=\"month\">{month}</span></p>"
-    )
-}
-
-/// The search page: Pagefind's search box, which loads the index from `pagefind/`.
-pub(crate) fn page(name: &str, out: &mut Vec<u8>) -> io::Result<()> {
-    super::heads::write_head(out, &super::heads::titled("Search", Some(name)))?;
-    out.write_all(
-        b"<link href=\"pagefind/pagefind-ui.css\" rel=\"stylesheet\">\n\
-          <nav><a href=\"index.html\">Index</a></nav>\n<h1>Search</h1>\n\
-          <div id=\"search\"></div>\n\
-          <noscript><p>Search runs in the browser, with JavaScript.</p></noscript>\n\
-          <script src=\"pagefind/pagefind-ui.js\"></script>\n\
-          <script>window.addEventListener('DOMContentLoaded',function(){\
-          new PagefindUI({element:'#search',showSubResults:true,showImages:false});});\
-          </script>\n</body></html>\n",
     )
 }
 
