@@ -129,6 +129,12 @@ def test_flowed_parts_give_the_links_of_the_same_text_sent_fixed(tmp_path, links
     assert strip(cli(linkscan_bin, "--mbox", str(path))) == strip(flowed)
 
 
+def files_of(folder):
+    """Every file under `folder` (pages, downloads, attachments under `a/`), as paths
+    relative to it, sorted."""
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+
+
 def test_build_archive_equals_the_command_line(archive, linkscan_bin, tmp_path):
     """build_archive writes the same folder, byte for byte, as linkify --mbox --out."""
     from linkscan.mail import build_archive
@@ -143,8 +149,8 @@ def test_build_archive_equals_the_command_line(archive, linkscan_bin, tmp_path):
     done = build_archive(archive, web_py)
     assert done["messages"] > 300
     assert done["removed"] == 0
-    names = sorted(p.name for p in web_cli.iterdir())
-    assert names == sorted(p.name for p in web_py.iterdir())
+    names = files_of(web_cli)
+    assert names == files_of(web_py)
     assert "index.html" in names and "t00001.html" in names
     for name in names:
         assert (web_cli / name).read_bytes() == (web_py / name).read_bytes(), name
@@ -170,8 +176,8 @@ def test_build_archive_update_equals_a_full_build(archive, tmp_path):
     full.parent.mkdir()
     full.write_bytes(data)
     build_archive(full, tmp_path / "web-full")
-    names = sorted(p.name for p in (tmp_path / "web").iterdir())
-    assert names == sorted(p.name for p in (tmp_path / "web-full").iterdir())
+    names = files_of(tmp_path / "web")
+    assert names == files_of(tmp_path / "web-full")
     for name in names:
         assert (tmp_path / "web" / name).read_bytes() == (tmp_path / "web-full" / name).read_bytes(), name
     mbox.write_bytes(data.replace(b"Subject:", b"Subject: x", 1))
