@@ -259,17 +259,7 @@ impl Renderer<'_> {
         out.push(b':');
         decimal(out, pos.column);
         out.extend_from_slice(palette.off());
-        out.extend_from_slice(b": ");
-        out.extend_from_slice(palette.on(Palette::kind(link.kind())));
-        terminal::escape_into(out, &bytes[link.range()], false);
-        out.extend_from_slice(palette.off());
-        if self.checks {
-            let failed = checks::check_link(bytes, link);
-            if failed.names().next().is_some() {
-                let _ = write!(out, "  [fails: {failed}]");
-            }
-        }
-        out.push(b'\n');
+        link_and_checks(out, palette, bytes, link, self.checks);
     }
 
     fn json(
@@ -343,6 +333,29 @@ impl Renderer<'_> {
         }
         out.push(b'\n');
     }
+}
+
+/// The end of a text line, after its position: `: `, the link (in its kind's colour,
+/// controls and bidi escaped), the checks it fails when `checks` asks, and the line break.
+/// `text` holds the link at its offsets.
+pub(crate) fn link_and_checks(
+    out: &mut Vec<u8>,
+    palette: Palette,
+    text: &[u8],
+    link: &Link,
+    checks: bool,
+) {
+    out.extend_from_slice(b": ");
+    out.extend_from_slice(palette.on(Palette::kind(link.kind())));
+    terminal::escape_into(out, &text[link.range()], false);
+    out.extend_from_slice(palette.off());
+    if checks {
+        let failed = checks::check_link(text, link);
+        if failed.names().next().is_some() {
+            let _ = write!(out, "  [fails: {failed}]");
+        }
+    }
+    out.push(b'\n');
 }
 
 /// The text of a link; links never contain invalid UTF-8.

@@ -125,17 +125,7 @@ impl Layout<'_> {
         }
         decimal(out, link.start() as u64);
         out.extend_from_slice(palette.off());
-        out.extend_from_slice(b": ");
-        out.extend_from_slice(palette.on(Palette::kind(link.kind())));
-        terminal::escape_into(out, &text[link.range()], false);
-        out.extend_from_slice(palette.off());
-        if self.checks {
-            let failed = checks::check_link(text, link);
-            if failed.names().next().is_some() {
-                let _ = write!(out, "  [fails: {failed}]");
-            }
-        }
-        out.push(b'\n');
+        crate::find::link_and_checks(out, palette, text, link, self.checks);
     }
 
     fn json(
