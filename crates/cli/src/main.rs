@@ -26,7 +26,6 @@ mod mail;
 mod records;
 mod redact;
 mod render;
-mod replacer;
 mod shell;
 mod terminal;
 mod walk;

@@ -5,7 +5,7 @@
 //! links, writing the template for each link) and the calling thread writes the buffers in
 //! order. Nothing is kept per link. A window is at most its size times the template's
 //! growth over the shortest link ([`Replacer::bounded`]); a template that could grow a
-//! window past [`MAX_GROWTH`](crate::replacer::MAX_GROWTH) times, and standard input and other streams, go through the
+//! window past [`MAX_GROWTH`](linkscan_replace::MAX_GROWTH) times, and standard input and other streams, go through the
 //! windows and pieces of `linkify` instead ([`input::for_each_piece`]: read by a reader
 //! thread, scanned in parallel, written link by link). Either way memory is bounded by a
 //! few windows, whatever the size of the input, and the parts written tile the input.
@@ -15,8 +15,8 @@ use std::io::{self, Write};
 use linkscan::LinkFinder;
 
 use crate::flags::RedactArgs;
-use crate::replacer::Replacer;
 use crate::{files, input, Outcome};
+use linkscan_replace::Replacer;
 
 /// Redacts `files` (none: standard input) to `out`.
 pub(crate) fn run(
@@ -44,7 +44,7 @@ pub(crate) fn run(
                 let mut at = 0;
                 for link in finder.links_bytes(window) {
                     redacted.extend_from_slice(&window[at..link.start()]);
-                    replacer.write(&link, &window[link.range()], redacted);
+                    replacer.write(link.kind(), &window[link.range()], redacted);
                     at = link.end();
                 }
                 redacted.extend_from_slice(&window[at..]);
@@ -61,7 +61,7 @@ pub(crate) fn run(
             }
             out.write_all(&piece.bytes[at..link.start()])?;
             scratch.clear();
-            replacer.write(link, &piece.bytes[link.range()], &mut scratch);
+            replacer.write(link.kind(), &piece.bytes[link.range()], &mut scratch);
             out.write_all(&scratch)?;
             at = link.end();
         }

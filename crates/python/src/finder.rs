@@ -357,7 +357,7 @@ impl PyLinkFinder {
     /// command's for the same key), `{{` and `}}` for braces; any other `{name}` is a
     /// ValueError. Without `hash_key` anyone can hash a guessed address and compare: give
     /// a secret key for personal data.
-    #[pyo3(signature = (text, *, replace = super::template::DEFAULT_TEMPLATE, hash_key = ""))]
+    #[pyo3(signature = (text, *, replace = linkscan_replace::DEFAULT_TEMPLATE, hash_key = ""))]
     fn redact(
         &self,
         py: Python<'_>,
@@ -374,7 +374,7 @@ impl PyLinkFinder {
     /// Every row of an Arrow string array redacted as `redact` does, in one call: a
     /// `pyarrow` string array of the same length (`large_string` for a `large_string`
     /// input, else `string`), null rows kept null. The input is that of `find_arrow`.
-    #[pyo3(signature = (array, *, replace = super::template::DEFAULT_TEMPLATE, hash_key = ""))]
+    #[pyo3(signature = (array, *, replace = linkscan_replace::DEFAULT_TEMPLATE, hash_key = ""))]
     fn redact_arrow<'py>(
         &self,
         py: Python<'py>,

@@ -16,7 +16,6 @@ mod finder;
 mod mail;
 mod offsets;
 mod redact;
-mod template;
 
 use pyo3::prelude::*;
 

@@ -35,12 +35,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyString, PyTuple};
 
 use super::arrow::{import_chunks, ARRAY_NAME, SCHEMA_NAME};
-use super::template::{Replacer, Template};
 use linkscan::LinkFinder;
+use linkscan_replace::{Replacer, Template};
 
 /// The replacer of a `replace` template and a `hash_key`; a bad template is a `ValueError`.
 pub fn replacer(replace: &str, hash_key: &str) -> PyResult<Replacer> {
-    let template = Template::parse(replace).map_err(PyValueError::new_err)?;
+    let template = Template::parse(replace)
+        .map_err(|err| PyValueError::new_err(format!("replace {replace:?}: {err}")))?;
     Ok(Replacer::new(template, hash_key))
 }
 

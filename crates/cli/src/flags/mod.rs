@@ -35,5 +35,5 @@ pub(crate) use self::commands::{CompletionsArgs, ConformanceArgs, DisplayArgs, E
 pub(crate) use self::find::{FindArgs, Format};
 pub(crate) use self::linkify::LinkifyArgs;
 pub(crate) use self::records::FieldPath;
-pub(crate) use self::redact::{Part, RedactArgs, Template};
+pub(crate) use self::redact::RedactArgs;
 pub(crate) use self::walk::WalkArgs;

@@ -1,14 +1,14 @@
-//! The options of `linkscan redact` and its long help, and the [`Template`] that
-//! `--replace` is parsed into.
+//! The options of `linkscan redact` and its long help.
 //!
-//! Invariant: a template is checked when the command line is parsed, before any input is
-//! read: an unknown `{name}` or a lone brace is a usage error (exit status 2), so writing a
-//! replacement cannot fail.
+//! Invariant: `--replace` is parsed into a [`Template`] when the command line is parsed,
+//! before any input is read: an unknown `{name}` or a lone brace is a usage error (exit
+//! status 2), so writing a replacement cannot fail.
 
 use std::path::PathBuf;
 
 use clap::Args;
 use linkscan::LinkFinder;
+use linkscan_replace::Template;
 
 use super::common::{DetectArgs, PolicyChoice};
 use super::records::{RecordArgs, RedactOut};
@@ -52,7 +52,7 @@ pub(crate) struct RedactArgs {
     pub(crate) files: Vec<PathBuf>,
     /// What each link is replaced by: text with {kind}, {host}, {hash}; {{ and }} for
     /// braces [default: <{kind}>].
-    #[arg(long, value_name = "TEMPLATE", value_parser = Template::parse)]
+    #[arg(long, value_name = "TEMPLATE", value_parser = |value: &str| Template::parse(value))]
     pub(crate) replace: Option<Template>,
     /// The key of {hash} (any text; default: empty).
     #[arg(long, value_name = "KEY", default_value = "")]
@@ -70,102 +70,5 @@ impl RedactArgs {
     /// link UTS #58 detects is taken out).
     pub(crate) fn finder(&self) -> Result<LinkFinder, String> {
         self.detect.finder(PolicyChoice::Conformant)
-    }
-}
-
-/// One part of a [`Template`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Part {
-    /// Text written as it is.
-    Text(String),
-    /// `{kind}`: `URL` or `EMAIL`.
-    Kind,
-    /// `{host}`: the host of a URL, the domain of an email.
-    Host,
-    /// `{hash}`: the keyed hash of the link's text.
-    Hash,
-}
-
-/// A parsed `--replace` value.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Template {
-    pub(crate) parts: Vec<Part>,
-}
-
-impl Default for Template {
-    /// `<{kind}>`.
-    fn default() -> Template {
-        Template {
-            parts: vec![Part::Text("<".into()), Part::Kind, Part::Text(">".into())],
-        }
-    }
-}
-
-impl Template {
-    /// Parses a template: placeholders `{kind}`, `{host}`, `{hash}`, escapes `{{` and `}}`.
-    pub(crate) fn parse(value: &str) -> Result<Template, String> {
-        const KNOWN: &str = "use {kind}, {host} or {hash}, and {{ or }} for a brace";
-        let mut parts = Vec::new();
-        let mut text = String::new();
-        let mut rest = value;
-        while let Some(i) = rest.find(['{', '}']) {
-            text.push_str(&rest[..i]);
-            let tail = &rest[i..];
-            if let Some(after) = tail.strip_prefix("{{") {
-                text.push('{');
-                rest = after;
-            } else if let Some(after) = tail.strip_prefix("}}") {
-                text.push('}');
-                rest = after;
-            } else if tail.starts_with('}') {
-                return Err(format!("a lone }} at byte {i}: {KNOWN}"));
-            } else {
-                let Some(close) = tail.find('}') else {
-                    return Err(format!("a {{ without its }}: {KNOWN}"));
-                };
-                let part = match &tail[1..close] {
-                    "kind" => Part::Kind,
-                    "host" => Part::Host,
-                    "hash" => Part::Hash,
-                    name => return Err(format!("unknown placeholder {{{name}}}: {KNOWN}")),
-                };
-                if !text.is_empty() {
-                    parts.push(Part::Text(std::mem::take(&mut text)));
-                }
-                parts.push(part);
-                rest = &tail[close + 1..];
-            }
-        }
-        text.push_str(rest);
-        if !text.is_empty() {
-            parts.push(Part::Text(text));
-        }
-        Ok(Template { parts })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn templates_parse_placeholders_and_escapes() {
-        let t = Template::parse("{{x}} <{kind}:{host}:{hash}>").unwrap();
-        assert_eq!(
-            t.parts,
-            [
-                Part::Text("{x} <".into()),
-                Part::Kind,
-                Part::Text(":".into()),
-                Part::Host,
-                Part::Text(":".into()),
-                Part::Hash,
-                Part::Text(">".into()),
-            ]
-        );
-        assert_eq!(Template::parse("").unwrap().parts, []);
-        for bad in ["{name}", "{", "}", "a{kind", "{KIND}", "{ kind}"] {
-            assert!(Template::parse(bad).is_err(), "{bad}");
-        }
     }
 }

@@ -36,8 +36,8 @@ use crate::find::{Format, PerInput};
 use crate::flags::{FieldPath, RedactArgs};
 use crate::input::{describe, STDIN_NAME};
 use crate::render::Name;
-use crate::replacer::Replacer;
 use crate::{FindArgs, Outcome};
+use linkscan_replace::Replacer;
 
 pub(crate) use render::Layout;
 
@@ -204,7 +204,7 @@ impl RedactJob<'_> {
         let n = self
             .finder
             .redact_to(text, &mut out, |link, bytes, out| {
-                self.replacer.write(link, bytes, out)
+                self.replacer.write(link.kind(), bytes, out)
             })
             .expect("writing to memory cannot fail");
         (n > 0).then_some(out)
