@@ -3,11 +3,11 @@
 //!
 //! The package's Python sources live beside this module in `linkscan/` (`__init__.py`
 //! re-exports these classes and adds the module-level functions; `spark.py` the PySpark
-//! helpers; `mail.py` the archive API). Here: [`finder`] (`Link`, `LinkFinder`,
-//! `escape_url`, `display`, `check`), [`arrow`] (`find_arrow` through the Arrow C data interface),
-//! [`redact`] (`redact`, `redact_arrow`) with the replacement [`template`] of `{kind}`,
-//! `{host}` and the keyed `{hash}`, [`mail`] (`scan_mbox`), and [`offsets`] (byte to
-//! code-point offsets).
+//! helpers; `mail.py` the archive API). Here: `finder` (`Link`, `LinkFinder`,
+//! `escape_url`, `display`, `check`), `arrow` (`find_arrow` through the Arrow C data
+//! interface), `redact` (`redact`, `redact_arrow`, with the `linkscan-replace` template of
+//! `{kind}`, `{host}` and the keyed `{hash}` that the tool uses), `mail` (`scan_mbox`,
+//! `scan_archive`, `build_archive`), and `offsets` (byte to code-point offsets).
 //!
 //! Invariant: no scan holds the GIL, and no Python object is touched while it is released.
 

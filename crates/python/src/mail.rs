@@ -172,6 +172,8 @@ pub enum Source {
     Path(std::path::PathBuf),
 }
 
+// The first line is Python's signature, not a link to `Message`.
+#[allow(rustdoc::broken_intra_doc_links)]
 /// scan_mbox(source, finder=None) -> Iterator[Message]
 ///
 /// The messages of an mbox archive (plain or gzip, detected by content) with their
@@ -270,6 +272,8 @@ fn os_error(error: std::io::Error, filename: &Path) -> PyErr {
     }
 }
 
+// The first line is Python's signature, not a link to `Message`.
+#[allow(rustdoc::broken_intra_doc_links)]
 /// scan_archive(paths, finder=None, *, maildir=False, max_message_size=None) -> Iterator[Message]
 ///
 /// The messages of mbox archives (plain or gzip, detected by content), or with

@@ -1,5 +1,5 @@
 //! `redact` and `redact_arrow`: texts with each link replaced by a template
-//! ([`super::template`]), every other byte kept.
+//! ([`linkscan_replace`], the tool's own), every other byte kept.
 //!
 //! Algorithm: the engine's [`LinkFinder::redact_to`] over the UTF-8 bytes of each text (one
 //! scan; the gaps between links copied as they are, each link replaced by the filled-in
