@@ -386,6 +386,8 @@ pub struct ScannedMessage {
     pub(crate) kept: Option<u64>,
     /// The message's bytes as scanned ([`MailScanner::keep_raw`]).
     pub(crate) raw: Option<Vec<u8>>,
+    /// A piece of a message over the size limit, scanned raw.
+    pub(crate) piece: bool,
 }
 
 /// A leaf part that was not scanned ([`ScannedMessage::skipped`]).
@@ -491,9 +493,17 @@ impl ScannedMessage {
 
     /// The message's bytes as the scan was given them (header and body, without the
     /// mbox `From ` line, `>From` lines of an mboxrd unquoted), when the scanner keeps
-    /// them ([`MailScanner::keep_raw`]); `None` for a piece of a message scanned raw.
+    /// them ([`MailScanner::keep_raw`]). For a piece of a message over the size limit
+    /// ([`ScannedMessage::is_piece`]), the piece's bytes as its input holds them (an
+    /// mbox's `>From` lines still quoted: a piece is never unquoted).
     pub fn raw(&self) -> Option<&[u8]> {
         self.raw.as_deref()
+    }
+
+    /// Whether this is a piece of a message over the size limit, scanned as raw text
+    /// ([`MailScanner::scan_raw`]).
+    pub fn is_piece(&self) -> bool {
+        self.piece
     }
 
     /// Whether the scanner kept the attachments' bytes ([`MailScanner::keep_attachments`]):

@@ -47,6 +47,7 @@ impl MailScanner {
                 }],
                 piece_offset: offset,
                 counted: self.finder.links_bytes(bytes).count(),
+                piece: true,
                 ..ScannedMessage::default()
             };
         }
@@ -65,6 +66,8 @@ impl MailScanner {
                     }],
                     piece_offset: offset,
                     deferred: true,
+                    piece: true,
+                    raw: self.keep_raw.then(|| bytes.to_vec()),
                     ..ScannedMessage::default()
                 };
             }
@@ -95,6 +98,8 @@ impl MailScanner {
                 attachment: None,
             }],
             piece_offset: offset,
+            piece: true,
+            raw: self.keep_raw.then(|| bytes.to_vec()),
             ..ScannedMessage::default()
         }
     }

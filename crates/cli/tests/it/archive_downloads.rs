@@ -54,8 +54,10 @@ fn gunzip(path: &Path) -> Vec<u8> {
     assert_eq!(&bytes[..3], b"\x1f\x8b\x08", "{}", path.display());
     assert_eq!(bytes[3], 0, "flags (a file name?) in {}", path.display());
     assert_eq!(&bytes[4..8], [0, 0, 0, 0], "mtime in {}", path.display());
+    // Every member, as `gzip -d` reads them: a thread's or a month's file is the
+    // members of its messages one after the other.
     let mut out = Vec::new();
-    flate2::read::GzDecoder::new(&bytes[..])
+    flate2::read::MultiGzDecoder::new(&bytes[..])
         .read_to_end(&mut out)
         .unwrap();
     out
@@ -153,5 +155,98 @@ fn obfuscated_archives_offer_no_download() {
         let html = fs::read_to_string(web.join(page)).unwrap();
         assert!(html.contains(said), "{page}: {html}");
     }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The names of the files of `dir` that end with `suffix`, sorted.
+fn names(dir: &Path, suffix: &str) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(suffix))
+        .collect();
+    names.sort();
+    names
+}
+
+/// A message over `--max-message-size` is shown as pieces, each a message of the
+/// archive with its own page: each offers its bytes, and each is in its thread's mbox and
+/// its month's, so every mbox holds as many messages as its thread (or month) shows,
+/// and the pieces joined are the message as the mbox held it.
+#[test]
+fn every_message_is_in_the_mboxes_pieces_too() {
+    let dir = temp_dir("pieces");
+    // Some 2.5 MiB: three pieces of about 1 MiB.
+    let body: String = (0..50_000)
+        .map(|i| match i % 5000 {
+            0 => format!("line {i}, see example.com/{i}\n"),
+            _ => format!("line {i} of a long message, in plain words\n"),
+        })
+        .collect();
+    let long = format!(
+        "From d@example.com Wed Jan  3 00:00:00 2024\n\
+         Message-ID: <4@example.com>\nFrom: Dan <dan@example.com>\n\
+         Date: Wed, 3 Jan 2024 10:00:00 +0000\nSubject: long\n\n{body}"
+    );
+    let mbox = dir.join("list.mbox");
+    fs::write(&mbox, format!("{MBOX}\n{long}")).unwrap();
+    let web = dir.join("web");
+    build(&mbox, &web, &["--max-message-size", "1024"]);
+    let pages: Vec<String> = names(&web, ".html")
+        .into_iter()
+        .filter(|n| n.len() == 10 && n.as_bytes()[0].is_ascii_digit())
+        .collect();
+    assert!(pages.len() >= 6, "the long message in pieces: {pages:?}");
+    // Each page offers its download; the pieces say they are pieces.
+    let mut joined = Vec::new();
+    for page in &pages[3..] {
+        let html = fs::read_to_string(web.join(page)).unwrap();
+        assert!(
+            html.contains("This piece of the message</a>"),
+            "{page}: {html}"
+        );
+        joined.extend(fs::read(web.join(page.replace(".html", ".txt"))).unwrap());
+    }
+    let in_mbox = &long[long.find('\n').unwrap() + 1..];
+    assert_eq!(String::from_utf8(joined).unwrap(), in_mbox);
+    // Each thread's mbox holds as many messages as its pages show, and every message
+    // is in one thread's mbox and one month's. Counted by their `From ` lines: a later
+    // piece has no header, and a reader that wants one after a `From ` line (as
+    // `MboxReader` does) reads it with the piece before it.
+    let entries = |name: &str| {
+        let text = gunzip(&web.join(name));
+        let from = b"From archive@localhost ";
+        let lines = text.split(|&b| b == b'\n');
+        lines.filter(|l| l.starts_with(from)).count()
+    };
+    let mut in_threads = 0;
+    for name in names(&web, ".mbox.gz")
+        .iter()
+        .filter(|n| n.starts_with('t'))
+    {
+        let count = entries(name);
+        // Alone in its mbox, a piece reads as one message.
+        assert_eq!(MboxReader::new(&gunzip(&web.join(name))[..]).count(), count);
+        let stem = name.trim_end_matches(".mbox.gz");
+        let shown: usize = names(&web, ".html")
+            .iter()
+            .filter(|n| *n == &format!("{stem}.html") || n.starts_with(&format!("{stem}-")))
+            .map(|n| {
+                fs::read_to_string(web.join(n))
+                    .unwrap()
+                    .matches("<article class=\"post")
+                    .count()
+            })
+            .sum();
+        assert_eq!(count, shown, "{name}");
+        in_threads += count;
+    }
+    let in_months: usize = names(&web, ".mbox.gz")
+        .iter()
+        .filter(|n| !n.starts_with('t'))
+        .map(|n| entries(n))
+        .sum();
+    assert_eq!(in_threads, pages.len());
+    assert_eq!(in_months, pages.len());
     fs::remove_dir_all(&dir).unwrap();
 }

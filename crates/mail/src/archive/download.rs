@@ -13,10 +13,16 @@
 //!
 //! * With [`Addresses::Obfuscate`] no download is written (it would publish the
 //!   addresses of its header and body), and the page says so.
-//! * A message without its bytes (a piece of a message over the size limit, or a scan
-//!   that kept none) has no download and no link to one; a file an earlier run left under
-//!   its name is removed, as are those of messages past the archive's last.
-//! * Written as pages are: to a fresh name, renamed over its own, never through a link.
+//! * A piece of a message over the size limit (the archive shows each piece as a message
+//!   of its own, never holding the whole) offers the piece: its bytes as the input holds
+//!   them (an mbox's `>From` lines still quoted), and its page says it is a piece. So
+//!   every message of the archive is in its thread's and its month's mbox (`mboxes`).
+//! * A message without its bytes (a scan that kept none) has no download and no link to
+//!   one; a file an earlier run left under its name is removed, as are those of messages
+//!   past the archive's last.
+//! * Written as pages are (`files`): created at a free name, else to a fresh name renamed
+//!   over its own, never through a link; and not at all when the file there (a plain
+//!   file, not a link) holds the same bytes already, as when a build goes over one.
 
 use std::fs;
 use std::io::{self, Write};
@@ -24,7 +30,7 @@ use std::path::Path;
 
 use crate::ScannedMessage;
 
-use super::files::write_replacing;
+use super::files::write_if_changed;
 use super::page::human_size;
 use super::Addresses;
 
@@ -44,7 +50,7 @@ pub(crate) fn write_raw(
     let path = dir.join(raw_name(global));
     match m.raw() {
         Some(raw) if offered => {
-            write_replacing(&path, raw)?;
+            write_if_changed(&path, raw)?;
             Ok(Some(raw.len() as u64))
         }
         _ => {
@@ -58,14 +64,24 @@ pub(crate) fn write_raw(
 }
 
 /// Writes the line of a message page that offers its download (`written`: its length,
-/// from [`write_raw`]), or says why there is none.
+/// from [`write_raw`]; `piece`: whether the message is a piece of one over the size
+/// limit), or says why there is none.
 pub(crate) fn write_link(
     global: usize,
     written: Option<u64>,
+    piece: bool,
     addresses: Addresses,
     out: &mut impl Write,
 ) -> io::Result<()> {
     match (written, addresses) {
+        (Some(len), _) if piece => writeln!(
+            out,
+            "<p class=\"download\"><a href=\"{}\" type=\"text/plain\" download>This piece of \
+             the message</a> ({}, as its input holds it: the message is over the size limit, \
+             shown in pieces).</p>",
+            raw_name(global),
+            human_size(len)
+        ),
         (Some(len), _) => writeln!(
             out,
             "<p class=\"download\"><a href=\"{}\" type=\"text/plain\" download>The message as \

@@ -5,11 +5,19 @@
 //!
 //! # Invariants
 //!
-//! * A page is created exclusively (`O_CREAT | O_EXCL`) under `.NAME.tmp` beside its name
-//!   and renamed there once whole: a symbolic link at the name is replaced, what it
-//!   points to is never written; a reader sees the old page or the new one, never half.
-//! * A file dropped unfinished (a write failed) or that cannot take its name removes its
-//!   temporary file.
+//! * A file whose name is free is created there exclusively (`O_CREAT | O_EXCL`, which
+//!   never follows a link) and written in place: one inode and one directory entry, no
+//!   rename, which is most of what a build into an empty folder costs the file system.
+//!   A reader may see it half written while the run writes it; a run that stops before
+//!   its end leaves no state file (the state is removed before the first file is
+//!   written and written last), so the next `--update` builds the folder whole.
+//! * A file whose name is taken (a page of an earlier run, a symbolic link, anything) is
+//!   created exclusively under `.NAME.tmp` beside its name and renamed there once whole:
+//!   a symbolic link at the name is replaced, what it points to is never written; a
+//!   reader sees the old page or the new one, never half.
+//! * A file dropped unfinished (a write failed) removes what it created: the file at its
+//!   name, or its temporary file; one that cannot take its name removes its temporary
+//!   file.
 //! * [`remove_stale`] removes only names this archiver writes ([`is_page_name`]) that the
 //!   run did not write; any other file of the folder is left alone.
 //! * A run holds the folder's lock ([`lock`], [`LOCK_FILE`]) from
@@ -122,43 +130,56 @@ pub(crate) fn lock(dir: &Path) -> io::Result<File> {
     }
 }
 
-/// A file being written to a fresh temporary name beside `path`; [`Replacing::finish`]
-/// renames it to `path`.
+/// A file being written at `path`, created there when the name was free, else to a fresh
+/// temporary name beside it; [`Replacing::finish`] renames the latter to `path`.
 ///
 /// Dropped without [`Replacing::finish`] (a write failed, the run stopped), it removes
-/// its temporary file, so a failed run leaves none behind.
+/// what it created, so a failed run leaves no file of its own half written.
 pub(crate) struct Replacing {
     /// `None` once finished.
     file: Option<File>,
-    temporary: PathBuf,
+    /// The temporary name, `None` when the file was created at `path` itself.
+    temporary: Option<PathBuf>,
     path: PathBuf,
 }
 
-/// Starts writing `path` without following a symbolic link there: the data goes to
-/// `.NAME.tmp` in the same folder, created exclusively (`O_CREAT | O_EXCL`, which fails
-/// rather than follow a link; a leftover of an earlier run is removed first, a link
-/// itself and not its target), and [`Replacing::finish`] renames it over `path`. A
-/// rename replaces a link at `path`, never what it points to.
+/// Starts writing `path` without following a symbolic link there. A free name is created
+/// exclusively (`O_CREAT | O_EXCL`) and written in place. A taken one (a file, a link,
+/// a folder) is left as it is while the data goes to `.NAME.tmp` in the same folder,
+/// created exclusively (a leftover of an earlier run is removed first, a link itself and
+/// not its target), and [`Replacing::finish`] renames it over `path`. A rename replaces
+/// a link at `path`, never what it points to.
 pub(crate) fn create_replacing(path: &Path) -> io::Result<Replacing> {
+    let create_new = |at: &Path| File::options().write(true).create_new(true).open(at);
+    // Looked up first: a lookup shares the folder, while a create that fails on a taken
+    // name still holds the folder's lock alone (the threads writing pages wait on it).
+    if fs::symlink_metadata(path).is_err_and(|e| e.kind() == io::ErrorKind::NotFound) {
+        match create_new(path) {
+            Ok(file) => {
+                return Ok(Replacing {
+                    file: Some(file),
+                    temporary: None,
+                    path: path.to_path_buf(),
+                })
+            }
+            // Taken since: replaced as any taken name.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
+        }
+    }
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let temporary = path.with_file_name(format!(".{name}.tmp"));
-    let create = || {
-        File::options()
-            .write(true)
-            .create_new(true)
-            .open(&temporary)
-    };
-    let file = match create() {
+    let file = match create_new(&temporary) {
         // A leftover of an earlier run (or a link): removed, itself, and created afresh.
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-            fs::remove_file(&temporary).and_then(|()| create())
+            fs::remove_file(&temporary).and_then(|()| create_new(&temporary))
         }
         other => other,
     }
     .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", temporary.display())))?;
     Ok(Replacing {
         file: Some(file),
-        temporary,
+        temporary: Some(temporary),
         path: path.to_path_buf(),
     })
 }
@@ -169,6 +190,19 @@ pub(crate) fn write_replacing(path: &Path, bytes: &[u8]) -> io::Result<()> {
     out.write_all(bytes)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
     out.finish()
+}
+
+/// Writes `bytes` as the whole of `path` ([`write_replacing`]) unless a plain file there
+/// holds them already (read without following a link, as [`read_plain`] does); returns
+/// whether it wrote. A build into a folder that holds one already replaces only the
+/// files that change: a file replaced costs the file system a new inode and the old
+/// one's removal, a file read costs a copy.
+pub(crate) fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<bool> {
+    if read_plain(path, bytes.len() as u64).is_ok_and(|old| old == bytes) {
+        return Ok(false);
+    }
+    write_replacing(path, bytes)?;
+    Ok(true)
 }
 
 /// Appends `bytes` to the page at `path`, which this run wrote as a plain file; a
@@ -321,12 +355,15 @@ pub(crate) fn copy_range(path: &Path, start: u64, end: u64, out: &mut dyn Write)
 }
 
 impl Replacing {
-    /// Gives the written file its name.
+    /// Gives the written file its name (renames it there, unless it was created there).
     pub(crate) fn finish(mut self) -> io::Result<()> {
         drop(self.file.take());
-        fs::rename(&self.temporary, &self.path).map_err(|e| {
+        let Some(temporary) = self.temporary.take() else {
+            return Ok(());
+        };
+        fs::rename(&temporary, &self.path).map_err(|e| {
             // Not renamed (a folder holds the name): the temporary file goes.
-            let _ = fs::remove_file(&self.temporary);
+            let _ = fs::remove_file(&temporary);
             io::Error::new(e.kind(), format!("{}: {e}", self.path.display()))
         })
     }
@@ -339,7 +376,7 @@ impl Replacing {
 impl Drop for Replacing {
     fn drop(&mut self) {
         if self.file.take().is_some() {
-            let _ = fs::remove_file(&self.temporary);
+            let _ = fs::remove_file(self.temporary.as_deref().unwrap_or(&self.path));
         }
     }
 }
@@ -498,6 +535,69 @@ mod tests {
             .collect();
         left.sort();
         assert_eq!(left, ["00001.html", "index.html", "notes.html"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A free name is written in place (no temporary name, nothing to rename); a taken
+    /// one through `.NAME.tmp`, the old page whole until the new one replaces it.
+    #[test]
+    fn a_free_name_is_written_in_place_a_taken_one_replaced() {
+        let dir = std::env::temp_dir().join(format!("linkscan-in-place-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let page = dir.join("00001.html");
+        let temporary = dir.join(".00001.html.tmp");
+        let mut out = create_replacing(&page).unwrap();
+        out.write_all(b"<p>one").unwrap();
+        out.flush().unwrap();
+        assert!(!temporary.exists());
+        assert_eq!(fs::read(&page).unwrap(), b"<p>one");
+        out.finish().unwrap();
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
+        let mut out = create_replacing(&page).unwrap();
+        out.write_all(b"<p>two").unwrap();
+        out.flush().unwrap();
+        assert_eq!(fs::read(&temporary).unwrap(), b"<p>two");
+        assert_eq!(fs::read(&page).unwrap(), b"<p>one");
+        out.finish().unwrap();
+        assert_eq!(fs::read(&page).unwrap(), b"<p>two");
+        assert!(!temporary.exists());
+        // Unfinished over a taken name: the old page stays, the temporary file goes.
+        let mut out = create_replacing(&page).unwrap();
+        out.write_all(b"<p>th").unwrap();
+        drop(out);
+        assert_eq!(fs::read(&page).unwrap(), b"<p>two");
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A file that holds the bytes already is left alone; one that differs, is longer,
+    /// or is a symbolic link is replaced (the link's target untouched).
+    #[test]
+    fn only_a_changed_file_is_written() {
+        let dir = std::env::temp_dir().join(format!("linkscan-changed-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("00001.txt");
+        assert!(write_if_changed(&path, b"one").unwrap());
+        assert!(!write_if_changed(&path, b"one").unwrap());
+        assert!(write_if_changed(&path, b"on").unwrap());
+        assert_eq!(fs::read(&path).unwrap(), b"on");
+        assert!(write_if_changed(&path, b"no").unwrap());
+        assert_eq!(fs::read(&path).unwrap(), b"no");
+        #[cfg(unix)]
+        {
+            let target = dir.join("precious.txt");
+            fs::write(&target, "no").unwrap();
+            fs::remove_file(&path).unwrap();
+            std::os::unix::fs::symlink(&target, &path).unwrap();
+            assert!(write_if_changed(&path, b"no").unwrap());
+            assert!(!fs::symlink_metadata(&path)
+                .unwrap()
+                .file_type()
+                .is_symlink());
+            assert_eq!(fs::read(&target).unwrap(), b"no");
+        }
         fs::remove_dir_all(&dir).unwrap();
     }
 

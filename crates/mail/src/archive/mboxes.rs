@@ -4,44 +4,37 @@
 //!
 //! # Algorithm
 //!
-//! Once every message is written, each thread's messages (in thread order) and each
-//! month's (in archive order) are read back from their downloads, a line at a time, and
-//! written as an mboxrd file through gzip: a `From ` line of fixed text before each
-//! message, each line that starts with `>`s and `From ` quoted with one more `>`, and an
-//! empty line after each message that does not end with one (its last line ended
-//! first), so that the reader splits it back into the downloads. Threads and months are
-//! written in parallel (feature `parallel`), each streaming through a buffer, so memory
-//! does not grow with a thread or a month.
+//! Each message's mboxrd entry is deflated once, as a gzip member of its own, when its
+//! page is written (`members`). Once every message is written, each thread's file (its
+//! messages in thread order) and each month's (in archive order) is those members
+//! copied one after the other: a gzip file of several members, which readers read as
+//! one stream. A message this run did not write (an update keeps it) has its member made
+//! again from its download, the same bytes. Threads and months are written in parallel
+//! (feature `parallel`), each through a buffer, so memory does not grow with a thread or
+//! a month.
 //!
 //! # Invariants
 //!
-//! * Deterministic: gzip with no file name and a modification time of 0, at a fixed
-//!   level ([`LEVEL`]), so a build and an update give the same bytes.
+//! * Deterministic: a member is a function of its message's bytes (`members`), so a
+//!   build and an update give the same bytes. An mbox with no message is one empty
+//!   member, still a gzip file.
 //! * An update writes the mbox of a thread or month only when it holds a message this
 //!   run wrote (one at or past `kept`) or the file is missing; the others hold the same
 //!   messages, whose downloads did not change.
-//! * A message with no download (a piece of a message over the size limit) is not in
-//!   them. With addresses obfuscated, there are no downloads and so no mbox; those an
-//!   earlier run left, and those of threads and months the archive no longer has, are
-//!   removed.
+//! * Every message with a download is in them, the pieces of a message over the size
+//!   limit too, each as its own entry as its download holds it (`download`). With
+//!   addresses obfuscated, there are no downloads and so no mbox; those an earlier run
+//!   left, and those of threads and months the archive no longer has, are removed.
 
 use std::collections::HashSet;
 use std::fs::{self, File};
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufReader};
 use std::path::Path;
-
-use flate2::{Compression, GzBuilder};
 
 use super::download::raw_name;
 use super::files::create_replacing;
+use super::members::{self, Members};
 use super::rows::{Plan, Row};
-
-/// The gzip level: 1, the fastest, which keeps the build fast; level 6 makes the
-/// corpus's files some 10 % smaller at three times the time.
-pub(crate) const LEVEL: u32 = 1;
-
-/// The `From ` line before each message.
-const FROM_LINE: &[u8] = b"From archive@localhost Thu Jan  1 00:00:00 1970\n";
 
 /// The mbox of thread `first` (the number of its first message).
 pub(crate) fn thread_name(first: usize) -> String {
@@ -63,7 +56,8 @@ struct Mbox {
 
 /// Writes the mboxes of `plan`'s threads and months into `dir` (see the
 /// [module](self) documentation), `rows` the archive's, those before `kept` unchanged
-/// since the last run; removes those an earlier run left that this one does not have.
+/// since the last run, `made` the members this run made; removes those an earlier run
+/// left that this one does not have.
 /// With `enabled` false (addresses obfuscated) writes none. Returns how many were
 /// written and how many removed.
 pub(crate) fn write(
@@ -71,6 +65,7 @@ pub(crate) fn write(
     plan: &Plan,
     rows: &[Row],
     kept: usize,
+    made: &Members,
     enabled: bool,
 ) -> io::Result<(usize, usize)> {
     let mut all = Vec::new();
@@ -99,7 +94,7 @@ pub(crate) fn write(
             m.changed || !fs::symlink_metadata(dir.join(&m.name)).is_ok_and(|f| f.is_file())
         })
         .collect();
-    let one = |m: &&Mbox| write_one(dir, m);
+    let one = |m: &&Mbox| write_one(dir, m, made);
     #[cfg(feature = "parallel")]
     let results: Vec<io::Result<()>> = {
         use rayon::prelude::*;
@@ -114,57 +109,33 @@ pub(crate) fn write(
     Ok((todo.len(), removed))
 }
 
-/// Writes one mbox.
-fn write_one(dir: &Path, mbox: &Mbox) -> io::Result<()> {
+/// Writes one mbox: the members of its messages, one after the other.
+fn write_one(dir: &Path, mbox: &Mbox, made: &Members) -> io::Result<()> {
     let path = dir.join(&mbox.name);
     let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
-    let file = create_replacing(&path)?;
-    // The lines go to the compressor in blocks: each write to it is a call of deflate,
-    // which on a line at a time cost more than the compression itself.
-    let mut gz = io::BufWriter::with_capacity(
-        1 << 16,
-        GzBuilder::new().mtime(0).write(
-            io::BufWriter::with_capacity(1 << 16, file),
-            Compression::new(LEVEL),
-        ),
-    );
-    let mut line = Vec::new();
+    let mut out = io::BufWriter::with_capacity(1 << 16, create_replacing(&path)?);
+    let mut any = false;
     for &global in &mbox.messages {
+        if made.copy(global, &mut out).map_err(named)? {
+            any = true;
+            continue;
+        }
+        // A message an update keeps: its member made again from its download.
         let source = dir.join(raw_name(global));
         let Ok(file) = open_plain(&source) else {
             continue;
         };
-        gz.write_all(FROM_LINE).map_err(named)?;
-        let mut reader = BufReader::with_capacity(1 << 16, file);
-        let mut ended = true;
-        let mut ended_blank = false;
-        loop {
-            line.clear();
-            let n = reader.read_until(b'\n', &mut line).map_err(named)?;
-            if n == 0 {
-                break;
-            }
-            if needs_quote(&line) {
-                gz.write_all(b">").map_err(named)?;
-            }
-            gz.write_all(&line).map_err(named)?;
-            ended_blank = line == b"\n" || line == b"\r\n";
-            ended = line.ends_with(b"\n");
-        }
-        // The empty line before the next `From `: the last line ended first, and none
-        // added when the message ends with one already (the reader keeps the empty line
-        // before a `From ` line in the message, so a message split from an mbox has one).
-        if !ended {
-            gz.write_all(b"\n").map_err(named)?;
-        }
-        if !ended_blank {
-            gz.write_all(b"\n").map_err(named)?;
-        }
+        let reader = BufReader::with_capacity(1 << 16, file);
+        out = members::write_member(reader, out)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", source.display())))?;
+        any = true;
     }
-    let gz = gz.into_inner().map_err(|e| named(e.into_error()))?;
-    let writer = gz.finish().map_err(named)?;
-    let file = writer.into_inner().map_err(|e| named(e.into_error()))?;
-    file.finish()
+    if !any {
+        out = members::write_empty(out).map_err(named)?;
+    }
+    out.into_inner()
+        .map_err(|e| named(e.into_error()))?
+        .finish()
 }
 
 /// Opens a download this run or an earlier one wrote, without following a link.
@@ -181,12 +152,6 @@ fn open_plain(path: &Path) -> io::Result<File> {
         return Err(io::Error::other("not a plain file"));
     }
     Ok(file)
-}
-
-/// Whether an mboxrd writer quotes `line`: `>`s (any number, none too) then `From `.
-fn needs_quote(line: &[u8]) -> bool {
-    let start = line.iter().take_while(|&&b| b == b'>').count();
-    line[start..].starts_with(b"From ")
 }
 
 /// Whether `name` is an mbox this module writes.
@@ -225,16 +190,6 @@ fn remove_stale(dir: &Path, keep: &HashSet<String>) -> io::Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn from_lines_are_quoted_as_mboxrd_says() {
-        assert!(needs_quote(b"From me\n"));
-        assert!(needs_quote(b">From me\n"));
-        assert!(needs_quote(b">>>From me"));
-        assert!(!needs_quote(b"From:me\n"));
-        assert!(!needs_quote(b" From me\n"));
-        assert!(!needs_quote(b"> From me\n"));
-    }
 
     #[test]
     fn the_names_of_mboxes() {

@@ -20,8 +20,10 @@
 //! * `a/NNNNN/K-NAME.EXT`: the attachments of message `NNNNN` that its page links, named
 //!   safely, never in a form a browser would run (`attach`).
 //! * `NNNNN.txt`, `tNNNNN.mbox.gz`, `YYYY-MM.mbox.gz` ([`Archive::downloads`]): each
-//!   message as sent, each thread and each month as a gzipped mbox (`download`,
-//!   `mboxes`); none when addresses are obfuscated.
+//!   message as sent (a piece of one over the size limit: the piece), each thread and
+//!   each month as a gzipped mbox of every message it shows, each message's entry
+//!   compressed once (`download`, `mboxes`, `members`); none when addresses are
+//!   obfuscated.
 //! * `tNNNNN.html` (`tNNNNN-2.html`, …), one per thread, named after its first message:
 //!   the tree of the messages it holds as nested lists (so that the structure shows
 //!   without the style sheet too), then each message in thread order (`threads`) with its
@@ -82,7 +84,8 @@
 //! and what a message page shows around its text), `update` (the `--update` path),
 //! `build` (an archive built on the parallel [`pipeline`](crate::pipeline), feature
 //! `parallel`), and those they use: `body` (a message's body: its parts and
-//! attachments), `attach`, `download`, `mboxes`, `text`, `page`, `links`, `threads`,
+//! attachments), `attach`, `download`, `mboxes` (and the gzip members they are made of,
+//! `members`), `text`, `page`, `links`, `threads`,
 //! `date`, `state`, `files` and `hash`.
 //!
 //! ```
@@ -128,6 +131,7 @@ mod heads;
 mod links;
 mod lists;
 mod mboxes;
+mod members;
 pub(crate) mod page;
 mod posts;
 mod rows;
@@ -303,6 +307,8 @@ pub struct Archive {
     updated: Option<Input>,
     /// Removes the state file before the first page is written.
     stale_state: Once,
+    /// The gzip member of each download this run wrote, for the mboxes.
+    members: members::Members,
     /// Pagefind, when the archive is searchable ([`Archive::search`]).
     search: Option<Pagefind>,
     /// The folder's lock ([`LOCK_FILE`]), held as long as the archive is.
@@ -323,6 +329,7 @@ impl Archive {
         fs::create_dir_all(&dir)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
         let lock = files::lock(&dir)?;
+        let members = members::Members::new(&dir);
         Ok(Archive {
             dir,
             linkifier: Linkifier::new(),
@@ -341,6 +348,7 @@ impl Archive {
             before: None,
             updated: None,
             stale_state: Once::new(),
+            members,
             search: None,
             _lock: lock,
         })
@@ -490,6 +498,9 @@ impl Archive {
         };
         attach::write_files(&self.dir, global, m, &names, self.addresses)?;
         let raw = download::write_raw(&self.dir, global, m, self.offers_downloads())?;
+        if let (Some(_), Some(bytes)) = (raw, m.raw()) {
+            self.members.add(global, bytes)?;
+        }
         let (body_len, text_start) = self
             .write_page(&path, file, index, global, m, &names, raw, &mut references)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
@@ -628,7 +639,7 @@ impl Archive {
         let text_start = head.written;
         body::write_body(m, global, names, self.shown(), style, references, out)?;
         if self.downloads {
-            download::write_link(global, raw, self.addresses, out)?;
+            download::write_link(global, raw, m.is_piece(), self.addresses, out)?;
         }
         Ok(text_start)
     }
@@ -669,7 +680,16 @@ impl Archive {
             output.put(search::SEARCH_PAGE.to_string(), &out)?;
         }
         let (pages, written) = (output.pages, output.written);
-        mboxes::write(&self.dir, &plan, &self.rows, kept, self.offers_downloads())?;
+        let made = std::mem::replace(&mut self.members, members::Members::new(&self.dir));
+        mboxes::write(
+            &self.dir,
+            &plan,
+            &self.rows,
+            kept,
+            &made,
+            self.offers_downloads(),
+        )?;
+        drop(made);
         let mut names: HashSet<String> = pages.keys().cloned().collect();
         names.extend(self.rows.iter().map(|r| page_name(r.global)));
         let removed = files::remove_stale(&self.dir, &names)?;
