@@ -111,6 +111,18 @@ fn no_page_of_the_corpus_holds_an_address() {
     build_obfuscated(&mbox, &dir);
     let files = assert_no_address(&dir);
     assert!(files > 8000, "{files} files");
+    // The feeds were among them: the list's and one per thread.
+    let feeds = fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".atom")
+        })
+        .count();
+    assert!(feeds > 1000, "{feeds} feeds");
     fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -280,5 +292,45 @@ fn chained_and_doubled_at_signs_leave_no_address() {
             assert!(found.is_empty(), "{}: {found:?}", path.display());
         }
     }
+    // The feeds, as a feed reader reads them (references resolved).
+    let feed = crate::archive_feeds::read_feed(&web.join("feed.atom"));
+    assert_eq!(feed.entries.len(), hostile.len());
+    for e in &feed.entries {
+        for text in [&e.title, &e.author, &e.content, &e.id] {
+            let found = addresses(text.as_bytes());
+            assert!(found.is_empty(), "{}: {found:?}", e.link);
+        }
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The author of a feed's entry: the sender's name, or without one the address as the
+/// message page shows it, obfuscated; no address in any feed.
+#[test]
+fn feed_authors_are_names_or_obfuscated_addresses() {
+    let dir = temp_dir("feeds");
+    let mbox = dir.join("list.mbox");
+    fs::write(
+        &mbox,
+        "From a@example.com Mon Jan  1 00:00:00 2024\nFrom: Ann Lee <ann@example.com>\n\
+         Message-ID: <1.x@mail.example.com>\nDate: Mon, 1 Jan 2024 10:00:00 +0000\n\
+         Subject: write to ann@example.com\n\nor bob@example.org\n\n\
+         From a@example.com Mon Jan  1 00:00:00 2024\nFrom: bob@example.org\n\
+         Message-ID: <2.x@mail.example.com>\nIn-Reply-To: <1.x@mail.example.com>\n\
+         Date: Mon, 1 Jan 2024 11:00:00 +0000\nSubject: re\n\nyes\n",
+    )
+    .unwrap();
+    let web = dir.join("web");
+    build_obfuscated(&mbox, &web);
+    assert_no_address(&web);
+    for name in ["feed.atom", "t00001.atom"] {
+        let feed = crate::archive_feeds::read_feed(&web.join(name));
+        let authors: Vec<&str> = feed.entries.iter().map(|e| e.author.as_str()).collect();
+        assert_eq!(authors, ["bob at example dot org", "Ann Lee"], "{name}");
+        assert_eq!(feed.entries[1].title, "write to ann at example dot com");
+        assert_eq!(feed.entries[1].content, "or bob at example dot org");
+    }
+    let page = fs::read_to_string(web.join("00002.html")).unwrap();
+    assert!(page.contains("bob at example dot org"), "{page}");
     fs::remove_dir_all(&dir).unwrap();
 }

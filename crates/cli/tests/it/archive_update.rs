@@ -289,6 +289,50 @@ fn a_citation_of_a_message_that_arrives_later_is_linked() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
+/// An update that adds replies to an old thread and a new thread changes `feed.atom`
+/// and that thread's feed, and adds the new thread's, exactly as a full build writes
+/// them; the feed of a thread it does not touch stays as it was.
+#[test]
+fn feeds_update_as_a_full_build() {
+    let one = message(1, "", "one\n");
+    let two = message(2, "In-Reply-To: <1@example.com>\n", "two\n");
+    let three = message(3, "", "three\n");
+    let four = message(
+        4,
+        "In-Reply-To: <2@example.com>\n",
+        "four, see example.org\n",
+    );
+    let five = message(5, "", "five\n");
+    let before = format!("{one}\n{two}\n{three}\n");
+    let after = format!("{before}{four}\n{five}\n");
+    let dir = temp_dir("feeds");
+    let mbox = dir.join("list.mbox");
+    let web = dir.join("web");
+    fs::write(&mbox, &before).unwrap();
+    build(&mbox, &web, false);
+    let old = files(&web);
+    fs::write(&mbox, &after).unwrap();
+    let said = build(&mbox, &web, true);
+    assert!(!said.contains("cannot update"), "{said}");
+    let new = files(&web);
+    let full_mbox = dir.join("full").join("list.mbox");
+    fs::create_dir_all(full_mbox.parent().unwrap()).unwrap();
+    fs::write(&full_mbox, &after).unwrap();
+    build(&full_mbox, &dir.join("web-full"), false);
+    assert_same(&web, &dir.join("web-full"));
+    let text =
+        |f: &BTreeMap<String, Vec<u8>>, name: &str| String::from_utf8(f[name].clone()).unwrap();
+    for name in ["feed.atom", "t00001.atom"] {
+        assert_ne!(old[name], new[name], "{name}");
+        assert!(text(&new, name).contains("href=\"00004.html\""), "{name}");
+    }
+    assert!(text(&new, "feed.atom").contains("href=\"00005.html\""));
+    assert!(!old.contains_key("t00005.atom"));
+    assert!(text(&new, "t00005.atom").contains("href=\"00005.html\""));
+    assert_eq!(old["t00003.atom"], new["t00003.atom"]);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Bytes appended to the last message (no new `From ` line), and a message appended
 /// after a last one that had no blank line at its end: the last message is read again.
 #[test]

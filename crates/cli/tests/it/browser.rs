@@ -1041,7 +1041,9 @@ document.getElementById('measured').textContent = [div.left, s.left, s.height,
 }
 
 /// Measures how wide a page is drawn in `window`: the document's scroll width and the
-/// window's, and the computed styles that make it fit (`style SELECTOR PROPERTY VALUE`).
+/// window's, and the computed styles that make it fit (`style SELECTOR PROPERTY VALUE`);
+/// and the feed its head announces, as Chromium reads it (`feed URL ENTRIES ERRORS
+/// FIRST-ENTRY-LINK`, the URLs resolved by the browser).
 const MEASURE_WIDTH: &str = r#"
 const out = ['width ' + document.documentElement.scrollWidth + ' ' + window.innerWidth];
 const style = (selector, property) => {
@@ -1053,6 +1055,21 @@ style('body', 'paddingLeft');
 style('ul.threads ul', 'paddingLeft');
 style('article.d6', 'marginLeft');
 style('pre', 'whiteSpace');
+const feed = document.querySelector('link[rel=alternate][type="application/atom+xml"]');
+if (feed) {
+  try {
+    const x = new XMLHttpRequest();
+    x.open('GET', feed.href, false);
+    x.send();
+    const d = new DOMParser().parseFromString(x.responseText, 'application/xml');
+    const entries = d.getElementsByTagName('entry');
+    const link = entries.length ? entries[0].getElementsByTagName('link')[0].getAttribute('href') : '';
+    out.push(['feed', feed.href, entries.length, d.getElementsByTagName('parsererror').length,
+      new URL(link, feed.href).href].join(' '));
+  } catch (e) {
+    out.push('feed-error ' + feed.href + ' ' + String(e).replace(/\s/g, '_'));
+  }
+}
 return out.join('\n');
 "#;
 
@@ -1098,8 +1115,8 @@ fn measure_width(browser: &Path, page: &Path, width: u32) -> Vec<Vec<String>> {
 
 /// Every kind of page fits a small screen (400 px) without sideways scrolling: a month
 /// and a thread 40 replies deep, a thread page with their texts, a message with a long
-/// subject, long addresses, a long Message-ID and long URLs, the front page and the links
-/// pages; each has the viewport `<meta>`. At 1280 px the layout is as before: the body
+/// subject, long addresses, a long Message-ID and long URLs, the front page (with its
+/// feed link), the links pages and the search page; each has the viewport `<meta>`. At 1280 px the layout is as before: the body
 /// 62em wide at most with its 1em margins, replies indented by 1.6em.
 #[test]
 #[ignore = "needs chromium"]
@@ -1137,7 +1154,15 @@ fn every_page_fits_a_small_screen() {
         .filter(|n| n.starts_with('h') && n.ends_with(".html"))
         .collect();
     assert!(!hosts.is_empty());
+    // The search page as the archive writes it with `--search`: Pagefind, which a build
+    // with search runs, is not needed to draw it (its box is drawn by Pagefind's script).
+    std::fs::write(
+        out_dir.join("search.html"),
+        linkscan_mail::archive::search_page("Mail archive"),
+    )
+    .unwrap();
     let mut pages = vec![
+        "search.html".to_string(),
         "index.html".to_string(),
         "2024-01.html".to_string(),
         "t00001.html".to_string(),
@@ -1159,6 +1184,26 @@ fn every_page_fits_a_small_screen() {
             "{page}"
         );
         let small = measure_width(&browser, &out_dir.join(page), 400);
+        // The feed of the front page and of a thread page: linked beside the downloads,
+        // announced in the head, read by Chromium, its entries' links resolved to pages
+        // of the folder.
+        if page == "index.html" || page == "t00001.html" {
+            assert!(
+                html.contains("type=\"application/atom+xml\">Feed</a>"),
+                "{page}"
+            );
+            let feed = small
+                .iter()
+                .find(|m| m[0].starts_with("feed"))
+                .unwrap_or_else(|| panic!("{page}: no feed: {small:?}"));
+            assert_eq!(feed[0], "feed", "{page}: {feed:?}");
+            let file = |url: &str| PathBuf::from(url.strip_prefix("file://").unwrap());
+            assert!(file(&feed[1]).is_file(), "{page}: {feed:?}");
+            assert!(feed[2].parse::<usize>().unwrap() > 0, "{page}: {feed:?}");
+            assert_eq!(feed[3], "0", "{page}: {feed:?}");
+            assert!(file(&feed[4]).is_file(), "{page}: {feed:?}");
+            assert_eq!(file(&feed[4]).parent(), Some(out_dir.as_path()), "{feed:?}");
+        }
         let width: Vec<u32> = small[0][1..]
             .iter()
             .map(|x| x.parse().unwrap_or_else(|_| panic!("{page}: {small:?}")))

@@ -1011,18 +1011,25 @@ fn stale_pages_of_an_earlier_run_are_removed() {
         // Each message as sent, and each thread and month as an mbox, beside them.
         let mut expected: Vec<String> = vec![".linkscan-archive".into(), ".linkscan.lock".into()];
         expected.extend((1..=pages).flat_map(|k| [format!("{k:05}.html"), format!("{k:05}.txt")]));
+        // The list's feed and each thread's.
         expected.extend([
+            "feed.atom".into(),
             "index.html".into(),
             "links.html".into(),
             "links.json".into(),
         ]);
-        expected.extend(
-            (1..=pages).flat_map(|k| [format!("t{k:05}.html"), format!("t{k:05}.mbox.gz")]),
-        );
+        expected.extend((1..=pages).flat_map(|k| {
+            [
+                format!("t{k:05}.atom"),
+                format!("t{k:05}.html"),
+                format!("t{k:05}.mbox.gz"),
+            ]
+        }));
         expected.extend(["undated.html".into(), "undated.mbox.gz".into()]);
         assert_eq!(names, expected, "{}", stderr(&out));
         if pages == 1 {
-            assert!(stderr(&out).contains("removed 4 pages"), "{}", stderr(&out));
+            // Two message pages, two thread pages and their feeds.
+            assert!(stderr(&out).contains("removed 6 pages"), "{}", stderr(&out));
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();

@@ -6,6 +6,7 @@ mod common;
 
 mod archive_attachments;
 mod archive_downloads;
+mod archive_feeds;
 mod archive_obfuscate;
 mod archive_search;
 mod archive_update;

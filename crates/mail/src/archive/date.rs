@@ -101,7 +101,7 @@ impl Instant {
     }
 
     /// The UTC date and time: year, month, day, hour, minute.
-    fn utc(&self) -> (i64, u32, u32, u32, u32) {
+    pub(crate) fn utc(&self) -> (i64, u32, u32, u32, u32) {
         let days = self.utc.div_euclid(1440);
         let minutes = self.utc.rem_euclid(1440);
         let (y, m, d) = civil_from_days(days);

@@ -23,8 +23,9 @@ use std::io::{self, Write};
 use linkscan::html::write_escaped;
 
 use super::date::{self, Instant};
+use super::feeds;
 use super::files::Output;
-use super::heads::write_head;
+use super::heads::write_head_with;
 use super::page::{count, name_and_address};
 use super::rows::Plan;
 use super::Archive;
@@ -40,7 +41,12 @@ impl Archive {
         output: &mut Output<'_>,
     ) -> io::Result<()> {
         let mut out = Vec::new();
-        write_head(&mut out, name)?;
+        write_head_with(
+            &mut out,
+            name,
+            "<body>",
+            &feeds::head_link(feeds::FEED, name),
+        )?;
         if self.search.is_some() {
             out.write_all(b"<nav><a href=\"search.html\">Search</a></nav>\n")?;
         }
@@ -76,6 +82,7 @@ impl Archive {
             count(links - addresses, "URL"),
             count_addresses(addresses),
         )?;
+        feeds::write_link(feeds::FEED, "list", &mut out)?;
         self.write_newest(plan, &mut out)?;
         out.write_all(b"<h2>Inputs</h2>\n<ul class=\"archives\">\n")?;
         for (name, totals) in &self.inputs {

@@ -78,6 +78,16 @@ pub(super) fn write_head(out: &mut impl Write, title: &str) -> io::Result<()> {
 
 /// [`write_head`] with the opening `body` tag given.
 pub(super) fn write_head_of(out: &mut impl Write, title: &str, body: &str) -> io::Result<()> {
+    write_head_with(out, title, body, "")
+}
+
+/// [`write_head_of`] with `more` (HTML: a feed's `<link>`, `feeds`) at the end of the head.
+pub(super) fn write_head_with(
+    out: &mut impl Write,
+    title: &str,
+    body: &str,
+    more: &str,
+) -> io::Result<()> {
     out.write_all(
         b"<!DOCTYPE html>\n<html lang=\"und\"><head><meta charset=\"utf-8\">\
           <meta name=\"viewport\" content=\"width=device-width\"><title>",
@@ -85,7 +95,7 @@ pub(super) fn write_head_of(out: &mut impl Write, title: &str, body: &str) -> io
     write_escaped(title, out)?;
     write!(
         out,
-        "</title><style>{STYLE}{}</style></head>\n{body}\n",
+        "</title><style>{STYLE}{}</style>{more}</head>\n{body}\n",
         super::attach::STYLE
     )
 }

@@ -31,6 +31,10 @@
 //!   each, indented by reply depth (`posts`). A page holds at most
 //!   [`THREAD_PAGE_MESSAGES`] messages and [`THREAD_PAGE_TEXT`] bytes of text (a longer
 //!   message alone, whole); the thread goes on over numbered pages.
+//! * `feed.atom` and `tNNNNN.atom`, one per thread (named like its first page): Atom
+//!   feeds of the newest [`FEED_ENTRIES`] messages of the archive and of the thread, each
+//!   entry with the message's text as plain text, [`ENTRY_TEXT`] bytes at most (`feeds`);
+//!   the front page and the thread pages announce them in their head and link them.
 //! * `YYYY-MM.html` (`YYYY-MM-2.html`, …; `undated.html`), one per month of the messages'
 //!   UTC dates: the threads of the month as nested lists, in the order of their first
 //!   message that month, each thread's messages of that month in thread order.
@@ -52,7 +56,8 @@
 //! * No page grows with the archive: a month page holds at most [`PAGE_ENTRIES`]
 //!   messages, a thread page [`THREAD_PAGE_MESSAGES`] and [`THREAD_PAGE_TEXT`] bytes of
 //!   text (or one longer message), and both go on over numbered pages, a message page lists at most
-//!   [`MAX_REPLIES_SHOWN`] replies; only the front page grows, by a row per month.
+//!   [`MAX_REPLIES_SHOWN`] replies, a feed [`FEED_ENTRIES`] entries of [`ENTRY_TEXT`]
+//!   bytes of text at most; only the front page grows, by a row per month.
 //! * Memory: a row per message of at most a few KiB ([`MAX_ROW_FIELD`] per field), whatever
 //!   the message; the pages are written as they come. A thread page copies each text from
 //!   its message's page, streamed, never held whole.
@@ -61,7 +66,7 @@
 //!   of a scheme the linkifier allows. Subjects and names are isolated (`<bdi>`) in their
 //!   own direction, so a right-to-left subject reads right to left and moves nothing
 //!   around it.
-//! * With [`Addresses::Obfuscate`], no page has a `mailto:` or an address: each address is
+//! * With [`Addresses::Obfuscate`], no page or feed has a `mailto:` or an address: each address is
 //!   written `name at example dot com`, in headers, in bodies, and in the lists; no
 //!   attachment file holds one (text written obfuscated, other bytes that hold one not
 //!   written), and no download is written.
@@ -80,7 +85,7 @@
 //! ([`Finished`], [`Updated`], [`InputTotals`]) and the writing of each message's page.
 //! Beside it: `rows` (the row model: what is kept of each message, and where it is
 //! shown), `lists` (the trees, the month pages), `posts` (the thread pages with their
-//! texts), `front` (the front page), `heads` (the head of every page,
+//! texts), `feeds` (the Atom feeds), `front` (the front page), `heads` (the head of every page,
 //! and what a message page shows around its text), `update` (the `--update` path),
 //! `build` (an archive built on the parallel [`pipeline`](crate::pipeline), feature
 //! `parallel`), and those they use: `body` (a message's body: its parts and
@@ -124,6 +129,7 @@ mod body;
 mod build;
 pub(crate) mod date;
 mod download;
+mod feeds;
 mod files;
 mod front;
 mod hash;
@@ -151,6 +157,7 @@ use crate::{MailScanner, ScannedMessage, DEFAULT_MAX_MESSAGE_SIZE};
 use linkscan::html::Linkifier;
 
 pub use attach::{Attachments, DEFAULT_ATTACHMENT_LIMIT};
+pub use feeds::{CUT, ENTRY_TEXT, FEED_ENTRIES};
 pub use files::LOCK_FILE;
 use files::{create_replacing, file_name, page_name, write_replacing, Output};
 use page::{passes_checks, Style};
@@ -232,12 +239,13 @@ pub struct InputTotals {
 /// What [`Archive::finish`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Finished {
-    /// Pages of the archive: messages, threads, months, links, the front page.
+    /// Pages of the archive: messages, threads, months, links, the front page, and the
+    /// feeds.
     pub pages: usize,
     /// Of those, the pages written by this run: all of them, but for an update
     /// ([`Archive::update`]), which writes only those that change.
     pub written: usize,
-    /// Pages an earlier run left in the folder that this archive does not have, removed
+    /// Pages (and feeds) an earlier run left in the folder that this archive does not have, removed
     /// (the folders of attachments and the downloads it no longer has are removed too,
     /// and not counted).
     pub removed: usize,
@@ -275,6 +283,16 @@ pub fn short_message_id(id: &str) -> std::borrow::Cow<'_, str> {
         end -= 1;
     }
     format!("{}…{:016x}", &id[..end], hash::hash(id.as_bytes())).into()
+}
+
+/// The search page (`search.html`) of the archive named `name` as [`Archive::finish`]
+/// writes it with search on: for tests that draw it without running Pagefind.
+#[cfg(feature = "__test")]
+#[doc(hidden)]
+pub fn search_page(name: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    heads::write_search_page(name, &mut out).expect("writing to a Vec cannot fail");
+    out
 }
 
 /// An HTML archive being built in a folder; see the [module](self) documentation.
@@ -661,6 +679,7 @@ impl Archive {
         let messages_written = self.link_pages(&plan, kept)?;
         let mut output = Output::new(&self.dir, before.as_ref().map(|b| &b.pages));
         self.write_threads(&plan, &name, &mut output)?;
+        self.write_feeds(&plan, &name, &mut output)?;
         self.write_months(&plan, &name, &mut output)?;
         self.write_front(&plan, &name, &mut output)?;
         let citing: Vec<links::Citing> = self
@@ -692,7 +711,8 @@ impl Archive {
         drop(made);
         let mut names: HashSet<String> = pages.keys().cloned().collect();
         names.extend(self.rows.iter().map(|r| page_name(r.global)));
-        let removed = files::remove_stale(&self.dir, &names)?;
+        let removed =
+            files::remove_stale(&self.dir, &names)? + feeds::remove_stale(&self.dir, &names)?;
         // The other files an earlier run left go too; `removed` counts pages only.
         attach::remove_stale(&self.dir, self.rows.len())?;
         download::remove_stale(&self.dir, self.rows.len())?;

@@ -35,8 +35,9 @@ use std::io::{self, Write};
 
 use linkscan::html::write_escaped;
 
+use super::feeds;
 use super::files::{self, page_name, paged_name, Output};
-use super::heads::{titled, write_head};
+use super::heads::{titled, write_head_with};
 use super::lists::write_pager;
 use super::page::{count, name_and_address};
 use super::rows::{same_subject, Plan};
@@ -84,7 +85,9 @@ impl Archive {
         let mut out = out;
         let first = &self.rows[thread[0]];
         let base = format!("t{:05}", first.global);
-        write_head(&mut out, &titled(&first.subject, Some(name)))?;
+        let title = titled(&first.subject, Some(name));
+        let feed = feeds::thread_feed(first.global);
+        write_head_with(&mut out, &title, "<body>", &feeds::head_link(&feed, &title))?;
         write!(
             out,
             "<nav><a href=\"index.html\">Index</a><a href=\"{}\">Month</a>{}</nav>\n\
@@ -114,6 +117,7 @@ impl Archive {
             self.addresses,
             &mut out,
         )?;
+        feeds::write_link(&feed, "thread", &mut out)?;
         write_pager(&base, k, pages, &mut out)?;
         let entries: Vec<(usize, usize, bool)> = chunk
             .iter()

@@ -422,7 +422,10 @@ impl State {
             let name = f.string()?;
             let h = f.hash()?;
             f.end()?;
-            if !super::files::is_page_name(&name) && name != "index.html" {
+            if !super::files::is_page_name(&name)
+                && !super::feeds::is_feed_name(&name)
+                && name != "index.html"
+            {
                 return Err(format!("{name:?} is not a page of an archive"));
             }
             state.pages.insert(name, h);
