@@ -523,7 +523,7 @@ pub(crate) fn redact(
                     out.write_all(&batch.bytes[range])?;
                 }
             }
-            Piece::Rest(bytes) => out.write_all(&bytes)?,
+            Piece::Rest(bytes) => out.write_all(bytes)?,
             Piece::Failed(_) => {}
         }
         Ok(true)
