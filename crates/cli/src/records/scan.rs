@@ -50,7 +50,7 @@ const MAX_DEPTH: u32 = 64;
 pub(crate) fn field<'a>(line: &'a [u8], names: &[String]) -> Option<(Range<usize>, &'a str)> {
     let (first, rest) = names.split_first()?;
     let span = member(line, 0..line.len(), first, true)?;
-    // The top-level value was checked to be UTF-8; objects within it are slices of it.
+    // The top-level value must be UTF-8; objects within it are slices of it.
     let value = std::str::from_utf8(&line[span.clone()]).ok()?;
     let base = span.start;
     let mut span = span;
@@ -83,9 +83,10 @@ fn member(line: &[u8], within: Range<usize>, name: &str, top: bool) -> Option<Ra
             let start = c.at;
             c.value()?;
             if key == name.as_bytes() {
-                // `serde_json` takes each such value raw, as UTF-8.
-                if top {
-                    std::str::from_utf8(&line[start..c.at]).ok()?;
+                // `serde_json` takes each such value raw, as UTF-8: the one before this
+                // is checked now, the last by `field`.
+                if let (true, Some(before)) = (top, found) {
+                    std::str::from_utf8(&line[before]).ok()?;
                 }
                 found = Some(start..c.at);
             }
@@ -139,7 +140,8 @@ impl<'a> Cursor<'a> {
         let rest = &self.bytes[self.at..];
         let end = memchr::memchr2(b'"', b'\\', rest)?;
         let name = &rest[..end];
-        if rest[end] != b'"' || has_control(name) || std::str::from_utf8(name).is_err() {
+        let utf8 = name.is_ascii() || std::str::from_utf8(name).is_ok();
+        if rest[end] != b'"' || has_control(name) || !utf8 {
             return None;
         }
         self.at += end + 1;

@@ -137,6 +137,13 @@ fn hand_made_lines_are_read_alike() {
         (b"{\"x\": \"\xff\xfe\", \"text\": \"t\"}", "text", true),
         (b"{\"x\": {\"\xff\": 1}, \"text\": \"t\"}", "text", true),
         (b"{\"text\": \"bad \xff\"}", "text", false),
+        (b"{\"text\": \"\xff\", \"text\": \"t\"}", "text", false),
+        (
+            b"{\"meta\": [\"\xff\"], \"meta\": {\"text\": \"t\"}}",
+            "meta.text",
+            false,
+        ),
+        (b"{\"text\": \"t\", \"x\": \"\xff\"}", "text", true),
         (b"{\"text\": \"cut \xc3\"}", "text", false),
         (b"{\"\xff\": 1, \"text\": \"t\"}", "text", false),
         (
