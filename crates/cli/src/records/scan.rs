@@ -51,7 +51,7 @@ pub(crate) fn field<'a>(line: &'a [u8], names: &[String]) -> Option<(Range<usize
     let (first, rest) = names.split_first()?;
     let span = member(line, 0..line.len(), first, true)?;
     // The top-level value must be UTF-8; objects within it are slices of it.
-    let value = std::str::from_utf8(&line[span.clone()]).ok()?;
+    let value = simdutf8::basic::from_utf8(&line[span.clone()]).ok()?;
     let base = span.start;
     let mut span = span;
     for name in rest {
@@ -86,7 +86,7 @@ fn member(line: &[u8], within: Range<usize>, name: &str, top: bool) -> Option<Ra
                 // `serde_json` takes each such value raw, as UTF-8: the one before this
                 // is checked now, the last by `field`.
                 if let (true, Some(before)) = (top, found) {
-                    std::str::from_utf8(&line[before]).ok()?;
+                    simdutf8::basic::from_utf8(&line[before]).ok()?;
                 }
                 found = Some(start..c.at);
             }
