@@ -7,12 +7,16 @@
 //! feed) and sends them in batches of about [`BATCH`] bytes over a channel of two, so
 //! reading (and gzip decompression) overlaps the scan. Each batch's lines are scanned on
 //! the rayon pool in chunks of [`CHUNK`] records, and the chunks' outputs are written in
-//! order. A record is found in its line by [`locate`]: the line is read as a JSON object
-//! by a visitor ([`Member`]) that keeps the raw text ([`RawValue`]) of the one member it
-//! looks for and skips the others unparsed into values (the whole line is still checked),
-//! each name of the dotted path taken in turn;
-//! the field's value, a string, is decoded for the scan, and its raw span in the line is
-//! what `redact` replaces: every other byte of the line is written as it was read.
+//! order. A record is found in its line by [`locate`]: first by the hand-written scanner
+//! of [`scan`], which takes the lines it can check fully (nearly all) and leaves the
+//! others to `serde_json`, with the same result either way ([`locate_by_serde`]: the line
+//! is read as a JSON object by a visitor ([`Member`]) that keeps the raw text
+//! ([`RawValue`]) of the one member it looks for and skips the others unparsed into
+//! values, the whole line still checked, each name of the dotted path taken in turn).
+//! The field's value, a string, is decoded for the scan (borrowed from the line when it
+//! has no escape), and its raw span in the line is what `redact` replaces: every other
+//! byte of the line is written as it was read. The texts of a chunk's records are
+//! scanned for links in one call of the finder ([`Joined`]), not one call per record.
 //!
 //! # Bounds
 //!
@@ -25,14 +29,16 @@ use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::ops::Range;
-use std::sync::mpsc::{sync_channel, SyncSender};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread;
 
 use rayon::prelude::*;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
+use super::joined::Joined;
 use super::render::Id;
+use super::scan;
 use super::{FindJob, Problems, RedactJob, Scanned};
 use crate::flags::FieldPath;
 use crate::render::Name;
@@ -126,12 +132,19 @@ fn read_line(reader: &mut impl BufRead, into: &mut Vec<u8>, limit: usize) -> io:
 }
 
 /// The reader thread: sends `reader`'s lines in batches until its end, an error, or the
-/// receiver is gone.
-fn read_batches(mut reader: impl BufRead, tx: SyncSender<Piece>) {
+/// receiver is gone; fills the buffers that come back on `spare`, when there are any.
+fn read_batches(mut reader: impl BufRead, tx: SyncSender<Piece>, spare: Receiver<Vec<u8>>) {
     let mut first = 0;
     loop {
+        let bytes = match spare.try_recv() {
+            Ok(mut bytes) => {
+                bytes.clear();
+                bytes
+            }
+            Err(_) => Vec::with_capacity(BATCH + (64 << 10)),
+        };
         let mut batch = Batch {
-            bytes: Vec::with_capacity(BATCH + (64 << 10)),
+            bytes,
             ends: Vec::new(),
             first,
             long: false,
@@ -193,18 +206,24 @@ fn read_batches(mut reader: impl BufRead, tx: SyncSender<Piece>) {
 /// until `each` says to stop (`Ok(false)`) or fails.
 fn for_each_piece(
     reader: Box<dyn BufRead + Send>,
-    mut each: impl FnMut(Piece) -> io::Result<bool>,
+    mut each: impl FnMut(&Piece) -> io::Result<bool>,
 ) -> io::Result<()> {
     thread::scope(|scope| {
         let (tx, rx) = sync_channel(2);
-        scope.spawn(move || read_batches(reader, tx));
+        // A batch's buffer, done with, goes back to the reader for the next batch: fresh
+        // buffers of 4 MiB cost page faults (a fifth of a run on short records).
+        let (back, spare) = sync_channel(2);
+        scope.spawn(move || read_batches(reader, tx, spare));
         // Leaving the loop drops `rx`, which ends the reader at its next send.
         for piece in rx {
             if let Piece::Failed(e) = piece {
                 return Err(e);
             }
-            if !each(piece)? {
+            if !each(&piece)? {
                 break;
+            }
+            if let Piece::Batch(batch) = piece {
+                let _ = back.try_send(batch.bytes);
             }
         }
         Ok(())
@@ -321,8 +340,20 @@ fn what(raw: &str) -> &'static str {
     }
 }
 
-/// The string field `path` of the record `line`.
+/// The string field `path` of the record `line`: by the fast scanner ([`scan`]) when it
+/// is sure, else by `serde_json` ([`locate_by_serde`]), which gives the same result on
+/// the lines the scanner accepts.
 fn locate<'a>(line: &'a [u8], path: &FieldPath) -> Result<Located<'a>, String> {
+    if let Some((span, raw)) = scan::field(line, &path.names) {
+        if let Some(text) = scan::text(raw) {
+            return Ok(Located { span, text });
+        }
+    }
+    locate_by_serde(line, path)
+}
+
+/// [`locate`] by `serde_json` alone: the reference, and the messages of bad records.
+fn locate_by_serde<'a>(line: &'a [u8], path: &FieldPath) -> Result<Located<'a>, String> {
     let raw = raw_at(line, path)?;
     let value = raw.get();
     if !value.starts_with('"') {
@@ -349,6 +380,19 @@ fn locate<'a>(line: &'a [u8], path: &FieldPath) -> Result<Located<'a>, String> {
 
 /// The `--id-field` value of the record `line`.
 fn id_of(line: &[u8], path: &FieldPath) -> Id {
+    if let Some((_, raw)) = scan::field(line, &path.names) {
+        if !raw.starts_with('"') {
+            return Id::json(raw);
+        }
+        if let Some(text) = scan::text(raw) {
+            return Id::string(&text);
+        }
+    }
+    id_by_serde(line, path)
+}
+
+/// [`id_of`] by `serde_json` alone.
+fn id_by_serde(line: &[u8], path: &FieldPath) -> Id {
     match raw_at(line, path) {
         Ok(raw) => match serde_json::from_str::<Cow<'_, str>>(raw.get()) {
             Ok(text) => Id::string(&text),
@@ -375,29 +419,7 @@ pub(crate) fn find(
             }
             let scanned: Vec<Scanned> = lines
                 .par_chunks(CHUNK)
-                .map(|chunk| {
-                    let mut scanned = Scanned::default();
-                    for (record, range) in chunk {
-                        let line = &batch.bytes[range.clone()];
-                        if blank(line) {
-                            continue;
-                        }
-                        match locate(line, job.field) {
-                            Ok(found) => {
-                                let id = job.id.map(|path| id_of(line, path));
-                                scanned.links += job.layout.record(
-                                    &mut scanned.out,
-                                    name,
-                                    *record,
-                                    id.as_ref(),
-                                    found.text.as_bytes(),
-                                );
-                            }
-                            Err(problem) => scanned.problems.push((*record, problem)),
-                        }
-                    }
-                    scanned
-                })
+                .map(|chunk| find_chunk(&batch.bytes, chunk, name, job))
                 .collect();
             for chunk in &scanned {
                 if !emit(chunk)? {
@@ -418,6 +440,64 @@ pub(crate) fn find(
     })
 }
 
+/// The output of `find --field` for the records `chunk` of `bytes`. The texts are
+/// joined ([`Joined`]) and scanned at once, but for a long one, scanned alone in its
+/// turn, and with `--checks`, which reads a record's text alone.
+fn find_chunk(
+    bytes: &[u8],
+    chunk: &[(u64, Range<usize>)],
+    name: &Name,
+    job: &FindJob<'_>,
+) -> Scanned {
+    let layout = &job.layout;
+    let mut scanned = Scanned::default();
+    let mut joined = Joined::default();
+    // The records of the joined texts, and their ids.
+    let mut pending: Vec<(u64, Option<Id>)> = Vec::new();
+    let flush =
+        |joined: &mut Joined, pending: &mut Vec<(u64, Option<Id>)>, scanned: &mut Scanned| {
+            if joined.is_empty() {
+                return;
+            }
+            if layout.count {
+                scanned.links += joined.count(layout.finder);
+            } else {
+                joined.links(layout.finder, |i, bytes, text, links| {
+                    let (record, id) = &pending[i];
+                    for link in links {
+                        let out = &mut scanned.out;
+                        layout.link(out, name, *record, id.as_ref(), bytes, text.start, link);
+                    }
+                    scanned.links += links.len();
+                });
+            }
+            pending.clear();
+        };
+    for (record, range) in chunk {
+        let line = &bytes[range.clone()];
+        if blank(line) {
+            continue;
+        }
+        match locate(line, job.field) {
+            Ok(found) => {
+                let id = job.id.map(|path| id_of(line, path));
+                let text = found.text.as_bytes();
+                if (layout.count || !layout.checks) && Joined::fits(text) {
+                    joined.push(text);
+                    pending.push((*record, id));
+                } else {
+                    flush(&mut joined, &mut pending, &mut scanned);
+                    scanned.links +=
+                        layout.record(&mut scanned.out, name, *record, id.as_ref(), text);
+                }
+            }
+            Err(problem) => scanned.problems.push((*record, problem)),
+        }
+    }
+    flush(&mut joined, &mut pending, &mut scanned);
+    scanned
+}
+
 /// `redact --field` of the JSON Lines `reader` to `out`: each line as it is, but for the
 /// field's string, written again (JSON-escaped) when it holds a link.
 pub(crate) fn redact(
@@ -433,14 +513,7 @@ pub(crate) fn redact(
                 let long = if batch.long { lines.pop() } else { None };
                 let scanned: Vec<Scanned> = lines
                     .par_chunks(CHUNK)
-                    .map(|chunk| {
-                        let mut scanned = Scanned::default();
-                        for (record, range) in chunk {
-                            let line = &batch.bytes[range.clone()];
-                            redact_line(line, *record, job, &mut scanned);
-                        }
-                        scanned
-                    })
+                    .map(|chunk| redact_chunk(&batch.bytes, chunk, job))
                     .collect();
                 for chunk in &scanned {
                     chunk.emit(problems, out)?;
@@ -450,39 +523,117 @@ pub(crate) fn redact(
                     out.write_all(&batch.bytes[range])?;
                 }
             }
-            Piece::Rest(bytes) => out.write_all(&bytes)?,
+            Piece::Rest(bytes) => out.write_all(bytes)?,
             Piece::Failed(_) => {}
         }
         Ok(true)
     })
 }
 
-/// Appends `line`, record `record`, redacted, to `scanned` (or as it is, with a problem).
-fn redact_line(line: &[u8], record: u64, job: &RedactJob<'_>, scanned: &mut Scanned) {
-    if blank(line) {
-        scanned.out.extend_from_slice(line);
-        return;
-    }
-    let found = match locate(line, job.field) {
-        Ok(found) => found,
-        Err(problem) => {
-            scanned.problems.push((record, problem));
-            scanned.out.extend_from_slice(line);
-            return;
+/// A line of a chunk that `redact --field` writes once the joined texts are scanned.
+enum Held {
+    /// Written as it is.
+    AsIs(Range<usize>),
+    /// A line whose field, at `span` in it, is a joined text.
+    Field {
+        line: Range<usize>,
+        span: Range<usize>,
+    },
+}
+
+/// The output of `redact --field` for the records `chunk` of `bytes`: each line as it
+/// is, but for its field's text, redacted. The texts are joined ([`Joined`]) and scanned
+/// at once, but for a long one, redacted alone in its turn.
+fn redact_chunk(bytes: &[u8], chunk: &[(u64, Range<usize>)], job: &RedactJob<'_>) -> Scanned {
+    let mut scanned = Scanned::default();
+    let mut joined = Joined::default();
+    let mut held: Vec<Held> = Vec::new();
+    let mut redacted = Vec::new();
+    for (record, range) in chunk {
+        let line = &bytes[range.clone()];
+        if blank(line) {
+            held.push(Held::AsIs(range.clone()));
+            continue;
         }
-    };
-    match job.redact(found.text.as_bytes()) {
-        None => scanned.out.extend_from_slice(line),
-        Some(redacted) => {
-            scanned.out.extend_from_slice(&line[..found.span.start]);
-            // The text is UTF-8, and so is each replacement.
-            let redacted = String::from_utf8_lossy(&redacted);
-            serde_json::to_writer(&mut scanned.out, redacted.as_ref())
-                .expect("writing to memory cannot fail");
-            scanned.out.extend_from_slice(&line[found.span.end..]);
+        match locate(line, job.field) {
+            Ok(found) if Joined::fits(found.text.as_bytes()) => {
+                joined.push(found.text.as_bytes());
+                held.push(Held::Field {
+                    line: range.clone(),
+                    span: found.span,
+                });
+            }
+            Ok(found) => {
+                write_held(bytes, &mut held, &mut joined, job, &mut scanned.out);
+                let text = found.text.as_bytes();
+                let links: Vec<_> = job.finder.links_bytes(text).collect();
+                redacted.clear();
+                job.replace(text, 0..text.len(), &links, &mut redacted);
+                write_line(
+                    line,
+                    &found.span,
+                    !links.is_empty(),
+                    &redacted,
+                    &mut scanned.out,
+                );
+            }
+            Err(problem) => {
+                scanned.problems.push((*record, problem));
+                held.push(Held::AsIs(range.clone()));
+            }
+        }
+    }
+    write_held(bytes, &mut held, &mut joined, job, &mut scanned.out);
+    scanned
+}
+
+/// Scans the joined texts and writes the held lines, in order, to `out`.
+fn write_held(
+    bytes: &[u8],
+    held: &mut Vec<Held>,
+    joined: &mut Joined,
+    job: &RedactJob<'_>,
+    out: &mut Vec<u8>,
+) {
+    let mut lines = held.drain(..);
+    let mut redacted = Vec::new();
+    joined.links(job.finder, |_, texts, text, links| {
+        // The lines before this text's, written as they are; then its own.
+        for line in lines.by_ref() {
+            match line {
+                Held::AsIs(range) => out.extend_from_slice(&bytes[range]),
+                Held::Field { line, span } => {
+                    redacted.clear();
+                    job.replace(texts, text, links, &mut redacted);
+                    write_line(&bytes[line], &span, !links.is_empty(), &redacted, out);
+                    return;
+                }
+            }
+        }
+    });
+    for line in lines {
+        if let Held::AsIs(range) = line {
+            out.extend_from_slice(&bytes[range]);
         }
     }
 }
+
+/// Appends `line` to `out`: as it is when its field has no link, else with the field's
+/// string at `span` written again (JSON-escaped) as `redacted`.
+fn write_line(line: &[u8], span: &Range<usize>, any: bool, redacted: &[u8], out: &mut Vec<u8>) {
+    if !any {
+        out.extend_from_slice(line);
+        return;
+    }
+    out.extend_from_slice(&line[..span.start]);
+    // The text is UTF-8, and so is each replacement.
+    let redacted = String::from_utf8_lossy(redacted);
+    serde_json::to_writer(&mut *out, redacted.as_ref()).expect("writing to memory cannot fail");
+    out.extend_from_slice(&line[span.end..]);
+}
+
+#[cfg(test)]
+mod differential;
 
 #[cfg(test)]
 mod tests {

@@ -22,15 +22,18 @@
 //! - Memory is a few batches, plus one record that is longer than a batch (bounded by
 //!   [`jsonl::MAX_RECORD`] for JSON Lines, by a row group for Parquet).
 
+mod joined;
 mod jsonl;
 mod parquet;
 mod render;
+mod scan;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use linkscan::LinkFinder;
+use linkscan::{Link, LinkFinder};
 
 use crate::find::{Format, PerInput};
 use crate::flags::{FieldPath, RedactArgs};
@@ -208,6 +211,18 @@ impl RedactJob<'_> {
             })
             .expect("writing to memory cannot fail");
         (n > 0).then_some(out)
+    }
+
+    /// Appends `bytes[text]` to `out` with its `links` (offsets into `bytes`, in order)
+    /// replaced, as [`LinkFinder::redact_to`] writes it.
+    fn replace(&self, bytes: &[u8], text: Range<usize>, links: &[Link], out: &mut Vec<u8>) {
+        let mut at = text.start;
+        for link in links {
+            out.extend_from_slice(&bytes[at..link.start()]);
+            self.replacer.write(link.kind(), &bytes[link.range()], out);
+            at = link.end();
+        }
+        out.extend_from_slice(&bytes[at..text.end]);
     }
 }
 

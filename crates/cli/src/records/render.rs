@@ -87,20 +87,39 @@ impl Layout<'_> {
         if self.count {
             return self.finder.links_bytes(text).count();
         }
-        let id = id.filter(|_| self.id);
         let mut n = 0;
         for link in self.finder.links_bytes(text) {
             n += 1;
-            match self.format {
-                Format::Jsonl => self.json(out, name, record, id, text, &link),
-                Format::Tsv => self.tsv(out, name, record, id, text, &link),
-                // Marked is refused with --field.
-                Format::Text | Format::Marked => self.text(out, name, record, id, text, &link),
-            }
+            self.link(out, name, record, id, text, 0, &link);
         }
         n
     }
 
+    /// Appends the line of `link`, found in `bytes` where the text of record `record`
+    /// starts at `base` (offsets are written less `base`). With `checks`, `bytes` must be
+    /// the record's text alone (`base` 0): the checks read the text around the link.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn link(
+        &self,
+        out: &mut Vec<u8>,
+        name: &Name,
+        record: u64,
+        id: Option<&Id>,
+        bytes: &[u8],
+        base: usize,
+        link: &Link,
+    ) {
+        debug_assert!(!self.checks || base == 0);
+        let id = id.filter(|_| self.id);
+        match self.format {
+            Format::Jsonl => self.json(out, name, record, id, bytes, base, link),
+            Format::Tsv => self.tsv(out, name, record, id, bytes, base, link),
+            // Marked is refused with --field.
+            Format::Text | Format::Marked => self.text(out, name, record, id, bytes, base, link),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn text(
         &self,
         out: &mut Vec<u8>,
@@ -108,6 +127,7 @@ impl Layout<'_> {
         record: u64,
         id: Option<&Id>,
         text: &[u8],
+        base: usize,
         link: &Link,
     ) {
         let palette = Palette::new(self.color);
@@ -123,11 +143,12 @@ impl Layout<'_> {
             out.extend_from_slice(&id.text);
             out.push(b':');
         }
-        decimal(out, link.start() as u64);
+        decimal(out, (link.start() - base) as u64);
         out.extend_from_slice(palette.off());
         crate::find::link_and_checks(out, palette, text, link, self.checks);
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn json(
         &self,
         out: &mut Vec<u8>,
@@ -135,6 +156,7 @@ impl Layout<'_> {
         record: u64,
         id: Option<&Id>,
         text: &[u8],
+        base: usize,
         link: &Link,
     ) {
         out.extend_from_slice(b"{\"file\":");
@@ -146,9 +168,9 @@ impl Layout<'_> {
             out.extend_from_slice(&id.json);
         }
         out.extend_from_slice(b",\"start\":");
-        decimal(out, link.start() as u64);
+        decimal(out, (link.start() - base) as u64);
         out.extend_from_slice(b",\"end\":");
-        decimal(out, link.end() as u64);
+        decimal(out, (link.end() - base) as u64);
         out.extend_from_slice(b",\"kind\":\"");
         out.extend_from_slice(link.kind().as_str().as_bytes());
         out.extend_from_slice(b"\",\"text\":");
@@ -166,6 +188,7 @@ impl Layout<'_> {
         out.extend_from_slice(b"}\n");
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn tsv(
         &self,
         out: &mut Vec<u8>,
@@ -173,6 +196,7 @@ impl Layout<'_> {
         record: u64,
         id: Option<&Id>,
         text: &[u8],
+        base: usize,
         link: &Link,
     ) {
         out.extend_from_slice(name.text.as_bytes());
@@ -183,9 +207,9 @@ impl Layout<'_> {
             out.extend_from_slice(&id.text);
         }
         out.push(b'\t');
-        decimal(out, link.start() as u64);
+        decimal(out, (link.start() - base) as u64);
         out.push(b'\t');
-        decimal(out, link.end() as u64);
+        decimal(out, (link.end() - base) as u64);
         out.push(b'\t');
         out.extend_from_slice(link.kind().as_str().as_bytes());
         out.push(b'\t');

@@ -1,0 +1,450 @@
+//! The fast scanner ([`scan`]) against `serde_json` ([`locate_by_serde`], [`raw_at`]): on
+//! hand-made and random lines, the same span, text, id, or the same message, and the
+//! scanner says yes to the ordinary lines.
+
+use super::*;
+
+fn path(dotted: &str) -> FieldPath {
+    FieldPath::parse(dotted).unwrap()
+}
+
+/// Checks that `line` gives the same at `dotted` both ways; returns whether the scanner
+/// was sure of it.
+fn same(line: &[u8], dotted: &str) -> bool {
+    let path = path(dotted);
+    let fast = scan::field(line, &path.names);
+    if let Some((span, raw)) = fast.clone() {
+        let by_serde = raw_at(line, &path).unwrap_or_else(|e| {
+            panic!(
+                "the scanner took {:?} at {dotted}, serde refuses it: {e}",
+                String::from_utf8_lossy(line)
+            )
+        });
+        assert_eq!(
+            raw,
+            by_serde.get(),
+            "{:?} at {dotted}",
+            String::from_utf8_lossy(line)
+        );
+        assert_eq!(&line[span], raw.as_bytes());
+    }
+    let both = format!("{:?}", locate(line, &path));
+    let by_serde = format!("{:?}", locate_by_serde(line, &path));
+    assert_eq!(
+        both,
+        by_serde,
+        "{:?} at {dotted}",
+        String::from_utf8_lossy(line)
+    );
+    let (id, id_by_serde) = (id_of(line, &path), id_by_serde(line, &path));
+    assert_eq!(
+        (id.json, id.text),
+        (id_by_serde.json, id_by_serde.text),
+        "id of {:?} at {dotted}",
+        String::from_utf8_lossy(line)
+    );
+    fast.is_some_and(|(_, raw)| !raw.starts_with('"') || scan::text(raw).is_some())
+}
+
+#[test]
+fn hand_made_lines_are_read_alike() {
+    // (line, path, whether the scanner is sure of it: of the value, if not a string)
+    let cases: &[(&[u8], &str, bool)] = &[
+        (br#"{"id": 7, "text": "see x.org"}"#, "text", true),
+        (b"{\"id\": 7, \"text\": \"see x.org\"}\n", "text", true),
+        (b" \t{ \"text\" :\"a\" , \"n\":1 }\r\n", "text", true),
+        (br#"{"text": "a \"b\" \\ c\/d \b\f\n\r\t"}"#, "text", true),
+        (br#"{"text": "\u00e9t\u00C9 \ud83d\ude00"}"#, "text", true),
+        (br#"{"text": "lone \ud800 here"}"#, "text", false),
+        (br#"{"text": "lone \udc00"}"#, "text", false),
+        (br#"{"text": "two leads \ud800\ud800"}"#, "text", false),
+        (
+            br#"{"x": "lone \ud800 skipped", "text": "t"}"#,
+            "text",
+            true,
+        ),
+        (br#"{"text": "bad \x escape"}"#, "text", false),
+        (br#"{"text": "short \u12"}"#, "text", false),
+        (b"{\"text\": \"raw\ttab\"}", "text", false),
+        (b"{\"x\": \"raw\x01\", \"text\": \"t\"}", "text", false),
+        (
+            br#"{"a": {"b": "}]\"{[", "c": [1, "]", {"d": "}"}]}, "text": "t"}"#,
+            "text",
+            true,
+        ),
+        (
+            br#"{"a": [[[[]]], {}, [{}], ""], "text": "t"}"#,
+            "text",
+            true,
+        ),
+        (br#"{"a": [1,], "text": "t"}"#, "text", false),
+        (br#"{"a": {"b":1,}, "text": "t"}"#, "text", false),
+        (br#"{"a": [1 2], "text": "t"}"#, "text", false),
+        (br#"{"a": {"b" 1}, "text": "t"}"#, "text", false),
+        (br#"{"a": {1: 2}, "text": "t"}"#, "text", false),
+        (
+            br#"{"a": -0, "b": 1e5, "c": -1.25E-3, "d": 0.0, "e": 1E+2, "text": "t"}"#,
+            "text",
+            true,
+        ),
+        (br#"{"a": 01, "text": "t"}"#, "text", false),
+        (br#"{"a": 1., "text": "t"}"#, "text", false),
+        (br#"{"a": .5, "text": "t"}"#, "text", false),
+        (br#"{"a": -, "text": "t"}"#, "text", false),
+        (br#"{"a": 1e, "text": "t"}"#, "text", false),
+        (br#"{"a": +1, "text": "t"}"#, "text", false),
+        (br#"{"a": 1x, "text": "t"}"#, "text", false),
+        (
+            br#"{"a": true, "b": false, "c": null, "text": "t"}"#,
+            "text",
+            true,
+        ),
+        (br#"{"a": nul, "text": "t"}"#, "text", false),
+        (br#"{"a": truex, "text": "t"}"#, "text", false),
+        (br#"{"a": True, "text": "t"}"#, "text", false),
+        (br#"{"text": "first", "text": "last"}"#, "text", true),
+        (br#"{"text": "first", "text": 2}"#, "text", true),
+        (br#"{"text": 1, "text": "last"}"#, "text", true),
+        (
+            br#"{"meta": {"text": "a"}, "meta": {"x": 1}}"#,
+            "meta.text",
+            false,
+        ),
+        (
+            br#"{"meta": {"x": 1}, "meta": {"text": "b", "text": "c"}}"#,
+            "meta.text",
+            true,
+        ),
+        (
+            br#"{"id": 1, "meta": {"body": {"text": "deep"}}}"#,
+            "meta.body.text",
+            true,
+        ),
+        (br#"{"meta": [1], "text": "t"}"#, "meta.text", false),
+        (br#"{"meta": "s"}"#, "meta.text", false),
+        (br#"{"te\u0078t": "escaped name"}"#, "text", false),
+        (br#"{"text": "t", "n\u00e9": 1}"#, "text", false),
+        (br#"{"text": "a""#, "text", false),
+        (br#"{"text": "a"#, "text", false),
+        (br#"{"text": "a", "#, "text", false),
+        (br#"{"text""#, "text", false),
+        (b"{", "text", false),
+        (b"", "text", false),
+        (b"\xef\xbb\xbf{\"text\": \"bom\"}", "text", false),
+        (br#"{"text": "a"} x"#, "text", false),
+        (br#"{"text": "a"}{}"#, "text", false),
+        (br#"{"text": "a"},"#, "text", false),
+        (b"{\"x\": \"\xff\xfe\", \"text\": \"t\"}", "text", true),
+        (b"{\"x\": {\"\xff\": 1}, \"text\": \"t\"}", "text", true),
+        (b"{\"text\": \"bad \xff\"}", "text", false),
+        (b"{\"text\": \"\xff\", \"text\": \"t\"}", "text", false),
+        (
+            b"{\"meta\": [\"\xff\"], \"meta\": {\"text\": \"t\"}}",
+            "meta.text",
+            false,
+        ),
+        (b"{\"text\": \"t\", \"x\": \"\xff\"}", "text", true),
+        (b"{\"text\": \"cut \xc3\"}", "text", false),
+        (b"{\"\xff\": 1, \"text\": \"t\"}", "text", false),
+        (
+            b"{\"meta\": {\"x\": \"\xff\", \"text\": \"t\"}}",
+            "meta.text",
+            false,
+        ),
+        (br#"{"text": null}"#, "text", true),
+        (br#"{"text": {"a": 1}}"#, "text", true),
+        (br#"{"id": "r-1", "text": "t"}"#, "id", true),
+        (br#"{"id": 12.5, "text": "t"}"#, "id", true),
+        (br#"{"id": [1, {"a": null}], "text": "t"}"#, "id", true),
+        (br#"{}"#, "text", false),
+        (br#"[1]"#, "text", false),
+        (br#""text""#, "text", false),
+        (br#"{"text": ""}"#, "text", true),
+        (br#"{"text": "\\"}"#, "text", true),
+        (br#"{"text": "\""}"#, "text", true),
+    ];
+    for &(line, dotted, sure) in cases {
+        assert_eq!(
+            same(line, dotted),
+            sure,
+            "is the scanner sure of {:?} at {dotted}?",
+            String::from_utf8_lossy(line)
+        );
+    }
+    // Skipped values nested deeper than the scanner goes are still read (by serde).
+    let mut deep = b"{\"a\": ".to_vec();
+    deep.extend(std::iter::repeat_n(b'[', 100));
+    deep.extend(std::iter::repeat_n(b']', 100));
+    deep.extend_from_slice(b", \"text\": \"t\"}");
+    assert!(!same(&deep, "text"));
+    assert!(locate(&deep, &path("text")).is_ok());
+}
+
+/// A small deterministic random generator (SplitMix64).
+struct Random(u64);
+
+impl Random {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+
+    fn pick<'a, T>(&mut self, from: &'a [T]) -> &'a T {
+        &from[self.below(from.len())]
+    }
+}
+
+/// Random JSON-like lines: mostly valid records, with bad pieces and cuts now and then.
+struct Lines {
+    random: Random,
+    /// The line being made has something the scanner leaves to serde whatever it is.
+    hard: bool,
+}
+
+const STRING_PIECES: &[&[u8]] = &[
+    b"a",
+    b"see https://x.org/a?b=1 ",
+    b"x@example.org",
+    b" ",
+    b"\xc3\xa9",
+    b"\xe2\x82\xac",
+    b"\xf0\x9f\x98\x80",
+    br#"\""#,
+    br"\\",
+    br"\/",
+    br"\n",
+    br"\t",
+    br"\u00e9",
+    br"\u20AC",
+    br"\ud83d\ude00",
+    b"{",
+    b"}",
+    b"[",
+    b"]",
+    b",",
+    b":",
+    b"'",
+];
+/// Pieces that are bad in a string, or decode badly: serde decides.
+const BAD_STRING_PIECES: &[&[u8]] = &[
+    br"\ud800",
+    br"\udc00",
+    br"\x",
+    br"\u12",
+    b"\t",
+    b"\x01",
+    b"\xff",
+    b"\xc3",
+    br"\ud800\u0041",
+];
+const NUMBERS: &[&[u8]] = &[
+    b"0",
+    b"-0",
+    b"7",
+    b"1e5",
+    b"1E+5",
+    b"-1.5e-3",
+    b"0.25",
+    b"123456789012345678901234567890",
+];
+const BAD_NUMBERS: &[&[u8]] = &[
+    b"01", b"1.", b"-", b".5", b"1e", b"+1", b"1e+", b"--1", b"0x1",
+];
+const LITERALS: &[&[u8]] = &[b"true", b"false", b"null"];
+const BAD_LITERALS: &[&[u8]] = &[b"nul", b"truex", b"True", b"nan"];
+const NAMES: &[&[u8]] = &[b"text", b"id", b"meta", b"a", b"b", b"", b"t\xc3\xa9xt"];
+const SPACE: &[&[u8]] = &[b"", b"", b"", b" ", b"\t", b"\r\n ", b"  "];
+
+impl Lines {
+    fn space(&mut self, out: &mut Vec<u8>) {
+        let space = *self.random.pick(SPACE);
+        out.extend_from_slice(space);
+    }
+
+    fn string(&mut self, out: &mut Vec<u8>) {
+        out.push(b'"');
+        for _ in 0..self.random.below(6) {
+            let piece = if self.random.below(40) == 0 {
+                *self.random.pick(BAD_STRING_PIECES)
+            } else {
+                *self.random.pick(STRING_PIECES)
+            };
+            out.extend_from_slice(piece);
+        }
+        out.push(b'"');
+    }
+
+    fn name(&mut self, out: &mut Vec<u8>) {
+        match self.random.below(30) {
+            0 => {
+                self.hard = true;
+                out.extend_from_slice(br#""te\u0078t""#);
+            }
+            1 => {
+                // Maybe with escapes, which the scanner leaves to serde.
+                self.hard = true;
+                self.string(out);
+            }
+            _ => {
+                out.push(b'"');
+                let name = *self.random.pick(NAMES);
+                out.extend_from_slice(name);
+                out.push(b'"');
+            }
+        }
+    }
+
+    fn value(&mut self, out: &mut Vec<u8>, depth: usize) {
+        let kinds = if depth > 3 { 4 } else { 7 };
+        match self.random.below(kinds) {
+            0 | 1 => self.string(out),
+            2 => {
+                let bad = self.random.below(30) == 0;
+                let number = *self.random.pick(if bad { BAD_NUMBERS } else { NUMBERS });
+                out.extend_from_slice(number);
+            }
+            3 => {
+                let bad = self.random.below(30) == 0;
+                let literal = *self.random.pick(if bad { BAD_LITERALS } else { LITERALS });
+                out.extend_from_slice(literal);
+            }
+            4 | 5 => self.object(out, depth + 1),
+            _ => {
+                out.push(b'[');
+                for i in 0..self.random.below(4) {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    self.space(out);
+                    self.value(out, depth + 1);
+                    self.space(out);
+                }
+                out.push(b']');
+            }
+        }
+    }
+
+    fn object(&mut self, out: &mut Vec<u8>, depth: usize) {
+        out.push(b'{');
+        self.space(out);
+        for i in 0..self.random.below(5) {
+            if i > 0 {
+                out.push(b',');
+                self.space(out);
+            }
+            self.name(out);
+            self.space(out);
+            out.push(b':');
+            self.space(out);
+            self.value(out, depth);
+            self.space(out);
+        }
+        out.push(b'}');
+    }
+
+    /// A record: an object with members `text` (a string, most of the time) and `meta`
+    /// (an object with one), among others.
+    fn record(&mut self) -> Vec<u8> {
+        self.hard = false;
+        let mut out = Vec::new();
+        self.space(&mut out);
+        out.push(b'{');
+        let members = 1 + self.random.below(5);
+        for i in 0..members {
+            if i > 0 {
+                out.push(b',');
+            }
+            self.space(&mut out);
+            match self.random.below(5) {
+                0 | 1 => {
+                    out.extend_from_slice(b"\"text\":");
+                    self.space(&mut out);
+                    if self.random.below(8) == 0 {
+                        self.value(&mut out, 1);
+                    } else {
+                        self.string(&mut out);
+                    }
+                }
+                2 => {
+                    out.extend_from_slice(b"\"meta\": ");
+                    self.object(&mut out, 1);
+                }
+                _ => {
+                    self.name(&mut out);
+                    out.push(b':');
+                    self.space(&mut out);
+                    self.value(&mut out, 1);
+                }
+            }
+            self.space(&mut out);
+        }
+        out.push(b'}');
+        self.space(&mut out);
+        if self.random.below(2) == 0 {
+            out.push(b'\n');
+        }
+        if self.random.below(6) == 0 {
+            self.hard = true;
+            self.spoil(&mut out);
+        }
+        out
+    }
+
+    /// Cuts, adds to, or changes one byte of `line`.
+    fn spoil(&mut self, line: &mut Vec<u8>) {
+        let at = self.random.below(line.len() + 1);
+        match self.random.below(6) {
+            0 => line.truncate(at),
+            1 => {
+                let byte = *self.random.pick(b"\"\\{}[],: x\x01\xff0-e.");
+                line.insert(at, byte);
+            }
+            2 if at < line.len() => {
+                line.remove(at);
+            }
+            3 => {
+                let mut with_bom = b"\xef\xbb\xbf".to_vec();
+                with_bom.append(line);
+                *line = with_bom;
+            }
+            4 => {
+                let garbage = *self.random.pick(&[&b" x"[..], b"{}", b",", b"\"", b"]"]);
+                line.extend_from_slice(garbage);
+            }
+            _ => {
+                let byte = *self.random.pick(b"\"\\{}[],: x\x01\xff0");
+                if let Some(b) = line.get_mut(at) {
+                    *b = byte;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn random_lines_are_read_alike() {
+    let mut lines = Lines {
+        random: Random(0x005e_ed0f_1e57),
+        hard: false,
+    };
+    let (mut sure, mut accepted) = (0, 0);
+    for _ in 0..40_000 {
+        let line = lines.record();
+        let dotted = *lines
+            .random
+            .pick(&["text", "text", "meta.text", "meta", "id", "a.b"]);
+        let is_sure = same(&line, dotted);
+        sure += usize::from(is_sure);
+        if !lines.hard && locate_by_serde(&line, &path(dotted)).is_ok() {
+            accepted += 1;
+            // A line serde takes, not spoiled, without an escaped name: the scanner
+            // takes it too.
+            assert!(is_sure, "not sure of {:?}", String::from_utf8_lossy(&line));
+        }
+    }
+    // Most of the lines serde reads are read by the scanner.
+    assert!(sure * 10 > accepted * 8, "{sure} sure of {accepted}");
+}
