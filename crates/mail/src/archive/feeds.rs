@@ -161,32 +161,42 @@ fn rfc3339(date: &str) -> String {
     }
 }
 
-/// Whether XML 1.0 takes `c` as it is in text (and the character is not one it
-/// discourages: DEL and the C1 controls).
-fn xml_char(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\r')
-        || (c >= ' ' && !('\u{7f}'..='\u{9f}').contains(&c) && c != '\u{fffe}' && c != '\u{ffff}')
-}
-
 /// Writes `text` escaped for XML 1.0 text and attribute values, each character XML does
-/// not take as U+FFFD.
+/// not take (the controls but tab, line feed and carriage return; DEL and the C1 controls,
+/// which it discourages; U+FFFE and U+FFFF) as U+FFFD.
+///
+/// Runs of bytes that need nothing are copied whole. Only ASCII bytes, and the two lead
+/// bytes of the characters XML 1.0 refuses or discourages above ASCII (`C2` of the C1 controls
+/// U+0080-U+009F, `EF` of U+FFFE and U+FFFF), are looked at: a continuation byte
+/// (`80`-`BF`) is never one of them.
 fn write_xml(text: &str, out: &mut Vec<u8>) {
-    let mut at = 0;
-    for (i, c) in text.char_indices() {
-        let with: &str = match c {
-            '&' => "&amp;",
-            '<' => "&lt;",
-            '>' => "&gt;",
-            '"' => "&quot;",
-            '\'' => "&apos;",
-            c if xml_char(c) => continue,
-            _ => "\u{fffd}",
+    let bytes = text.as_bytes();
+    let (mut at, mut i) = (0, 0);
+    while i < bytes.len() {
+        let (len, with): (usize, &str) = match bytes[i] {
+            b'&' => (1, "&amp;"),
+            b'<' => (1, "&lt;"),
+            b'>' => (1, "&gt;"),
+            b'"' => (1, "&quot;"),
+            b'\'' => (1, "&apos;"),
+            b'\t' | b'\n' | b'\r' => {
+                i += 1;
+                continue;
+            }
+            ..=0x1f | 0x7f => (1, "\u{fffd}"),
+            0xc2 if matches!(bytes.get(i + 1), Some(0x80..=0x9f)) => (2, "\u{fffd}"),
+            0xef if matches!(bytes.get(i + 1..i + 3), Some([0xbf, 0xbe | 0xbf])) => (3, "\u{fffd}"),
+            _ => {
+                i += 1;
+                continue;
+            }
         };
-        out.extend_from_slice(&text.as_bytes()[at..i]);
+        out.extend_from_slice(&bytes[at..i]);
         out.extend_from_slice(with.as_bytes());
-        at = i + c.len_utf8();
+        i += len;
+        at = i;
     }
-    out.extend_from_slice(&text.as_bytes()[at..]);
+    out.extend_from_slice(&bytes[at..]);
 }
 
 /// The character `entity` (what is between `&` and `;`) stands for, as pages write them:
@@ -222,22 +232,29 @@ pub(crate) fn plain_text(html: &str, whole: bool) -> String {
     let (mut quote, mut summary, mut line_start) = (0usize, false, true);
     let mut cut = !whole;
     let mut rest = html;
-    let mut push = |c: char, out: &mut String, quote: usize| {
-        if line_start && quote > 0 && c != '\n' {
+    // Text of one line (no line feed), or a line feed: `> ` per level before a line's
+    // first text.
+    let mut push = |text: &str, out: &mut String, quote: usize| {
+        if text == "\n" {
+            out.push('\n');
+            line_start = true;
+            return;
+        }
+        if line_start && quote > 0 {
             for _ in 0..quote {
                 out.push_str("> ");
             }
         }
-        out.push(c);
-        line_start = c == '\n';
+        out.push_str(text);
+        line_start = false;
     };
-    while let Some(c) = rest.chars().next() {
+    while let Some(&b) = rest.as_bytes().first() {
         if out.len() > ENTRY_TEXT {
             cut = true;
             break;
         }
-        match c {
-            '<' => {
+        match b {
+            b'<' => {
                 let Some(end) = rest.find('>') else {
                     // A tag cut short: the page was read in part.
                     break;
@@ -259,12 +276,12 @@ pub(crate) fn plain_text(html: &str, whole: bool) -> String {
                     "summary" => summary = true,
                     "/summary" => summary = false,
                     "/h2" | "/li" | "br" if !out.is_empty() && !out.ends_with('\n') => {
-                        push('\n', &mut out, quote)
+                        push("\n", &mut out, quote)
                     }
                     _ => {}
                 }
             }
-            '&' => {
+            b'&' => {
                 let decoded = rest.as_bytes()[1..]
                     .iter()
                     .take(11)
@@ -272,15 +289,24 @@ pub(crate) fn plain_text(html: &str, whole: bool) -> String {
                     .and_then(|n| Some((entity(&rest[1..1 + n])?, n + 2)));
                 let (c, len) = decoded.unwrap_or(('&', 1));
                 if !summary {
-                    push(c, &mut out, quote);
+                    push(c.encode_utf8(&mut [0; 4]), &mut out, quote);
                 }
                 rest = &rest[len..];
             }
-            c => {
+            b'\n' => {
                 if !summary {
-                    push(c, &mut out, quote);
+                    push("\n", &mut out, quote);
                 }
-                rest = &rest[c.len_utf8()..];
+                rest = &rest[1..];
+            }
+            _ => {
+                // A run of text up to the next tag, reference or line feed: whole
+                // characters, since those three are ASCII.
+                let end = memchr::memchr3(b'<', b'&', b'\n', rest.as_bytes()).unwrap_or(rest.len());
+                if !summary {
+                    push(&rest[..end], &mut out, quote);
+                }
+                rest = &rest[end..];
             }
         }
     }
@@ -434,6 +460,38 @@ struct Feed {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether XML 1.0 takes `c` as it is in text (and the character is not one it
+    /// discourages: DEL and the C1 controls): the rule [`write_xml`] applies byte-wise.
+    fn xml_char(c: char) -> bool {
+        matches!(c, '\t' | '\n' | '\r')
+            || (c >= ' '
+                && !('\u{7f}'..='\u{9f}').contains(&c)
+                && c != '\u{fffe}'
+                && c != '\u{ffff}')
+    }
+
+    #[test]
+    fn every_character_is_escaped_as_xml_char_says() {
+        let mut text = String::new();
+        let mut expected = Vec::new();
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            text.push(c);
+            let with = match c {
+                '&' => "&amp;".to_string(),
+                '<' => "&lt;".to_string(),
+                '>' => "&gt;".to_string(),
+                '"' => "&quot;".to_string(),
+                '\'' => "&apos;".to_string(),
+                c if xml_char(c) => c.to_string(),
+                _ => "\u{fffd}".to_string(),
+            };
+            expected.extend_from_slice(with.as_bytes());
+        }
+        let mut out = Vec::new();
+        write_xml(&text, &mut out);
+        assert!(out == expected);
+    }
 
     #[test]
     fn the_text_of_a_page() {
