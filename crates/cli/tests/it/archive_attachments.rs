@@ -6,33 +6,14 @@
 #![cfg(feature = "mail")]
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use crate::browser::{chromium, measure_with};
+use crate::common::build_archive as build;
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("linkscan-attach-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-/// Builds `mbox` into `out` with `more` options; fails the test unless it succeeds.
-fn build(mbox: &Path, out: &Path, more: &[&str]) {
-    let run = Command::new(env!("CARGO_BIN_EXE_linkscan"))
-        .args(["linkify", "--mbox", "--no-progress"])
-        .arg(mbox)
-        .arg("--out")
-        .arg(out)
-        .args(more)
-        .output()
-        .expect("linkscan runs");
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    crate::common::temp_dir("attach", name)
 }
 
 /// A message with a text part and the attachments `parts` (headers, body).

@@ -7,32 +7,12 @@
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+use crate::common::build_archive as build;
 use linkscan_mail::{MailScanner, MboxReader};
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("linkscan-downloads-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-fn build(mbox: &Path, out: &Path, more: &[&str]) {
-    let run = Command::new(env!("CARGO_BIN_EXE_linkscan"))
-        .args(["linkify", "--mbox", "--no-progress"])
-        .arg(mbox)
-        .arg("--out")
-        .arg(out)
-        .args(more)
-        .output()
-        .expect("linkscan runs");
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    crate::common::temp_dir("downloads", name)
 }
 
 /// Three messages: 1 and 3 a thread in January, 2 alone in February; message 1 has a

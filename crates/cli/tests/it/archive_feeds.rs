@@ -8,34 +8,14 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+use crate::common::build_archive as linkify;
 use linkscan_mail::archive::{CUT, ENTRY_TEXT, FEED_ENTRIES};
 
 const ATOM: &str = "http://www.w3.org/2005/Atom";
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("linkscan-feeds-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-/// `linkscan linkify --mbox --no-progress MBOX --out OUT MORE`, which must succeed.
-fn linkify(mbox: &Path, out: &Path, more: &[&str]) {
-    let run = Command::new(env!("CARGO_BIN_EXE_linkscan"))
-        .args(["linkify", "--mbox", "--no-progress"])
-        .arg(mbox)
-        .arg("--out")
-        .arg(out)
-        .args(more)
-        .output()
-        .expect("linkscan runs");
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    crate::common::temp_dir("feeds", name)
 }
 
 /// A message of an mbox: number `k`, answering `parent`, with a Date header unless

@@ -11,11 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("linkscan-obfuscate-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    crate::common::temp_dir("obfuscate", name)
 }
 
 /// The address-shaped strings of `bytes`: ASCII local-part characters, `@`, and a host of
@@ -48,24 +44,7 @@ fn addresses(bytes: &[u8]) -> Vec<String> {
 
 /// Builds `mbox` with `--addresses obfuscate` into `out`.
 fn build_obfuscated(mbox: &Path, out: &Path) {
-    let run = Command::new(env!("CARGO_BIN_EXE_linkscan"))
-        .args([
-            "linkify",
-            "--mbox",
-            "--no-progress",
-            "--addresses",
-            "obfuscate",
-        ])
-        .arg(mbox)
-        .arg("--out")
-        .arg(out)
-        .output()
-        .expect("linkscan runs");
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    crate::common::build_archive(mbox, out, &["--addresses", "obfuscate"]);
 }
 
 /// Asserts that no file of `dir` or of its folders (the attachments under `a/`) holds

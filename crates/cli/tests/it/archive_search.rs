@@ -18,26 +18,13 @@ use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
+
+use crate::common::linkify_archive as linkify;
 
 /// A fresh folder under the system's temporary folder.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("linkscan-search-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-/// `linkscan linkify --mbox --no-progress MBOX --out OUT MORE`.
-fn linkify(mbox: &Path, out: &Path, more: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_linkscan"))
-        .args(["linkify", "--mbox", "--no-progress"])
-        .arg(mbox)
-        .arg("--out")
-        .arg(out)
-        .args(more)
-        .output()
-        .expect("linkscan runs")
+    crate::common::temp_dir("search", name)
 }
 
 /// [`linkify`] that must succeed (with a Pagefind to be found: `PAGEFIND`, the `PATH`,

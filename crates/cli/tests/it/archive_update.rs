@@ -20,10 +20,7 @@ use linkscan_mail::{MailScanner, MboxReader};
 
 /// A fresh folder under the system's temporary folder.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("linkscan-update-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    crate::common::temp_dir("update", name)
 }
 
 /// Every file of `dir` and of its folders (dot files too, attachments under `a/`) by

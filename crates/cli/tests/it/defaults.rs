@@ -24,10 +24,7 @@ fn stderr(output: &Output) -> String {
 
 /// A fresh, empty folder under the system's temporary folder (outside any git repository).
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("linkscan-defaults-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::common::temp_dir("defaults", name)
 }
 
 fn s(path: &Path) -> &str {

@@ -36,10 +36,7 @@ fn bound(threads: usize) -> usize {
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("linkscan-fmem-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    crate::common::temp_dir("fmem", name)
 }
 
 /// The input, written to `dir/dense.txt`.

@@ -166,10 +166,7 @@ fn cli_archive_links_cited_message_ids_to_their_pages() {
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("linkscan-flowed-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    crate::common::temp_dir("flowed", name)
 }
 
 fn write_mbox(dir: &Path, flowed: bool) -> PathBuf {

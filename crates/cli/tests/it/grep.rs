@@ -20,10 +20,7 @@ fn stderr(output: &Output) -> String {
 
 /// A fresh folder for one test.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("linkscan-grep-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    crate::common::temp_dir("grep", name)
 }
 
 /// Files `f00.txt`… in `dir`, file `i` with `links(i)` links among generated words; returns

@@ -12,10 +12,7 @@ use std::process::{Command, Output};
 
 /// A fresh folder under the system's temporary folder.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("linkscan-hostile-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    crate::common::temp_dir("hostile", name)
 }
 
 fn message(n: usize, extra_headers: &str, body: &str) -> String {

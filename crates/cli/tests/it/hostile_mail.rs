@@ -14,13 +14,7 @@ use linkscan_mail::{Base64Problem, MailScanner, MailWarning, ScannedMessage};
 
 /// A fresh folder under the system's temporary folder.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "linkscan-hostile-mail-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    crate::common::temp_dir("hostile-mail", name)
 }
 
 /// Scans `raw` on a thread with the 2 MiB stack of a rayon worker (where the command line

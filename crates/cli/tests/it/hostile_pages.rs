@@ -12,10 +12,7 @@ use std::path::PathBuf;
 use common::memory::{assert_under, run_measured, MIB};
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("linkscan-pages-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    crate::common::temp_dir("pages", name)
 }
 
 /// One message of `body` in an mbox of its own, in a fresh folder.

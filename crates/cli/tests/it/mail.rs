@@ -351,10 +351,7 @@ fn corpus_message_counts_and_no_failures() {
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("linkscan-mail-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    crate::common::temp_dir("mail", name)
 }
 
 fn jsonl(out: &Output) -> Vec<serde_json::Value> {

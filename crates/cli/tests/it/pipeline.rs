@@ -14,10 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("linkscan-pipeline-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    dir
+    crate::common::temp_dir("pipeline", name)
 }
 
 fn run(args: &[&str]) -> std::process::Output {

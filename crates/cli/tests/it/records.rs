@@ -32,10 +32,7 @@ const TEXTS: [&str; 6] = [
 ];
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("linkscan-records-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    crate::common::temp_dir("records", name)
 }
 
 /// Runs `linkscan ARGS` on `stdin`: the exit code, stdout and stderr.

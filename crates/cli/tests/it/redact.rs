@@ -18,10 +18,7 @@ See fr.wikipedia.org/wiki/Paris_(France), or write to σωκράτης@example.g
 const MARKER: &str = "\u{F8FF}";
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("linkscan-redact-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    crate::common::temp_dir("redact", name)
 }
 
 /// Runs `linkscan ARGS` on `stdin`; the exit code, stdout and stderr.

@@ -16,10 +16,7 @@ use common::rng::Rng;
 const WINDOW: usize = 512 << 10;
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("linkscan-windows-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    dir
+    crate::common::temp_dir("windows", name)
 }
 
 /// `linkscan ARGS FILES…` with the files named (the workers read them).

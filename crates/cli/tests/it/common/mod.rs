@@ -30,3 +30,35 @@ pub fn linkscan(args: &[&str], stdin: &[u8]) -> Output {
     }
     child.wait_with_output().expect("linkscan finishes")
 }
+
+/// A fresh, empty folder `linkscan-GROUP-PID-NAME` in the system's temporary folder: the
+/// process id keeps two test runs apart, `name` two tests of one group.
+pub fn temp_dir(group: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("linkscan-{group}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    dir
+}
+
+/// `linkscan linkify --mbox --no-progress MBOX --out OUT MORE…`, as it ended.
+pub fn linkify_archive(mbox: &std::path::Path, out: &std::path::Path, more: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_linkscan"))
+        .args(["linkify", "--mbox", "--no-progress"])
+        .arg(mbox)
+        .arg("--out")
+        .arg(out)
+        .args(more)
+        .output()
+        .expect("linkscan runs")
+}
+
+/// [`linkify_archive`]: builds the archive of `mbox` into `out`, and fails the test
+/// unless it succeeds.
+pub fn build_archive(mbox: &std::path::Path, out: &std::path::Path, more: &[&str]) {
+    let run = linkify_archive(mbox, out, more);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+}
