@@ -433,15 +433,7 @@ const TYPE_AND_LIST: &str = "<pre id=\"measured\"></pre><script>\
 #[test]
 #[ignore = "needs chromium and pagefind"]
 fn a_word_typed_in_the_search_box_finds_its_message() {
-    let browser = ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .flat_map(|name| {
-            std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
-                .map(move |dir| dir.join(name))
-                .collect::<Vec<_>>()
-        })
-        .find(|p| p.is_file())
-        .expect("this test needs chromium on PATH (apt-get install chromium)");
+    let browser = crate::browser::chromium();
     let dir = temp_dir("browser");
     let mbox = dir.join("list.mbox");
     fs::write(&mbox, three()).unwrap();
@@ -454,20 +446,8 @@ fn a_word_typed_in_the_search_box_finds_its_message() {
             .replace("</body>", &TYPE_AND_LIST.replace("WORD", word));
         let probe = format!("probe-{word}.html");
         fs::write(out.join(&probe), page).unwrap();
-        let run = Command::new(&browser)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--no-first-run",
-                "--disable-dev-shm-usage",
-                "--virtual-time-budget=15000",
-                "--dump-dom",
-            ])
-            .arg(format!(
-                "--user-data-dir={}",
-                dir.join(".chromium-profile").display()
-            ))
+        let run = crate::browser::chromium_command(&browser, &dir)
+            .args(["--virtual-time-budget=15000", "--dump-dom"])
             .arg(format!("http://127.0.0.1:{port}/{probe}"))
             .output()
             .expect("chromium runs");

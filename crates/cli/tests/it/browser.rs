@@ -41,7 +41,7 @@ pub(crate) fn chromium() -> PathBuf {
 }
 
 /// Chromium's common flags, its profile in `dir`.
-fn chromium_command(browser: &Path, dir: &Path) -> Command {
+pub(crate) fn chromium_command(browser: &Path, dir: &Path) -> Command {
     let mut command = Command::new(browser);
     command
         .args([
