@@ -3,39 +3,37 @@
 //!
 //! # Algorithm
 //!
-//! The reader thread ([`read_batches`]) cuts the input into lines (each with its line
-//! feed) and sends them in batches of about [`BATCH`] bytes over a channel of two, so
-//! reading (and gzip decompression) overlaps the scan. Each batch's lines are scanned on
-//! the rayon pool in chunks of [`CHUNK`] records, and the chunks' outputs are written in
-//! order. A record is found in its line by [`locate`]: first by the hand-written scanner
-//! of [`scan`], which takes the lines it can check fully (nearly all) and leaves the
-//! others to `serde_json`, with the same result either way ([`locate_by_serde`]: the line
-//! is read as a JSON object by a visitor ([`Member`]) that keeps the raw text
-//! ([`RawValue`]) of the one member it looks for and skips the others unparsed into
-//! values, the whole line still checked, each name of the dotted path taken in turn).
-//! The field's value, a string, is decoded for the scan (borrowed from the line when it
-//! has no escape), and its raw span in the line is what `redact` replaces: every other
-//! byte of the line is written as it was read. The texts of a chunk's records are
-//! scanned for links in one call of the finder ([`Joined`]), not one call per record.
+//! [`batches`] reads the input in batches of whole lines, cut into chunks of a few hundred
+//! records that know their first record's number; the chunks of a batch are scanned on
+//! the rayon pool and their outputs written in order. A record is found in its line by
+//! [`locate`]: first by the hand-written scanner of [`scan`], which takes the lines it
+//! can check fully (nearly all) and leaves the others to `serde_json`, with the same
+//! result either way ([`locate_by_serde`]: the line is read as a JSON object by a visitor
+//! ([`Member`]) that keeps the raw text ([`RawValue`]) of the one member it looks for and
+//! skips the others unparsed into values, the whole line still checked, each name of the
+//! dotted path taken in turn). The field's value, a string, is decoded for the scan
+//! (borrowed from the line when it has no escape), and its raw span in the line is what
+//! `redact` replaces: every other byte of the line is written as it was read. The texts
+//! of a chunk's records are scanned for links in one call of the finder ([`Joined`]), not
+//! one call per record.
 //!
 //! # Bounds
 //!
-//! A line longer than [`MAX_RECORD`] is not held whole: its first [`MAX_RECORD`] bytes
-//! end a batch, marked, and the rest follows in pieces ([`Piece::Rest`]); the record gets
-//! a warning and is skipped (`find`) or written as it is, piece by piece (`redact`). So the
-//! memory of a run is a few batches and at most one record of [`MAX_RECORD`] bytes.
+//! A line longer than [`Limits::record`] is not held whole: its first bytes end a batch
+//! alone, marked, and the rest follows in pieces ([`Piece::Rest`]); the record gets a
+//! warning and is skipped (`find`) or written as it is, piece by piece (`redact`). So the
+//! memory of a run is a few batches and at most one such record.
 
 use std::borrow::Cow;
 use std::fmt;
-use std::io::{self, BufRead, Write};
+use std::io::{self, Read, Write};
 use std::ops::Range;
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::thread;
 
 use rayon::prelude::*;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
+use super::batches::{for_each_piece, Chunk, Limits, Piece};
 use super::joined::Joined;
 use super::render::Id;
 use super::scan;
@@ -43,191 +41,9 @@ use super::{FindJob, Problems, RedactJob, Scanned};
 use crate::flags::FieldPath;
 use crate::render::Name;
 
-/// The bytes of lines read into one batch (the last line may end past it).
-pub(crate) const BATCH: usize = 4 << 20;
-
-/// The longest record held whole.
-pub(crate) const MAX_RECORD: usize = 256 << 20;
-
-/// Records per parallel task.
-const CHUNK: usize = 256;
-
-/// The pieces of the rest of an over-long record.
-const REST: usize = 1 << 20;
-
-/// What the reader thread sends.
-enum Piece {
-    /// Whole lines, but maybe the last ([`Batch::long`]).
-    Batch(Batch),
-    /// More of the over-long record that ended the last batch.
-    Rest(Vec<u8>),
-    /// The input could not be read further.
-    Failed(io::Error),
-}
-
-/// Consecutive lines of the input.
-struct Batch {
-    bytes: Vec<u8>,
-    /// The end of each line in `bytes` (after its line feed, if it has one).
-    ends: Vec<usize>,
-    /// The number of the first line.
-    first: u64,
-    /// The last line is the first [`MAX_RECORD`] bytes of a longer one.
-    long: bool,
-}
-
-impl Batch {
-    /// The lines, with their numbers and whether each is whole.
-    fn lines(&self) -> Vec<(u64, Range<usize>)> {
-        let mut start = 0;
-        self.ends
-            .iter()
-            .enumerate()
-            .map(|(i, &end)| {
-                let line = (self.first + i as u64, start..end);
-                start = end;
-                line
-            })
-            .collect()
-    }
-}
-
-/// How [`read_line`] ended.
-#[derive(Debug, PartialEq, Eq)]
-enum Line {
-    /// A line, with its line feed unless it ends the input.
-    Whole,
-    /// `limit` bytes without a line feed.
-    Long,
-    /// The end of the input, nothing read.
-    End,
-}
-
-/// Appends the next line of `reader` to `into`, up to `limit` bytes.
-fn read_line(reader: &mut impl BufRead, into: &mut Vec<u8>, limit: usize) -> io::Result<Line> {
-    let mut taken = 0;
-    loop {
-        let buf = match reader.fill_buf() {
-            Ok(buf) => buf,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok(if taken == 0 { Line::End } else { Line::Whole });
-        }
-        let room = &buf[..buf.len().min(limit - taken)];
-        if let Some(i) = memchr::memchr(b'\n', room) {
-            into.extend_from_slice(&room[..=i]);
-            reader.consume(i + 1);
-            return Ok(Line::Whole);
-        }
-        let n = room.len();
-        into.extend_from_slice(room);
-        reader.consume(n);
-        taken += n;
-        if taken == limit {
-            return Ok(Line::Long);
-        }
-    }
-}
-
-/// The reader thread: sends `reader`'s lines in batches until its end, an error, or the
-/// receiver is gone; fills the buffers that come back on `spare`, when there are any.
-fn read_batches(mut reader: impl BufRead, tx: SyncSender<Piece>, spare: Receiver<Vec<u8>>) {
-    let mut first = 0;
-    loop {
-        let bytes = match spare.try_recv() {
-            Ok(mut bytes) => {
-                bytes.clear();
-                bytes
-            }
-            Err(_) => Vec::with_capacity(BATCH + (64 << 10)),
-        };
-        let mut batch = Batch {
-            bytes,
-            ends: Vec::new(),
-            first,
-            long: false,
-        };
-        let mut end = false;
-        let mut failed = None;
-        while batch.bytes.len() < BATCH {
-            match read_line(&mut reader, &mut batch.bytes, MAX_RECORD) {
-                Ok(Line::Whole) => batch.ends.push(batch.bytes.len()),
-                Ok(Line::Long) => {
-                    batch.ends.push(batch.bytes.len());
-                    batch.long = true;
-                    break;
-                }
-                Ok(Line::End) => {
-                    end = true;
-                    break;
-                }
-                Err(e) => {
-                    failed = Some(e);
-                    break;
-                }
-            }
-        }
-        first += batch.ends.len() as u64;
-        let long = batch.long;
-        if !batch.ends.is_empty() && tx.send(Piece::Batch(batch)).is_err() {
-            return;
-        }
-        if let Some(e) = failed {
-            let _ = tx.send(Piece::Failed(e));
-            return;
-        }
-        if long {
-            loop {
-                let mut bytes = Vec::with_capacity(REST);
-                let done = match read_line(&mut reader, &mut bytes, REST) {
-                    Ok(line) => line != Line::Long,
-                    Err(e) => {
-                        let _ = tx.send(Piece::Failed(e));
-                        return;
-                    }
-                };
-                if tx.send(Piece::Rest(bytes)).is_err() {
-                    return;
-                }
-                if done {
-                    break;
-                }
-            }
-        }
-        if end {
-            return;
-        }
-    }
-}
-
-/// Runs [`read_batches`] on `reader` in a thread, and `each` on what it sends, in order,
-/// until `each` says to stop (`Ok(false)`) or fails.
-fn for_each_piece(
-    reader: Box<dyn BufRead + Send>,
-    mut each: impl FnMut(&Piece) -> io::Result<bool>,
-) -> io::Result<()> {
-    thread::scope(|scope| {
-        let (tx, rx) = sync_channel(2);
-        // A batch's buffer, done with, goes back to the reader for the next batch: fresh
-        // buffers of 4 MiB cost page faults (a fifth of a run on short records).
-        let (back, spare) = sync_channel(2);
-        scope.spawn(move || read_batches(reader, tx, spare));
-        // Leaving the loop drops `rx`, which ends the reader at its next send.
-        for piece in rx {
-            if let Piece::Failed(e) = piece {
-                return Err(e);
-            }
-            if !each(&piece)? {
-                break;
-            }
-            if let Piece::Batch(batch) = piece {
-                let _ = back.try_send(batch.bytes);
-            }
-        }
-        Ok(())
-    })
+/// The problem of a line longer than `limits` allow.
+fn too_long(limits: Limits) -> String {
+    format!("longer than {} MiB", limits.record >> 20)
 }
 
 /// What a record's field is.
@@ -235,8 +51,8 @@ fn for_each_piece(
 struct Located<'a> {
     /// Where the field's raw value (a JSON string) lies in the line.
     span: Range<usize>,
-    /// Its text.
-    text: Cow<'a, str>,
+    /// Its text (UTF-8).
+    text: Cow<'a, [u8]>,
 }
 
 /// Whether `line` (its line feed included) holds no record: empty or white space.
@@ -342,11 +158,14 @@ fn what(raw: &str) -> &'static str {
 
 /// The string field `path` of the record `line`: by the fast scanner ([`scan`]) when it
 /// is sure, else by `serde_json` ([`locate_by_serde`]), which gives the same result on
-/// the lines the scanner accepts.
-fn locate<'a>(line: &'a [u8], path: &FieldPath) -> Result<Located<'a>, String> {
-    if let Some((span, raw)) = scan::field(line, &path.names) {
-        if let Some(text) = scan::text(raw) {
-            return Ok(Located { span, text });
+/// the lines the scanner accepts. `utf8` says the line is known to be UTF-8.
+fn locate<'a>(line: &'a [u8], path: &FieldPath, utf8: bool) -> Result<Located<'a>, String> {
+    if let Some(found) = scan::find(line, &path.names, utf8) {
+        if let Some(text) = scan::string_text(&found) {
+            return Ok(Located {
+                span: found.span,
+                text,
+            });
         }
     }
     locate_by_serde(line, path)
@@ -370,9 +189,11 @@ fn locate_by_serde<'a>(line: &'a [u8], path: &FieldPath) -> Result<Located<'a>, 
         return Err("a value not found in its line".to_owned());
     }
     let text = match serde_json::from_str::<&str>(value) {
-        Ok(text) => Cow::Borrowed(text),
+        Ok(text) => Cow::Borrowed(text.as_bytes()),
         Err(_) => Cow::Owned(
-            serde_json::from_str::<String>(value).map_err(|e| format!("a bad string ({e})"))?,
+            serde_json::from_str::<String>(value)
+                .map_err(|e| format!("a bad string ({e})"))?
+                .into_bytes(),
         ),
     };
     Ok(Located { span, text })
@@ -405,29 +226,28 @@ fn id_by_serde(line: &[u8], path: &FieldPath) -> Id {
 /// `find --field` over the JSON Lines `reader` (named `name`): `emit` gets each chunk's
 /// output in order, and says whether to go on.
 pub(crate) fn find(
-    reader: Box<dyn BufRead + Send>,
+    reader: impl Read + Send,
     name: &Name,
     job: &FindJob<'_>,
     emit: &mut impl FnMut(&Scanned) -> io::Result<bool>,
 ) -> io::Result<()> {
-    let mut long_record = None;
-    for_each_piece(reader, |piece| match piece {
+    let limits = Limits::RUN;
+    for_each_piece(reader, limits, |piece| match piece {
         Piece::Batch(batch) => {
-            let mut lines = batch.lines();
-            if batch.long {
-                long_record = lines.pop().map(|(record, _)| record);
-            }
-            let scanned: Vec<Scanned> = lines
-                .par_chunks(CHUNK)
-                .map(|chunk| find_chunk(&batch.bytes, chunk, name, job))
+            let scanned: Vec<Scanned> = batch
+                .chunks
+                .par_iter()
+                .map_init(Scratch::default, |scratch, chunk| {
+                    find_chunk(&batch.bytes, chunk, name, job, scratch)
+                })
                 .collect();
             for chunk in &scanned {
                 if !emit(chunk)? {
                     return Ok(false);
                 }
             }
-            if let Some(record) = long_record.take() {
-                let problem = format!("longer than {} MiB", MAX_RECORD >> 20);
+            if let Some(record) = batch.long {
+                let problem = too_long(limits);
                 let scanned = Scanned {
                     problems: vec![(record, problem)],
                     ..Scanned::default()
@@ -445,15 +265,15 @@ pub(crate) fn find(
 /// turn, and with `--checks`, which reads a record's text alone.
 fn find_chunk(
     bytes: &[u8],
-    chunk: &[(u64, Range<usize>)],
+    chunk: &Chunk,
     name: &Name,
     job: &FindJob<'_>,
+    scratch: &mut Scratch,
 ) -> Scanned {
     let layout = &job.layout;
     let mut scanned = Scanned::default();
-    let mut joined = Joined::default();
-    // The records of the joined texts, and their ids.
-    let mut pending: Vec<(u64, Option<Id>)> = Vec::new();
+    let Scratch { joined, pending } = scratch;
+    let utf8 = chunk_is_utf8(bytes, chunk);
     let flush =
         |joined: &mut Joined, pending: &mut Vec<(u64, Option<Id>)>, scanned: &mut Scanned| {
             if joined.is_empty() {
@@ -473,54 +293,68 @@ fn find_chunk(
             }
             pending.clear();
         };
-    for (record, range) in chunk {
-        let line = &bytes[range.clone()];
+    for (record, range) in chunk.lines(bytes) {
+        let line = &bytes[range];
         if blank(line) {
             continue;
         }
-        match locate(line, job.field) {
+        match locate(line, job.field, utf8) {
             Ok(found) => {
                 let id = job.id.map(|path| id_of(line, path));
-                let text = found.text.as_bytes();
+                let text = &*found.text;
                 if (layout.count || !layout.checks) && Joined::fits(text) {
                     joined.push(text);
-                    pending.push((*record, id));
+                    pending.push((record, id));
                 } else {
-                    flush(&mut joined, &mut pending, &mut scanned);
+                    flush(joined, pending, &mut scanned);
                     scanned.links +=
-                        layout.record(&mut scanned.out, name, *record, id.as_ref(), text);
+                        layout.record(&mut scanned.out, name, record, id.as_ref(), text);
                 }
             }
-            Err(problem) => scanned.problems.push((*record, problem)),
+            Err(problem) => scanned.problems.push((record, problem)),
         }
     }
-    flush(&mut joined, &mut pending, &mut scanned);
+    flush(joined, pending, &mut scanned);
     scanned
+}
+
+/// What a worker keeps from chunk to chunk, so that its buffers grow once.
+#[derive(Default)]
+struct Scratch {
+    joined: Joined,
+    /// The records of the joined texts, and their ids.
+    pending: Vec<(u64, Option<Id>)>,
+}
+
+/// Whether the lines of `chunk` are all UTF-8: checked at once, rather than each field
+/// and name on its own (then a line of the chunk that is not is checked alone).
+fn chunk_is_utf8(bytes: &[u8], chunk: &Chunk) -> bool {
+    simdutf8::basic::from_utf8(&bytes[chunk.span.clone()]).is_ok()
 }
 
 /// `redact --field` of the JSON Lines `reader` to `out`: each line as it is, but for the
 /// field's string, written again (JSON-escaped) when it holds a link.
 pub(crate) fn redact(
-    reader: Box<dyn BufRead + Send>,
+    reader: impl Read + Send,
     job: &RedactJob<'_>,
     problems: &mut Problems<'_>,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    for_each_piece(reader, |piece| {
+    let limits = Limits::RUN;
+    for_each_piece(reader, limits, |piece| {
         match piece {
             Piece::Batch(batch) => {
-                let mut lines = batch.lines();
-                let long = if batch.long { lines.pop() } else { None };
-                let scanned: Vec<Scanned> = lines
-                    .par_chunks(CHUNK)
+                let scanned: Vec<Scanned> = batch
+                    .chunks
+                    .par_iter()
                     .map(|chunk| redact_chunk(&batch.bytes, chunk, job))
                     .collect();
                 for chunk in &scanned {
                     chunk.emit(problems, out)?;
                 }
-                if let Some((record, range)) = long {
-                    problems.record(record, &format!("longer than {} MiB", MAX_RECORD >> 20));
-                    out.write_all(&batch.bytes[range])?;
+                if let Some(record) = batch.long {
+                    problems.record(record, &too_long(limits));
+                    out.write_all(&batch.bytes)?;
                 }
             }
             Piece::Rest(bytes) => out.write_all(bytes)?,
@@ -544,20 +378,21 @@ enum Held {
 /// The output of `redact --field` for the records `chunk` of `bytes`: each line as it
 /// is, but for its field's text, redacted. The texts are joined ([`Joined`]) and scanned
 /// at once, but for a long one, redacted alone in its turn.
-fn redact_chunk(bytes: &[u8], chunk: &[(u64, Range<usize>)], job: &RedactJob<'_>) -> Scanned {
+fn redact_chunk(bytes: &[u8], chunk: &Chunk, job: &RedactJob<'_>) -> Scanned {
+    let utf8 = chunk_is_utf8(bytes, chunk);
     let mut scanned = Scanned::default();
     let mut joined = Joined::default();
     let mut held: Vec<Held> = Vec::new();
     let mut redacted = Vec::new();
-    for (record, range) in chunk {
+    for (record, range) in chunk.lines(bytes) {
         let line = &bytes[range.clone()];
         if blank(line) {
             held.push(Held::AsIs(range.clone()));
             continue;
         }
-        match locate(line, job.field) {
-            Ok(found) if Joined::fits(found.text.as_bytes()) => {
-                joined.push(found.text.as_bytes());
+        match locate(line, job.field, utf8) {
+            Ok(found) if Joined::fits(&found.text) => {
+                joined.push(&found.text);
                 held.push(Held::Field {
                     line: range.clone(),
                     span: found.span,
@@ -565,7 +400,7 @@ fn redact_chunk(bytes: &[u8], chunk: &[(u64, Range<usize>)], job: &RedactJob<'_>
             }
             Ok(found) => {
                 write_held(bytes, &mut held, &mut joined, job, &mut scanned.out);
-                let text = found.text.as_bytes();
+                let text = &*found.text;
                 let links: Vec<_> = job.finder.links_bytes(text).collect();
                 redacted.clear();
                 job.replace(text, 0..text.len(), &links, &mut redacted);
@@ -578,8 +413,8 @@ fn redact_chunk(bytes: &[u8], chunk: &[(u64, Range<usize>)], job: &RedactJob<'_>
                 );
             }
             Err(problem) => {
-                scanned.problems.push((*record, problem));
-                held.push(Held::AsIs(range.clone()));
+                scanned.problems.push((record, problem));
+                held.push(Held::AsIs(range));
             }
         }
     }
@@ -646,11 +481,11 @@ mod tests {
     #[test]
     fn fields_are_found_by_their_raw_span() {
         let line = br#"{"id": 7, "meta": {"body": "see a\u00e9 x.org", "n": 1}, "text": "t"}"#;
-        let found = locate(line, &path("meta.body")).unwrap();
-        assert_eq!(found.text, "see a\u{e9} x.org");
+        let found = locate(line, &path("meta.body"), false).unwrap();
+        assert_eq!(&*found.text, "see a\u{e9} x.org".as_bytes());
         assert_eq!(&line[found.span], br#""see a\u00e9 x.org""#);
-        let found = locate(line, &path("text")).unwrap();
-        assert!(matches!(found.text, Cow::Borrowed("t")));
+        let found = locate(line, &path("text"), true).unwrap();
+        assert!(matches!(found.text, Cow::Borrowed(b"t")));
         for (field, problem) in [
             ("nope", "no field \"nope\""),
             ("id", "\"id\" is a number, not a string"),
@@ -658,30 +493,14 @@ mod tests {
             ("id.x", "\"id\" is a number, not an object"),
             ("meta.x", "no field \"meta.x\""),
         ] {
-            assert_eq!(locate(line, &path(field)).err().as_deref(), Some(problem));
+            assert_eq!(
+                locate(line, &path(field), true).err().as_deref(),
+                Some(problem)
+            );
         }
-        assert!(locate(b"[1]", &path("text"))
+        assert!(locate(b"[1]", &path("text"), true)
             .unwrap_err()
             .starts_with("not a JSON object"));
-        assert!(locate(b"{\"text\": \"a\"} x", &path("text")).is_err());
-    }
-
-    #[test]
-    fn lines_are_read_whole_or_cut_at_the_limit() {
-        let mut reader = io::Cursor::new(b"ab\ncdefg\nh".to_vec());
-        let mut into = Vec::new();
-        assert_eq!(read_line(&mut reader, &mut into, 10).unwrap(), Line::Whole);
-        assert_eq!(into, b"ab\n");
-        into.clear();
-        assert_eq!(read_line(&mut reader, &mut into, 3).unwrap(), Line::Long);
-        assert_eq!(into, b"cde");
-        into.clear();
-        assert_eq!(read_line(&mut reader, &mut into, 3).unwrap(), Line::Whole);
-        assert_eq!(into, b"fg\n");
-        into.clear();
-        assert_eq!(read_line(&mut reader, &mut into, 3).unwrap(), Line::Whole);
-        assert_eq!(into, b"h");
-        into.clear();
-        assert_eq!(read_line(&mut reader, &mut into, 3).unwrap(), Line::End);
+        assert!(locate(b"{\"text\": \"a\"} x", &path("text"), true).is_err());
     }
 }

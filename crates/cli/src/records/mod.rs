@@ -5,7 +5,7 @@
 //!
 //! Each input's kind is told by its first bytes ([`Kind::sniff`]): `PAR1` is Parquet, the
 //! gzip signature is gzip-compressed JSON Lines, anything else JSON Lines. [`jsonl`] reads
-//! lines in batches of about [`jsonl::BATCH`] bytes on a reader thread, [`parquet`] reads
+//! lines in batches on a reader thread ([`batches`]), [`parquet`] reads
 //! a row group at a time in Arrow batches; either way a batch's records are scanned in
 //! parallel on the rayon pool, in chunks, and the chunks' outputs are written in order on
 //! the calling thread, so the output is the same for every `-j`.
@@ -20,8 +20,9 @@
 //!   record, but are counted), the row of Parquet.
 //! - Offsets are bytes of the field's decoded text (UTF-8, JSON escapes decoded).
 //! - Memory is a few batches, plus one record that is longer than a batch (bounded by
-//!   [`jsonl::MAX_RECORD`] for JSON Lines, by a row group for Parquet).
+//!   [`batches::Limits::record`] for JSON Lines, by a row group for Parquet).
 
+mod batches;
 mod joined;
 mod jsonl;
 mod parquet;
@@ -29,7 +30,7 @@ mod render;
 mod scan;
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, IsTerminal, Write};
+use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -112,13 +113,10 @@ fn fill_start(reader: &mut impl BufRead) -> io::Result<Vec<u8>> {
 }
 
 /// The lines of a JSON Lines input, gzip decompressed.
-fn lines(opened: Opened) -> Box<dyn BufRead + Send> {
+fn lines(opened: Opened) -> Box<dyn Read + Send> {
     match opened.kind {
-        Kind::GzipJsonl => Box::new(BufReader::with_capacity(
-            256 << 10,
-            flate2::bufread::MultiGzDecoder::new(opened.reader),
-        )),
-        _ => opened.reader,
+        Kind::GzipJsonl => Box::new(flate2::bufread::MultiGzDecoder::new(opened.reader)),
+        _ => Box::new(opened.reader),
     }
 }
 

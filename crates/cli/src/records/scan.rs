@@ -45,27 +45,55 @@ use std::ops::Range;
 /// Skipped objects and arrays nested deeper than this are left to `serde_json`.
 const MAX_DEPTH: u32 = 64;
 
-/// The raw value at the dotted path `names` in the JSON object `line`, and its span in
-/// `line`, when `serde_json` would find the same; `None` when not sure.
-pub(crate) fn field<'a>(line: &'a [u8], names: &[String]) -> Option<(Range<usize>, &'a str)> {
+/// A value found at a path: its span in the line, its raw bytes (UTF-8), and, for a
+/// string, whether it holds an escape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Found<'a> {
+    pub(crate) span: Range<usize>,
+    pub(crate) raw: &'a [u8],
+    pub(crate) escaped: bool,
+}
+
+/// The raw value at the dotted path `names` in the JSON object `line`, when `serde_json`
+/// would find the same; `None` when not sure. `utf8` says that the whole line is known
+/// to be UTF-8 (checked with its neighbours at once), so that no part of it is checked
+/// again.
+pub(crate) fn find<'a>(line: &'a [u8], names: &[String], utf8: bool) -> Option<Found<'a>> {
     let (first, rest) = names.split_first()?;
-    let span = member(line, 0..line.len(), first, true)?;
+    let (mut span, mut escaped) = member(line, 0..line.len(), first, true, utf8)?;
     // The top-level value must be UTF-8; objects within it are slices of it.
-    let value = simdutf8::basic::from_utf8(&line[span.clone()]).ok()?;
-    let base = span.start;
-    let mut span = span;
-    for name in rest {
-        span = member(line, span, name, false)?;
+    if !utf8 {
+        simdutf8::basic::from_utf8(&line[span.clone()]).ok()?;
     }
-    Some((span.clone(), &value[span.start - base..span.end - base]))
+    for name in rest {
+        (span, escaped) = member(line, span, name, false, true)?;
+    }
+    Some(Found {
+        raw: &line[span.clone()],
+        span,
+        escaped,
+    })
+}
+
+/// [`find`] with the raw value as text.
+pub(crate) fn field<'a>(line: &'a [u8], names: &[String]) -> Option<(Range<usize>, &'a str)> {
+    let found = find(line, names, false)?;
+    Some((found.span, std::str::from_utf8(found.raw).ok()?))
 }
 
 /// The span of the value of the last member named `name` of the object that fills
 /// `within` of `line` (white space around it allowed only for the whole line: `top`).
-fn member(line: &[u8], within: Range<usize>, name: &str, top: bool) -> Option<Range<usize>> {
+fn member(
+    line: &[u8],
+    within: Range<usize>,
+    name: &str,
+    top: bool,
+    utf8: bool,
+) -> Option<(Range<usize>, bool)> {
     let mut c = Cursor {
         bytes: &line[..within.end],
         at: within.start,
+        utf8,
     };
     c.space();
     c.eat(b'{')?;
@@ -81,14 +109,21 @@ fn member(line: &[u8], within: Range<usize>, name: &str, top: bool) -> Option<Ra
             c.eat(b':')?;
             c.space();
             let start = c.at;
-            c.value()?;
+            // A string is read here, to know whether it has an escape.
+            let escaped = if c.peek()? == b'"' {
+                c.at += 1;
+                c.string()?
+            } else {
+                c.value()?;
+                false
+            };
             if key == name.as_bytes() {
                 // `serde_json` takes each such value raw, as UTF-8: the one before this
-                // is checked now, the last by `field`.
-                if let (true, Some(before)) = (top, found) {
+                // is checked now, the last by `find`.
+                if let (true, false, Some((before, _))) = (top, utf8, found) {
                     simdutf8::basic::from_utf8(&line[before]).ok()?;
                 }
-                found = Some(start..c.at);
+                found = Some((start..c.at, escaped));
             }
             c.space();
             match c.next()? {
@@ -109,6 +144,8 @@ fn member(line: &[u8], within: Range<usize>, name: &str, top: bool) -> Option<Ra
 struct Cursor<'a> {
     bytes: &'a [u8],
     at: usize,
+    /// The bytes are known to be UTF-8.
+    utf8: bool,
 }
 
 impl<'a> Cursor<'a> {
@@ -135,30 +172,36 @@ impl<'a> Cursor<'a> {
     }
 
     /// A member name after its `"`, up to its closing `"`: no escape, no control
-    /// character, UTF-8.
+    /// character, UTF-8. Names are short: read a byte at a time.
     fn name(&mut self) -> Option<&'a [u8]> {
-        let rest = &self.bytes[self.at..];
-        let end = memchr::memchr2(b'"', b'\\', rest)?;
-        let name = &rest[..end];
-        let utf8 = name.is_ascii() || std::str::from_utf8(name).is_ok();
-        if rest[end] != b'"' || has_control(name) || !utf8 {
+        let start = self.at;
+        loop {
+            match *self.bytes.get(self.at)? {
+                b'"' => break,
+                b'\\' | 0..=0x1f => return None,
+                _ => self.at += 1,
+            }
+        }
+        let name = &self.bytes[start..self.at];
+        self.at += 1;
+        if !self.utf8 && !name.is_ascii() && std::str::from_utf8(name).is_err() {
             return None;
         }
-        self.at += end + 1;
         Some(name)
     }
 
-    /// The rest of a string after its `"`, up to its closing `"`.
-    fn string(&mut self) -> Option<()> {
+    /// The rest of a string after its `"`, up to its closing `"`; whether it has an
+    /// escape.
+    fn string(&mut self) -> Option<bool> {
+        let mut escaped = false;
         loop {
-            let rest = &self.bytes[self.at..];
-            let end = memchr::memchr2(b'"', b'\\', rest)?;
-            if has_control(&rest[..end]) {
-                return None;
-            }
+            let end = special(&self.bytes[self.at..])?;
+            let b = self.bytes[self.at + end];
             self.at += end + 1;
-            if rest[end] == b'"' {
-                return Some(());
+            match b {
+                b'"' => return Some(escaped),
+                b'\\' => escaped = true,
+                _ => return None,
             }
             match self.next()? {
                 b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
@@ -303,6 +346,70 @@ fn has_control(bytes: &[u8]) -> bool {
     bytes
         .chunks(64)
         .any(|block| block.iter().fold(false, |any, &b| any | (b < 0x20)))
+}
+
+/// The bytes of a string's head read eight at a time before `memchr2` takes over: most
+/// strings of records end within them, where a call costs more than the search.
+const HEAD: usize = 64;
+
+/// Where the first byte of `bytes` that ends a run of a string's plain text lies: `"`,
+/// `\` or a control character (below U+0020), or a control character at least when one
+/// comes before the first `"` or `\`; `None` when there is none.
+fn special(bytes: &[u8]) -> Option<usize> {
+    let head = &bytes[..bytes.len().min(HEAD)];
+    let mut words = head.chunks_exact(8);
+    let mut at = 0;
+    for word in &mut words {
+        let word = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        let hits = special_bytes(word);
+        if hits != 0 {
+            return Some(at + (hits.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    if let Some(i) = words
+        .remainder()
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+    {
+        return Some(at + i);
+    }
+    let rest = &bytes[head.len()..];
+    let end = memchr::memchr2(b'"', b'\\', rest);
+    let plain = &rest[..end.unwrap_or(rest.len())];
+    if has_control(plain) {
+        return plain.iter().position(|&b| b < 0x20).map(|i| head.len() + i);
+    }
+    end.map(|i| head.len() + i)
+}
+
+/// The bytes of `word` (little-endian) that are `"`, `\` or below 0x20, as the high
+/// bit of each: exact for every byte, so the lowest set bit is the first such byte.
+fn special_bytes(word: u64) -> u64 {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    zero_bytes(word ^ (ONES * u64::from(b'"')))
+        | zero_bytes(word ^ (ONES * u64::from(b'\\')))
+        | zero_bytes(word & (ONES * 0xe0))
+}
+
+/// The zero bytes of `x`, as the high bit of each, exactly (no carry between bytes:
+/// `(b & 0x7f) + 0x7f` is at most 0xfe).
+fn zero_bytes(x: u64) -> u64 {
+    const LOW7: u64 = u64::from_ne_bytes([0x7f; 8]);
+    !(((x & LOW7) + LOW7) | x) & !LOW7
+}
+
+/// The text of the string `found`, as bytes (UTF-8): borrowed from the line when it has
+/// no escape, else decoded ([`text`]); `None` when it is not a string or does not decode.
+pub(crate) fn string_text<'a>(found: &Found<'a>) -> Option<Cow<'a, [u8]>> {
+    let inner = found.raw.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    if !found.escaped {
+        return Some(Cow::Borrowed(inner));
+    }
+    Some(match text(std::str::from_utf8(found.raw).ok()?)? {
+        Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
+        Cow::Owned(text) => Cow::Owned(text.into_bytes()),
+    })
 }
 
 /// The text of the JSON string `raw` (its quotes included, as [`field`] found it):

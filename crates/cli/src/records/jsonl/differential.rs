@@ -28,14 +28,18 @@ fn same(line: &[u8], dotted: &str) -> bool {
         );
         assert_eq!(&line[span], raw.as_bytes());
     }
-    let both = format!("{:?}", locate(line, &path));
     let by_serde = format!("{:?}", locate_by_serde(line, &path));
-    assert_eq!(
-        both,
-        by_serde,
-        "{:?} at {dotted}",
-        String::from_utf8_lossy(line)
-    );
+    // Told the line is UTF-8 only when it is, as a chunk's check tells it.
+    let utf8 = std::str::from_utf8(line).is_ok();
+    for known in [false, utf8] {
+        let both = format!("{:?}", locate(line, &path, known));
+        assert_eq!(
+            both,
+            by_serde,
+            "{:?} at {dotted} (known UTF-8: {known})",
+            String::from_utf8_lossy(line)
+        );
+    }
     let (id, id_by_serde) = (id_of(line, &path), id_by_serde(line, &path));
     assert_eq!(
         (id.json, id.text),
@@ -177,7 +181,7 @@ fn hand_made_lines_are_read_alike() {
     deep.extend(std::iter::repeat_n(b']', 100));
     deep.extend_from_slice(b", \"text\": \"t\"}");
     assert!(!same(&deep, "text"));
-    assert!(locate(&deep, &path("text")).is_ok());
+    assert!(locate(&deep, &path("text"), true).is_ok());
 }
 
 /// A small deterministic random generator (SplitMix64).
