@@ -12,7 +12,8 @@
 //! before it. Batches go to the consumer over a channel of two, so that reading (and gzip
 //! decompression) overlaps the scan; their buffers come back over another channel and are
 //! filled again, so a long run faults in the pages of four or five buffers, not of every
-//! batch.
+//! batch. A buffer is zeroed once, when it grows; later batches are read over what the
+//! last one left ([`Batch::len`] says how much is theirs).
 //!
 //! # Bounds
 //!
@@ -71,12 +72,21 @@ pub(crate) enum Piece {
 
 /// Consecutive lines of the input.
 pub(crate) struct Batch {
-    pub(crate) bytes: Vec<u8>,
+    /// The buffer: its first [`Batch::len`] bytes are the batch's.
+    buffer: Vec<u8>,
+    len: usize,
     /// The whole lines of `bytes`, in chunks.
     pub(crate) chunks: Vec<Chunk>,
     /// The number of a line with no line feed in its first [`Limits::record`] bytes,
     /// which are all of `bytes` (then `chunks` is empty).
     pub(crate) long: Option<u64>,
+}
+
+impl Batch {
+    /// The batch's bytes.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.buffer[..self.len]
+    }
 }
 
 /// Consecutive whole lines of a batch.
@@ -91,7 +101,10 @@ pub(crate) struct Chunk {
 impl Chunk {
     /// The chunk's lines in `bytes` (the batch's), each with its number and its span
     /// (its line feed included, if it has one).
-    pub(crate) fn lines<'a>(&self, bytes: &'a [u8]) -> impl Iterator<Item = (u64, Range<usize>)> + 'a {
+    pub(crate) fn lines<'a>(
+        &self,
+        bytes: &'a [u8],
+    ) -> impl Iterator<Item = (u64, Range<usize>)> + 'a {
         let mut at = self.span.start;
         let end = self.span.end;
         let mut number = self.first;
@@ -135,38 +148,29 @@ fn chunks(bytes: &[u8], end: usize, size: usize, mut first: u64) -> (Vec<Chunk>,
     (chunks, first)
 }
 
-/// Reads from `reader` into `bytes` until it holds `target` bytes or the input ends
-/// (then `eof` is set). The bytes read before an error are kept.
-///
-/// The room is zeroed once and read into directly: a large read goes past a
-/// `BufReader`'s own buffer, and a decoder's many short reads zero nothing again.
+/// Reads from `reader` into `buffer` after its first `len` bytes until they are `target`
+/// or the input ends (then `eof` is set); the bytes read before an error are kept. The
+/// buffer is read into directly (a large read goes past a `BufReader`'s own buffer) and
+/// zeroed only where it grows.
 fn fill(
     reader: &mut impl Read,
-    bytes: &mut Vec<u8>,
+    buffer: &mut Vec<u8>,
+    len: &mut usize,
     target: usize,
     eof: &mut bool,
 ) -> io::Result<()> {
-    if *eof || bytes.len() >= target {
-        return Ok(());
+    if buffer.len() < target {
+        buffer.resize(target, 0);
     }
-    let mut filled = bytes.len();
-    bytes.resize(target, 0);
-    let result = loop {
-        if filled == target {
-            break Ok(());
-        }
-        match reader.read(&mut bytes[filled..]) {
-            Ok(0) => {
-                *eof = true;
-                break Ok(());
-            }
-            Ok(n) => filled += n,
+    while !*eof && *len < target {
+        match reader.read(&mut buffer[*len..target]) {
+            Ok(0) => *eof = true,
+            Ok(n) => *len += n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => break Err(e),
+            Err(e) => return Err(e),
         }
-    };
-    bytes.truncate(filled);
-    result
+    }
+    Ok(())
 }
 
 /// The reader thread: sends `reader`'s lines in batches until its end, an error, or the
@@ -182,41 +186,50 @@ pub(crate) fn read_batches(
     let mut carry: Vec<u8> = Vec::new();
     let mut eof = false;
     loop {
-        let mut bytes = spare.try_recv().unwrap_or_default();
-        bytes.clear();
-        bytes.append(&mut carry);
-        let mut failed = fill(&mut reader, &mut bytes, limits.batch, &mut eof).err();
-        let mut end = memchr::memrchr(b'\n', &bytes).map(|i| i + 1);
+        let mut buffer = spare.try_recv().unwrap_or_default();
+        if buffer.len() < carry.len() {
+            buffer.resize(carry.len(), 0);
+        }
+        buffer[..carry.len()].copy_from_slice(&carry);
+        let mut len = carry.len();
+        carry.clear();
+        let mut failed = fill(&mut reader, &mut buffer, &mut len, limits.batch, &mut eof).err();
+        let mut end = memchr::memrchr(b'\n', &buffer[..len]).map(|i| i + 1);
         // A line longer than a batch: read on to its line feed, up to the limit.
-        while end.is_none() && !eof && failed.is_none() && bytes.len() < limits.record {
-            let from = bytes.len();
+        while end.is_none() && !eof && failed.is_none() && len < limits.record {
+            let from = len;
             let target = from.saturating_add(limits.batch).min(limits.record);
-            failed = fill(&mut reader, &mut bytes, target, &mut eof).err();
-            end = memchr::memrchr(b'\n', &bytes[from..]).map(|i| from + i + 1);
+            failed = fill(&mut reader, &mut buffer, &mut len, target, &mut eof).err();
+            end = memchr::memrchr(b'\n', &buffer[from..len]).map(|i| from + i + 1);
         }
         let mut long = None;
         let whole = match end {
             Some(end) => {
-                carry.extend_from_slice(&bytes[end..]);
-                bytes.truncate(end);
+                carry.extend_from_slice(&buffer[end..len]);
+                len = end;
                 end
             }
-            None if bytes.len() >= limits.record => {
+            None if len >= limits.record => {
                 long = Some(next);
                 0
             }
             // The last line, without a line feed.
-            None if eof && failed.is_none() => bytes.len(),
+            None if eof && failed.is_none() => len,
             // Before an error: no whole line.
             None => {
-                bytes.clear();
+                len = 0;
                 0
             }
         };
-        let (chunks, after) = chunks(&bytes, whole, limits.chunk, next);
+        let (chunks, after) = chunks(&buffer[..len], whole, limits.chunk, next);
         next = after + u64::from(long.is_some());
-        let sent = !bytes.is_empty();
-        if sent && tx.send(Piece::Batch(Batch { bytes, chunks, long })).is_err() {
+        let batch = Batch {
+            buffer,
+            len,
+            chunks,
+            long,
+        };
+        if len > 0 && tx.send(Piece::Batch(batch)).is_err() {
             return;
         }
         if let Some(e) = failed {
@@ -243,7 +256,9 @@ fn rest(
 ) -> bool {
     loop {
         let mut piece = Vec::new();
-        let failed = fill(reader, &mut piece, limits.rest, eof).err();
+        let mut len = 0;
+        let failed = fill(reader, &mut piece, &mut len, limits.rest, eof).err();
+        piece.truncate(len);
         let done = match memchr::memchr(b'\n', &piece) {
             Some(i) => {
                 carry.extend_from_slice(&piece[i + 1..]);
@@ -286,8 +301,8 @@ pub(crate) fn for_each_piece(
                 break;
             }
             if let Piece::Batch(batch) = piece {
-                if batch.bytes.capacity() <= 2 * limits.batch {
-                    let _ = back.try_send(batch.bytes);
+                if batch.buffer.len() <= 2 * limits.batch {
+                    let _ = back.try_send(batch.buffer);
                 }
             }
         }
@@ -320,16 +335,24 @@ mod tests {
         }
     }
 
+    /// A line as read: its number, its bytes, whether it came whole.
+    type Got = (u64, Vec<u8>, bool);
+
     /// What the reader sends for `input`: each line as (number, bytes) and whether it was
     /// whole, the pieces of over-long lines joined to their start, and the error if any.
-    fn read_all(input: &[u8], limits: Limits, step: usize, fail_at: Option<usize>) -> (Vec<(u64, Vec<u8>, bool)>, Option<String>) {
+    fn read_all(
+        input: &[u8],
+        limits: Limits,
+        step: usize,
+        fail_at: Option<usize>,
+    ) -> (Vec<Got>, Option<String>) {
         let reader = Trickle {
             bytes: input,
             step,
             fail_at,
             at: 0,
         };
-        let mut lines: Vec<(u64, Vec<u8>, bool)> = Vec::new();
+        let mut lines: Vec<Got> = Vec::new();
         let result = for_each_piece(reader, limits, |piece| {
             match piece {
                 Piece::Batch(batch) => {
@@ -337,16 +360,16 @@ mod tests {
                     for chunk in &batch.chunks {
                         assert_eq!(chunk.span.start, seen, "chunks follow each other");
                         seen = chunk.span.end;
-                        for (number, span) in chunk.lines(&batch.bytes) {
-                            lines.push((number, batch.bytes[span].to_vec(), true));
+                        for (number, span) in chunk.lines(batch.bytes()) {
+                            lines.push((number, batch.bytes()[span].to_vec(), true));
                         }
                     }
                     if let Some(number) = batch.long {
                         assert!(batch.chunks.is_empty());
-                        assert_eq!(batch.bytes.len(), limits.record);
-                        lines.push((number, batch.bytes.clone(), false));
+                        assert_eq!(batch.bytes().len(), limits.record);
+                        lines.push((number, batch.bytes().to_vec(), false));
                     } else {
-                        assert_eq!(seen, batch.bytes.len(), "the chunks cover the batch");
+                        assert_eq!(seen, batch.bytes().len(), "the chunks cover the batch");
                     }
                 }
                 Piece::Rest(bytes) => lines.last_mut().unwrap().1.extend_from_slice(bytes),
@@ -358,7 +381,10 @@ mod tests {
     }
 
     fn split(input: &[u8]) -> Vec<Vec<u8>> {
-        input.split_inclusive(|&b| b == b'\n').map(<[u8]>::to_vec).collect()
+        input
+            .split_inclusive(|&b| b == b'\n')
+            .map(<[u8]>::to_vec)
+            .collect()
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //!
 //! # Algorithm
 //!
-//! [`batches`] reads the input in batches of whole lines, cut into chunks of a few hundred
+//! [`batches`](super::batches) reads the input in batches of whole lines, cut into chunks of a few hundred
 //! records that know their first record's number; the chunks of a batch are scanned on
 //! the rayon pool and their outputs written in order. A record is found in its line by
 //! [`locate`]: first by the hand-written scanner of [`scan`], which takes the lines it
@@ -25,6 +25,7 @@
 //! memory of a run is a few batches and at most one such record.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::ops::Range;
@@ -237,8 +238,10 @@ pub(crate) fn find(
             let scanned: Vec<Scanned> = batch
                 .chunks
                 .par_iter()
-                .map_init(Scratch::default, |scratch, chunk| {
-                    find_chunk(&batch.bytes, chunk, name, job, scratch)
+                .map(|chunk| {
+                    SCRATCH.with_borrow_mut(|scratch| {
+                        find_chunk(batch.bytes(), chunk, name, job, scratch)
+                    })
                 })
                 .collect();
             for chunk in &scanned {
@@ -304,7 +307,10 @@ fn find_chunk(
                 let text = &*found.text;
                 if (layout.count || !layout.checks) && Joined::fits(text) {
                     joined.push(text);
-                    pending.push((record, id));
+                    // A count needs no record numbers.
+                    if !layout.count {
+                        pending.push((record, id));
+                    }
                 } else {
                     flush(joined, pending, &mut scanned);
                     scanned.links +=
@@ -316,6 +322,11 @@ fn find_chunk(
     }
     flush(joined, pending, &mut scanned);
     scanned
+}
+
+thread_local! {
+    /// The worker's buffers.
+    static SCRATCH: RefCell<Scratch> = RefCell::default();
 }
 
 /// What a worker keeps from chunk to chunk, so that its buffers grow once.
@@ -347,14 +358,14 @@ pub(crate) fn redact(
                 let scanned: Vec<Scanned> = batch
                     .chunks
                     .par_iter()
-                    .map(|chunk| redact_chunk(&batch.bytes, chunk, job))
+                    .map(|chunk| redact_chunk(batch.bytes(), chunk, job))
                     .collect();
                 for chunk in &scanned {
                     chunk.emit(problems, out)?;
                 }
                 if let Some(record) = batch.long {
                     problems.record(record, &too_long(limits));
-                    out.write_all(&batch.bytes)?;
+                    out.write_all(batch.bytes())?;
                 }
             }
             Piece::Rest(bytes) => out.write_all(bytes)?,
