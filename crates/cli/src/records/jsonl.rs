@@ -390,11 +390,40 @@ enum Held {
 /// is, but for its field's text, redacted. The texts are joined ([`Joined`]) and scanned
 /// at once, but for a long one, redacted alone in its turn.
 fn redact_chunk(bytes: &[u8], chunk: &Chunk, job: &RedactJob<'_>) -> Scanned {
+    REDACT_SCRATCH.with_borrow_mut(|scratch| redact_chunk_with(bytes, chunk, job, scratch))
+}
+
+thread_local! {
+    /// The worker's buffers for `redact`.
+    static REDACT_SCRATCH: RefCell<RedactScratch> = RefCell::default();
+}
+
+/// What a worker keeps from chunk to chunk for `redact`, so that its buffers grow once.
+#[derive(Default)]
+struct RedactScratch {
+    joined: Joined,
+    held: Vec<Held>,
+    redacted: Vec<u8>,
+}
+
+/// [`redact_chunk`] with the worker's buffers.
+fn redact_chunk_with(
+    bytes: &[u8],
+    chunk: &Chunk,
+    job: &RedactJob<'_>,
+    scratch: &mut RedactScratch,
+) -> Scanned {
     let utf8 = chunk_is_utf8(bytes, chunk);
-    let mut scanned = Scanned::default();
-    let mut joined = Joined::default();
-    let mut held: Vec<Held> = Vec::new();
-    let mut redacted = Vec::new();
+    // The output is about as long as the input: made once, not grown by doubling.
+    let mut scanned = Scanned {
+        out: Vec::with_capacity(chunk.span.len() + chunk.span.len() / 8),
+        ..Scanned::default()
+    };
+    let RedactScratch {
+        joined,
+        held,
+        redacted,
+    } = scratch;
     for (record, range) in chunk.lines(bytes) {
         let line = &bytes[range.clone()];
         if blank(line) {
@@ -410,16 +439,16 @@ fn redact_chunk(bytes: &[u8], chunk: &Chunk, job: &RedactJob<'_>) -> Scanned {
                 });
             }
             Ok(found) => {
-                write_held(bytes, &mut held, &mut joined, job, &mut scanned.out);
+                write_held(bytes, held, joined, job, redacted, &mut scanned.out);
                 let text = &*found.text;
                 let links: Vec<_> = job.finder.links_bytes(text).collect();
                 redacted.clear();
-                job.replace(text, 0..text.len(), &links, &mut redacted);
+                job.replace(text, 0..text.len(), &links, redacted);
                 write_line(
                     line,
                     &found.span,
                     !links.is_empty(),
-                    &redacted,
+                    redacted,
                     &mut scanned.out,
                 );
             }
@@ -429,7 +458,7 @@ fn redact_chunk(bytes: &[u8], chunk: &Chunk, job: &RedactJob<'_>) -> Scanned {
             }
         }
     }
-    write_held(bytes, &mut held, &mut joined, job, &mut scanned.out);
+    write_held(bytes, held, joined, job, redacted, &mut scanned.out);
     scanned
 }
 
@@ -439,10 +468,10 @@ fn write_held(
     held: &mut Vec<Held>,
     joined: &mut Joined,
     job: &RedactJob<'_>,
+    redacted: &mut Vec<u8>,
     out: &mut Vec<u8>,
 ) {
     let mut lines = held.drain(..);
-    let mut redacted = Vec::new();
     joined.links(job.finder, |_, texts, text, links| {
         // The lines before this text's, written as they are; then its own.
         for line in lines.by_ref() {
@@ -450,8 +479,10 @@ fn write_held(
                 Held::AsIs(range) => out.extend_from_slice(&bytes[range]),
                 Held::Field { line, span } => {
                     redacted.clear();
-                    job.replace(texts, text, links, &mut redacted);
-                    write_line(&bytes[line], &span, !links.is_empty(), &redacted, out);
+                    if !links.is_empty() {
+                        job.replace(texts, text, links, redacted);
+                    }
+                    write_line(&bytes[line], &span, !links.is_empty(), redacted, out);
                     return;
                 }
             }
