@@ -130,7 +130,19 @@ fn member(
                     c.at += 1;
                     c.string()?
                 }
-                b'-' | b'0'..=b'9' => {
+                // The usual number, digits alone, read here; any other by `number`.
+                b'1'..=b'9' => {
+                    let digits = bytes[at..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_digit())
+                        .count();
+                    match bytes.get(at + digits) {
+                        Some(b'.' | b'e' | b'E') => c.number()?,
+                        _ => c.at = at + digits,
+                    }
+                    false
+                }
+                b'-' | b'0' => {
                     c.number()?;
                     false
                 }
@@ -396,20 +408,18 @@ fn special(bytes: &[u8]) -> Option<usize> {
     end.map(|i| head.len() + i)
 }
 
-/// The bytes of `word` (little-endian) that are `"`, `\` or below 0x20, as the high
-/// bit of each: exact for every byte, so the lowest set bit is the first such byte.
+/// The bytes of `word` (little-endian) that are `"`, `\` or below 0x20, as the high bit
+/// of each, the lowest set bit exact: each test (`b - 1` of a zero byte, `b - 0x20` of a
+/// small one) can mark a byte above one it rightly marked, through its borrow, never one
+/// below, so no false mark lies below the first true one.
 fn special_bytes(word: u64) -> u64 {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    zero_bytes(word ^ (ONES * u64::from(b'"')))
-        | zero_bytes(word ^ (ONES * u64::from(b'\\')))
-        | zero_bytes(word & (ONES * 0xe0))
-}
-
-/// The zero bytes of `x`, as the high bit of each, exactly (no carry between bytes:
-/// `(b & 0x7f) + 0x7f` is at most 0xfe).
-fn zero_bytes(x: u64) -> u64 {
-    const LOW7: u64 = u64::from_ne_bytes([0x7f; 8]);
-    !(((x & LOW7) + LOW7) | x) & !LOW7
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x;
+    let quote = zero(word ^ (ONES * u64::from(b'"')));
+    let backslash = zero(word ^ (ONES * u64::from(b'\\')));
+    let control = word.wrapping_sub(ONES * 0x20) & !word;
+    (quote | backslash | control) & HIGH
 }
 
 /// The text of the string `found`, as bytes (UTF-8): borrowed from the line when it has
@@ -488,4 +498,50 @@ pub(crate) fn text(raw: &str) -> Option<Cow<'_, str>> {
 fn push(to: &mut String, c: char, used: usize) -> usize {
     to.push(c);
     used
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// [`special`], a byte at a time.
+    fn special_by_bytes(bytes: &[u8]) -> Option<usize> {
+        bytes
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+    }
+
+    #[test]
+    fn the_first_special_byte_is_found_in_every_place() {
+        // Each special byte, and the bytes whose tests borrow or sit next to them, at
+        // every offset of the eight-byte words, the head and the rest.
+        for len in [0, 1, 7, 8, 9, 63, 64, 65, 100, 200] {
+            for at in 0..len {
+                for special_byte in [b'"', b'\\', 0, 0x1f, b'\n', b'\t'] {
+                    for filler in [b'a', 0x20, 0x21, 0x5b, 0x5d, 0x80, 0xa0, 0xe0, 0xff] {
+                        let mut bytes = vec![filler; len];
+                        bytes[at] = special_byte;
+                        // A later special byte must not be taken for the first.
+                        if at + 1 < len {
+                            bytes[len - 1] = b'"';
+                        }
+                        assert_eq!(special(&bytes), Some(at), "{bytes:?}");
+                    }
+                }
+            }
+            assert_eq!(special(&vec![b'a'; len]), None);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn special_is_the_first_quote_backslash_or_control(
+            bytes in proptest::collection::vec(prop_oneof![
+                Just(b'"'), Just(b'\\'), 0u8..0x20, 0x20u8..=0xff, 0x20u8..=0xff, 0x20u8..=0xff,
+            ], 0..160)
+        ) {
+            prop_assert_eq!(special(&bytes), special_by_bytes(&bytes));
+        }
+    }
 }
