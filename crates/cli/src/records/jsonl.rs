@@ -36,7 +36,7 @@ use serde_json::value::RawValue;
 
 use super::batches::{for_each_piece, Chunk, Limits, Piece};
 use super::joined::Joined;
-use super::render::Id;
+use super::render::{Id, Of};
 use super::scan;
 use super::{FindJob, Problems, RedactJob, Scanned};
 use crate::flags::FieldPath;
@@ -289,7 +289,12 @@ fn find_chunk(
                     let (record, id) = &pending[i];
                     for link in links {
                         let out = &mut scanned.out;
-                        layout.link(out, name, *record, id.as_ref(), bytes, text.start, link);
+                        let of = Of {
+                            name,
+                            record: *record,
+                            id: id.as_ref(),
+                        };
+                        layout.link(out, of, bytes, text.start, link);
                     }
                     scanned.links += links.len();
                 });
@@ -313,8 +318,15 @@ fn find_chunk(
                     }
                 } else {
                     flush(joined, pending, &mut scanned);
-                    scanned.links +=
-                        layout.record(&mut scanned.out, name, record, id.as_ref(), text);
+                    scanned.links += layout.record(
+                        &mut scanned.out,
+                        Of {
+                            name,
+                            record,
+                            id: id.as_ref(),
+                        },
+                        text,
+                    );
                 }
             }
             Err(problem) => scanned.problems.push((record, problem)),

@@ -42,7 +42,7 @@ use parquet::file::properties::WriterProperties;
 use parquet::schema::types::SchemaDescriptor;
 use rayon::prelude::*;
 
-use super::render::Id;
+use super::render::{Id, Of};
 use super::{FindJob, Problems, RedactJob, Scanned};
 use crate::flags::FieldPath;
 use crate::render::Name;
@@ -265,9 +265,15 @@ pub(crate) fn find(
                             ids(i)
                         }
                     });
-                    scanned.links +=
-                        job.layout
-                            .record(&mut scanned.out, name, record, id.as_ref(), text(i));
+                    scanned.links += job.layout.record(
+                        &mut scanned.out,
+                        Of {
+                            name,
+                            record,
+                            id: id.as_ref(),
+                        },
+                        text(i),
+                    );
                 }
                 scanned
             })

@@ -59,6 +59,14 @@ impl Id {
     }
 }
 
+/// The record a link is of: its input's name, its number, its id (when asked).
+#[derive(Clone, Copy)]
+pub(crate) struct Of<'a> {
+    pub(crate) name: &'a Name,
+    pub(crate) record: u64,
+    pub(crate) id: Option<&'a Id>,
+}
+
 /// How the links of a record are written.
 pub(crate) struct Layout<'a> {
     pub(crate) finder: &'a LinkFinder,
@@ -74,62 +82,46 @@ pub(crate) struct Layout<'a> {
 }
 
 impl Layout<'_> {
-    /// Appends the lines of the links of `text`, the field of record `record` (whose id is
-    /// `id`) of the input `name`, to `out`; returns the number of links.
-    pub(crate) fn record(
-        &self,
-        out: &mut Vec<u8>,
-        name: &Name,
-        record: u64,
-        id: Option<&Id>,
-        text: &[u8],
-    ) -> usize {
+    /// Appends the lines of the links of `text`, the field of the record `of`, to `out`;
+    /// returns the number of links.
+    pub(crate) fn record(&self, out: &mut Vec<u8>, of: Of<'_>, text: &[u8]) -> usize {
         if self.count {
             return self.finder.links_bytes(text).count();
         }
         let mut n = 0;
         for link in self.finder.links_bytes(text) {
             n += 1;
-            self.link(out, name, record, id, text, 0, &link);
+            self.link(out, of, text, 0, &link);
         }
         n
     }
 
-    /// Appends the line of `link`, found in `bytes` where the text of record `record`
+    /// Appends the line of `link`, found in `bytes` where the text of the record `of`
     /// starts at `base` (offsets are written less `base`). With `checks`, `bytes` must be
     /// the record's text alone (`base` 0): the checks read the text around the link.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn link(
         &self,
         out: &mut Vec<u8>,
-        name: &Name,
-        record: u64,
-        id: Option<&Id>,
+        of: Of<'_>,
         bytes: &[u8],
         base: usize,
         link: &Link,
     ) {
         debug_assert!(!self.checks || base == 0);
-        let id = id.filter(|_| self.id);
+        let of = Of {
+            id: of.id.filter(|_| self.id),
+            ..of
+        };
         match self.format {
-            Format::Jsonl => self.json(out, name, record, id, bytes, base, link),
-            Format::Tsv => self.tsv(out, name, record, id, bytes, base, link),
+            Format::Jsonl => self.json(out, of, bytes, base, link),
+            Format::Tsv => self.tsv(out, of, bytes, base, link),
             // Marked is refused with --field.
-            Format::Text | Format::Marked => self.text(out, name, record, id, bytes, base, link),
+            Format::Text | Format::Marked => self.text(out, of, bytes, base, link),
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn text(
-        &self,
-        out: &mut Vec<u8>,
-        name: &Name,
-        record: u64,
-        id: Option<&Id>,
-        text: &[u8],
-        base: usize,
-        link: &Link,
-    ) {
+    fn text(&self, out: &mut Vec<u8>, of: Of<'_>, text: &[u8], base: usize, link: &Link) {
+        let Of { name, record, id } = of;
         let palette = Palette::new(self.color);
         if self.named {
             palette.paint(out, Palette::FILE, name.text.as_bytes());
@@ -148,17 +140,8 @@ impl Layout<'_> {
         crate::find::link_and_checks(out, palette, text, link, self.checks);
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn json(
-        &self,
-        out: &mut Vec<u8>,
-        name: &Name,
-        record: u64,
-        id: Option<&Id>,
-        text: &[u8],
-        base: usize,
-        link: &Link,
-    ) {
+    fn json(&self, out: &mut Vec<u8>, of: Of<'_>, text: &[u8], base: usize, link: &Link) {
+        let Of { name, record, id } = of;
         out.extend_from_slice(b"{\"file\":");
         out.extend_from_slice(name.json.as_bytes());
         out.extend_from_slice(b",\"record\":");
@@ -188,17 +171,8 @@ impl Layout<'_> {
         out.extend_from_slice(b"}\n");
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn tsv(
-        &self,
-        out: &mut Vec<u8>,
-        name: &Name,
-        record: u64,
-        id: Option<&Id>,
-        text: &[u8],
-        base: usize,
-        link: &Link,
-    ) {
+    fn tsv(&self, out: &mut Vec<u8>, of: Of<'_>, text: &[u8], base: usize, link: &Link) {
+        let Of { name, record, id } = of;
         out.extend_from_slice(name.text.as_bytes());
         out.push(b'\t');
         decimal(out, record);
