@@ -42,8 +42,8 @@ use pyo3::types::{PyCapsule, PyTuple};
 use super::offsets::CodePoints;
 use linkscan::LinkFinder;
 
-pub(crate) const SCHEMA_NAME: &CStr = c"arrow_schema";
-pub(crate) const ARRAY_NAME: &CStr = c"arrow_array";
+const SCHEMA_NAME: &CStr = c"arrow_schema";
+const ARRAY_NAME: &CStr = c"arrow_array";
 
 /// The links of a batch of rows, exported through `__arrow_c_array__` as a struct array
 /// (a record batch for pyarrow).
@@ -63,18 +63,22 @@ impl ArrowLinks {
     ) -> PyResult<Bound<'py, PyTuple>> {
         // The schema is fixed; a requested one is a hint the protocol lets us ignore.
         let _ = requested_schema;
-        let (array, schema) =
-            to_ffi(&self.links.to_data()).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        // Each capsule owns its struct; dropping one that the consumer did not move out
-        // calls its release callback (the `Drop` of the FFI structs).
-        let schema = PyCapsule::new_with_value(py, schema, SCHEMA_NAME)?;
-        let array = PyCapsule::new_with_value(py, array, ARRAY_NAME)?;
-        PyTuple::new(py, [schema.into_any(), array.into_any()])
+        export(py, &self.links.to_data())
     }
 
     fn __len__(&self) -> usize {
         self.links.len()
     }
+}
+
+/// `data` exported through the Arrow PyCapsule protocol: the schema's capsule and the
+/// array's. Each capsule owns its struct; dropping one that the consumer did not move out
+/// calls its release callback (the `Drop` of the FFI structs).
+pub(crate) fn export<'py>(py: Python<'py>, data: &ArrayData) -> PyResult<Bound<'py, PyTuple>> {
+    let (array, schema) = to_ffi(data).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let schema = PyCapsule::new_with_value(py, schema, SCHEMA_NAME)?;
+    let array = PyCapsule::new_with_value(py, array, ARRAY_NAME)?;
+    PyTuple::new(py, [schema.into_any(), array.into_any()])
 }
 
 /// The chunks of `array`, each moved out of its capsules and checked ([`import_chunk`]);

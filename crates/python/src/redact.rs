@@ -22,7 +22,6 @@
 
 use std::sync::Arc;
 
-use arrow_array::ffi::to_ffi;
 use arrow_array::{
     Array, ArrayRef, GenericStringArray, LargeStringArray, OffsetSizeTrait, StringArray,
     StringViewArray,
@@ -32,9 +31,9 @@ use arrow_data::ArrayData;
 use arrow_schema::DataType;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyCapsule, PyString, PyTuple};
+use pyo3::types::{PyString, PyTuple};
 
-use super::arrow::{import_chunks, ARRAY_NAME, SCHEMA_NAME};
+use super::arrow::{export, import_chunks};
 use linkscan::LinkFinder;
 use linkscan_replace::{Replacer, Template};
 
@@ -88,11 +87,7 @@ impl ArrowStrings {
     ) -> PyResult<Bound<'py, PyTuple>> {
         // The type is that of the input; a requested one is a hint the protocol lets us ignore.
         let _ = requested_schema;
-        let (array, schema) =
-            to_ffi(&self.array.to_data()).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let schema = PyCapsule::new_with_value(py, schema, SCHEMA_NAME)?;
-        let array = PyCapsule::new_with_value(py, array, ARRAY_NAME)?;
-        PyTuple::new(py, [schema.into_any(), array.into_any()])
+        export(py, &self.array.to_data())
     }
 
     fn __len__(&self) -> usize {
