@@ -59,7 +59,8 @@
 //!   [`MAX_REPLIES_SHOWN`] replies, a feed [`FEED_ENTRIES`] entries of [`ENTRY_TEXT`]
 //!   bytes of text at most; only the front page grows, by a row per month.
 //! * Memory: a row per message of at most a few KiB ([`MAX_ROW_FIELD`] per field), whatever
-//!   the message; the pages are written as they come. A thread page copies each text from
+//!   the message; the pages are written as they come; the gzip members of the downloads
+//!   are held up to 32 MiB in all, the rest in a scratch file (`members`). A thread page copies each text from
 //!   its message's page, streamed, never held whole.
 //! * Every text from a message is HTML-escaped; the only `href`s are the pages of this
 //!   folder (names made of digits and fixed letters) and the links the detector made, each
