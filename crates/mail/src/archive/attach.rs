@@ -26,7 +26,7 @@
 //!
 //! # Invariants
 //!
-//! * A file is written as pages are ([`create_replacing`]): never through a link; the
+//! * A file is written as pages are (`files::create_named`): never through a link; the
 //!   folders `a` and `a/NNNNN` are real folders (a link or a file in their place is
 //!   removed first). The folder of a message holds exactly its attachments of this run:
 //!   any other file there is removed, and a message with none has no folder.
@@ -42,7 +42,7 @@ use crate::{ScannedMessage, TextPart};
 use linkscan::display::escape_bidi_controls;
 use linkscan::html::write_escaped;
 
-use super::files::create_replacing;
+use super::files::create_named;
 use super::page::{human_size, obfuscated_text, scrub, write_linkified, Style};
 use super::Addresses;
 
@@ -193,13 +193,16 @@ fn real_folder(path: &Path) -> io::Result<()> {
 
 /// Writes the kept attachments of message `global` (`names` from [`file_names`]) to its
 /// folder under `dir`, and removes anything else there; a message with none has no
-/// folder. Returns how many files were written.
+/// folder. In a `fresh` folder (`fresh`) there is nothing else: the files are created
+/// with no lookup before, and nothing is looked for to remove. Returns how many files
+/// were written.
 pub(crate) fn write_files(
     dir: &Path,
     global: usize,
     m: &ScannedMessage,
     names: &[Option<String>],
     addresses: Addresses,
+    fresh: bool,
 ) -> io::Result<usize> {
     let folder = dir.join(folder(global));
     let mut written = Vec::new();
@@ -213,7 +216,7 @@ pub(crate) fn write_files(
         }
         let path = folder.join(name);
         let text_file = is_text_file(name);
-        let mut out = create_replacing(&path)?;
+        let mut out = create_named(&path, fresh)?;
         let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
         match std::str::from_utf8(data) {
             Ok(text) if addresses == Addresses::Obfuscate && text_file => {
@@ -225,7 +228,9 @@ pub(crate) fn write_files(
         out.finish()?;
         written.push(name.as_str());
     }
-    remove_others(&folder, &written)?;
+    if !fresh {
+        remove_others(&folder, &written)?;
+    }
     Ok(written.len())
 }
 

@@ -40,21 +40,24 @@ pub(crate) fn raw_name(global: usize) -> String {
 }
 
 /// Writes the download of message `global` (`m`'s bytes) into `dir` when downloads are
-/// `offered`, or removes one left there; returns its length when written.
+/// `offered`, or removes one left there; returns its length when written. In a `fresh`
+/// folder (`fresh`) the name is free: the file is created at once, and there is nothing
+/// to keep or remove.
 pub(crate) fn write_raw(
     dir: &Path,
     global: usize,
     m: &ScannedMessage,
     offered: bool,
+    fresh: bool,
 ) -> io::Result<Option<u64>> {
     let path = dir.join(raw_name(global));
     match m.raw() {
         Some(raw) if offered => {
-            write_if_changed(&path, raw)?;
+            write_if_changed(&path, raw, fresh)?;
             Ok(Some(raw.len() as u64))
         }
         _ => {
-            if fs::symlink_metadata(&path).is_ok() {
+            if !fresh && fs::symlink_metadata(&path).is_ok() {
                 fs::remove_file(&path)
                     .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
             }

@@ -11,6 +11,11 @@
 //!   A reader may see it half written while the run writes it; a run that stops before
 //!   its end leaves no state file (the state is removed before the first file is
 //!   written and written last), so the next `--update` builds the folder whole.
+//! * A name is looked up before its file is created, unless the run knows it free: the
+//!   folder was fresh (`fresh`: it held nothing but the lock when the run began) and the
+//!   run writes the name for the first time ([`create_named`]). An empty folder then costs
+//!   one create per file and no lookup; a name taken all the same fails the exclusive
+//!   create and is replaced as below.
 //! * A file whose name is taken (a page of an earlier run, a symbolic link, anything) is
 //!   created exclusively under `.NAME.tmp` beside its name and renamed there once whole:
 //!   a symbolic link at the name is replaced, what it points to is never written; a
@@ -131,7 +136,7 @@ pub(crate) fn lock(dir: &Path) -> io::Result<File> {
 }
 
 /// A file being written at `path`, created there when the name was free, else to a fresh
-/// temporary name beside it; [`Replacing::finish`] renames the latter to `path`.
+/// temporary name beside it ([`create_named`]); [`Replacing::finish`] renames the latter to `path`.
 ///
 /// Dropped without [`Replacing::finish`] (a write failed, the run stopped), it removes
 /// what it created, so a failed run leaves no file of its own half written.
@@ -149,11 +154,17 @@ pub(crate) struct Replacing {
 /// created exclusively (a leftover of an earlier run is removed first, a link itself and
 /// not its target), and [`Replacing::finish`] renames it over `path`. A rename replaces
 /// a link at `path`, never what it points to.
-pub(crate) fn create_replacing(path: &Path) -> io::Result<Replacing> {
+///
+/// The name is looked up first unless the caller knows it `free`: the run's folder was
+/// fresh (`fresh`) and the run has not written this name yet. A name known free is
+/// created at once; were it taken all the same, the exclusive create fails and the file
+/// is written beside it and renamed over it, as over any taken name.
+pub(crate) fn create_named(path: &Path, free: bool) -> io::Result<Replacing> {
     let create_new = |at: &Path| File::options().write(true).create_new(true).open(at);
-    // Looked up first: a lookup shares the folder, while a create that fails on a taken
-    // name still holds the folder's lock alone (the threads writing pages wait on it).
-    if fs::symlink_metadata(path).is_err_and(|e| e.kind() == io::ErrorKind::NotFound) {
+    // Looked up first unless known free: a lookup shares the folder, while a create that
+    // fails on a taken name still holds the folder's lock alone (the threads writing pages
+    // wait on it).
+    if free || fs::symlink_metadata(path).is_err_and(|e| e.kind() == io::ErrorKind::NotFound) {
         match create_new(path) {
             Ok(file) => {
                 return Ok(Replacing {
@@ -184,9 +195,15 @@ pub(crate) fn create_replacing(path: &Path) -> io::Result<Replacing> {
     })
 }
 
-/// Writes `bytes` as the whole of `path` ([`create_replacing`]).
+/// Writes `bytes` as the whole of `path` ([`create_named`], the name looked up first).
 pub(crate) fn write_replacing(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut out = create_replacing(path)?;
+    write_named(path, bytes, false)
+}
+
+/// Writes `bytes` as the whole of `path`, whose name is known `free` or not
+/// ([`create_named`]): in one write when the name is free.
+pub(crate) fn write_named(path: &Path, bytes: &[u8], free: bool) -> io::Result<()> {
+    let mut out = create_named(path, free)?;
     out.write_all(bytes)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
     out.finish()
@@ -196,12 +213,13 @@ pub(crate) fn write_replacing(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// holds them already (read without following a link, as [`read_plain`] does); returns
 /// whether it wrote. A build into a folder that holds one already replaces only the
 /// files that change: a file replaced costs the file system a new inode and the old
-/// one's removal, a file read costs a copy.
-pub(crate) fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<bool> {
-    if read_plain(path, bytes.len() as u64).is_ok_and(|old| old == bytes) {
+/// one's removal, a file read costs a copy. A name known `free` ([`create_named`]) is
+/// neither read nor looked up: the file is created at once, in one write.
+pub(crate) fn write_if_changed(path: &Path, bytes: &[u8], free: bool) -> io::Result<bool> {
+    if !free && read_plain(path, bytes.len() as u64).is_ok_and(|old| old == bytes) {
         return Ok(false);
     }
-    write_replacing(path, bytes)?;
+    write_named(path, bytes, free)?;
     Ok(true)
 }
 
@@ -209,16 +227,33 @@ pub(crate) fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<bool> {
 /// symbolic link found there instead (put since) is an error, never written through.
 pub(crate) fn append(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+    let link = || {
+        named(io::Error::other(
+            "a symbolic link replaced the page being written",
+        ))
+    };
+    let mut options = File::options();
+    options.append(true);
+    // On unix the open itself refuses a link (`O_NOFOLLOW`: `ELOOP`), with no lookup
+    // before it; elsewhere the name is looked up first.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    #[cfg(not(unix))]
     if fs::symlink_metadata(path)
         .map_err(named)?
         .file_type()
         .is_symlink()
     {
-        return Err(named(io::Error::other(
-            "a symbolic link replaced the page being written",
-        )));
+        return Err(link());
     }
-    let mut file = File::options().append(true).open(path).map_err(named)?;
+    let mut file = match options.open(path) {
+        #[cfg(unix)]
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(link()),
+        other => other.map_err(named)?,
+    };
     file.write_all(bytes).map_err(named)
 }
 
@@ -232,6 +267,8 @@ pub(crate) struct Output<'a> {
     pub(crate) pages: BTreeMap<String, u64>,
     /// How many were written (the others were as they are already).
     pub(crate) written: usize,
+    /// The folder was fresh (`fresh`): each page's name is free.
+    pub(crate) fresh: bool,
 }
 
 impl<'a> Output<'a> {
@@ -241,10 +278,11 @@ impl<'a> Output<'a> {
             before,
             pages: BTreeMap::new(),
             written: 0,
+            fresh: false,
         }
     }
 
-    /// Writes page `name` ([`write_replacing`]), unless the last run wrote it as it is.
+    /// Writes page `name` ([`write_named`]), unless the last run wrote it as it is.
     pub(crate) fn put(&mut self, name: String, bytes: &[u8]) -> io::Result<()> {
         let hash = super::hash::hash(bytes);
         let path = self.dir.join(&name);
@@ -252,7 +290,7 @@ impl<'a> Output<'a> {
             && fs::symlink_metadata(&path)
                 .is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64);
         if !same {
-            write_replacing(&path, bytes)?;
+            write_named(&path, bytes, self.fresh)?;
             self.written += 1;
         }
         self.pages.insert(name, hash);
@@ -284,7 +322,7 @@ impl Output<'_> {
         let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
         let mut out = Hashing::new(io::BufWriter::with_capacity(
             1 << 16,
-            create_replacing(&path)?,
+            create_named(&path, self.fresh)?,
         ));
         write(&mut out).map_err(named)?;
         let hash = out.hash.finish();
@@ -514,7 +552,7 @@ mod tests {
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         let page = dir.join("00001.html");
-        let mut out = create_replacing(&page).unwrap();
+        let mut out = create_named(&page, false).unwrap();
         out.write_all(b"<p>half").unwrap();
         drop(out);
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 0);
@@ -547,14 +585,14 @@ mod tests {
         fs::create_dir_all(&dir).unwrap();
         let page = dir.join("00001.html");
         let temporary = dir.join(".00001.html.tmp");
-        let mut out = create_replacing(&page).unwrap();
+        let mut out = create_named(&page, false).unwrap();
         out.write_all(b"<p>one").unwrap();
         out.flush().unwrap();
         assert!(!temporary.exists());
         assert_eq!(fs::read(&page).unwrap(), b"<p>one");
         out.finish().unwrap();
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
-        let mut out = create_replacing(&page).unwrap();
+        let mut out = create_named(&page, false).unwrap();
         out.write_all(b"<p>two").unwrap();
         out.flush().unwrap();
         assert_eq!(fs::read(&temporary).unwrap(), b"<p>two");
@@ -563,7 +601,7 @@ mod tests {
         assert_eq!(fs::read(&page).unwrap(), b"<p>two");
         assert!(!temporary.exists());
         // Unfinished over a taken name: the old page stays, the temporary file goes.
-        let mut out = create_replacing(&page).unwrap();
+        let mut out = create_named(&page, false).unwrap();
         out.write_all(b"<p>th").unwrap();
         drop(out);
         assert_eq!(fs::read(&page).unwrap(), b"<p>two");
@@ -579,11 +617,11 @@ mod tests {
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         let path = dir.join("00001.txt");
-        assert!(write_if_changed(&path, b"one").unwrap());
-        assert!(!write_if_changed(&path, b"one").unwrap());
-        assert!(write_if_changed(&path, b"on").unwrap());
+        assert!(write_if_changed(&path, b"one", false).unwrap());
+        assert!(!write_if_changed(&path, b"one", false).unwrap());
+        assert!(write_if_changed(&path, b"on", false).unwrap());
         assert_eq!(fs::read(&path).unwrap(), b"on");
-        assert!(write_if_changed(&path, b"no").unwrap());
+        assert!(write_if_changed(&path, b"no", false).unwrap());
         assert_eq!(fs::read(&path).unwrap(), b"no");
         #[cfg(unix)]
         {
@@ -591,13 +629,69 @@ mod tests {
             fs::write(&target, "no").unwrap();
             fs::remove_file(&path).unwrap();
             std::os::unix::fs::symlink(&target, &path).unwrap();
-            assert!(write_if_changed(&path, b"no").unwrap());
+            assert!(write_if_changed(&path, b"no", false).unwrap());
             assert!(!fs::symlink_metadata(&path)
                 .unwrap()
                 .file_type()
                 .is_symlink());
             assert_eq!(fs::read(&target).unwrap(), b"no");
         }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A name said to be free but taken all the same (a file, a symbolic link put there
+    /// since the folder was found fresh) is replaced as any taken name: the file's bytes
+    /// are the new ones, the link's target is untouched, and no temporary file stays.
+    #[test]
+    fn a_name_said_free_but_taken_is_replaced() {
+        let dir = std::env::temp_dir().join(format!("linkscan-said-free-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let page = dir.join("00001.html");
+        write_named(&page, b"<p>one", true).unwrap();
+        write_named(&page, b"<p>two", true).unwrap();
+        assert_eq!(fs::read(&page).unwrap(), b"<p>two");
+        let raw = dir.join("00001.txt");
+        fs::write(&raw, "old").unwrap();
+        assert!(
+            write_if_changed(&raw, b"old", true).unwrap(),
+            "free: not read, written"
+        );
+        assert_eq!(fs::read(&raw).unwrap(), b"old");
+        #[cfg(unix)]
+        {
+            let target = dir.join("precious.txt");
+            fs::write(&target, "keep me").unwrap();
+            fs::remove_file(&page).unwrap();
+            std::os::unix::fs::symlink(&target, &page).unwrap();
+            write_named(&page, b"<p>three", true).unwrap();
+            assert_eq!(fs::read_to_string(&target).unwrap(), "keep me");
+            assert!(!fs::symlink_metadata(&page)
+                .unwrap()
+                .file_type()
+                .is_symlink());
+            assert_eq!(fs::read(&page).unwrap(), b"<p>three");
+            // Appending refuses a link put in the page's place, and writes nothing there.
+            fs::remove_file(&page).unwrap();
+            std::os::unix::fs::symlink(&target, &page).unwrap();
+            let err = append(&page, b"end").unwrap_err();
+            assert!(
+                err.to_string().contains("a symbolic link replaced"),
+                "{err}"
+            );
+            assert_eq!(fs::read_to_string(&target).unwrap(), "keep me");
+            fs::remove_file(&target).unwrap();
+            fs::remove_file(&page).unwrap();
+            fs::write(&page, "<p>").unwrap();
+            append(&page, b"end").unwrap();
+            assert_eq!(fs::read(&page).unwrap(), b"<p>end");
+        }
+        let mut left: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["00001.html", "00001.txt"]);
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -32,7 +32,7 @@ use std::io::{self, BufReader};
 use std::path::Path;
 
 use super::download::raw_name;
-use super::files::create_replacing;
+use super::files::create_named;
 use super::members::{self, Members};
 use super::rows::{Plan, Row};
 
@@ -56,8 +56,8 @@ struct Mbox {
 
 /// Writes the mboxes of `plan`'s threads and months into `dir` (see the
 /// [module](self) documentation), `rows` the archive's, those before `kept` unchanged
-/// since the last run, `made` the members this run made; removes those an earlier run
-/// left that this one does not have.
+/// since the last run, `made` the members this run made, `fresh` whether the folder
+/// was fresh (`fresh`); removes those an earlier run left that this one does not have.
 /// With `enabled` false (addresses obfuscated) writes none. Returns how many were
 /// written and how many removed.
 pub(crate) fn write(
@@ -67,6 +67,7 @@ pub(crate) fn write(
     kept: usize,
     made: &Members,
     enabled: bool,
+    fresh: bool,
 ) -> io::Result<(usize, usize)> {
     let mut all = Vec::new();
     if enabled {
@@ -94,7 +95,7 @@ pub(crate) fn write(
             m.changed || !fs::symlink_metadata(dir.join(&m.name)).is_ok_and(|f| f.is_file())
         })
         .collect();
-    let one = |m: &&Mbox| write_one(dir, m, made);
+    let one = |m: &&Mbox| write_one(dir, m, made, fresh);
     #[cfg(feature = "parallel")]
     let results: Vec<io::Result<()>> = {
         use rayon::prelude::*;
@@ -109,11 +110,12 @@ pub(crate) fn write(
     Ok((todo.len(), removed))
 }
 
-/// Writes one mbox: the members of its messages, one after the other.
-fn write_one(dir: &Path, mbox: &Mbox, made: &Members) -> io::Result<()> {
+/// Writes one mbox: the members of its messages, one after the other; in a `fresh`
+/// folder its name is free (`files::create_named`).
+fn write_one(dir: &Path, mbox: &Mbox, made: &Members, fresh: bool) -> io::Result<()> {
     let path = dir.join(&mbox.name);
     let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
-    let mut out = io::BufWriter::with_capacity(1 << 16, create_replacing(&path)?);
+    let mut out = io::BufWriter::with_capacity(1 << 16, create_named(&path, fresh)?);
     let mut any = false;
     for &global in &mbox.messages {
         if made.copy(global, &mut out).map_err(named)? {

@@ -59,7 +59,8 @@
 //!   [`MAX_REPLIES_SHOWN`] replies, a feed [`FEED_ENTRIES`] entries of [`ENTRY_TEXT`]
 //!   bytes of text at most; only the front page grows, by a row per month.
 //! * Memory: a row per message of at most a few KiB ([`MAX_ROW_FIELD`] per field), whatever
-//!   the message; the pages are written as they come. A thread page copies each text from
+//!   the message; the pages are written as they come; the gzip members of the downloads
+//!   are held up to 32 MiB in all, the rest in a scratch file (`members`). A thread page copies each text from
 //!   its message's page, streamed, never held whole.
 //! * Every text from a message is HTML-escaped; the only `href`s are the pages of this
 //!   folder (names made of digits and fixed letters) and the links the detector made, each
@@ -91,7 +92,7 @@
 //! `parallel`), and those they use: `body` (a message's body: its parts and
 //! attachments), `attach`, `download`, `mboxes` (and the gzip members they are made of,
 //! `members`), `text`, `page`, `links`, `threads`,
-//! `date`, `state`, `files` and `hash`.
+//! `date`, `state`, `files` (and whether the folder was empty, `fresh`) and `hash`.
 //!
 //! ```
 //! use linkscan_mail::archive::Archive;
@@ -131,6 +132,7 @@ pub(crate) mod date;
 mod download;
 mod feeds;
 mod files;
+mod fresh;
 mod front;
 mod hash;
 mod heads;
@@ -159,7 +161,7 @@ use linkscan::html::Linkifier;
 pub use attach::{Attachments, DEFAULT_ATTACHMENT_LIMIT};
 pub use feeds::{CUT, ENTRY_TEXT, FEED_ENTRIES};
 pub use files::LOCK_FILE;
-use files::{create_replacing, file_name, page_name, write_replacing, Output};
+use files::{create_named, file_name, page_name, write_replacing, Output};
 use page::{passes_checks, Style};
 pub use rows::ArchivedMessage;
 use rows::{Plan, Row};
@@ -329,6 +331,9 @@ pub struct Archive {
     members: members::Members,
     /// Pagefind, when the archive is searchable ([`Archive::search`]).
     search: Option<Pagefind>,
+    /// The folder held nothing but the lock when the run took it (`fresh`): the names
+    /// the run writes the first time are free, created with no lookup before.
+    fresh: bool,
     /// The folder's lock ([`LOCK_FILE`]), held as long as the archive is.
     _lock: fs::File,
 }
@@ -347,6 +352,7 @@ impl Archive {
         fs::create_dir_all(&dir)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
         let lock = files::lock(&dir)?;
+        let fresh = fresh::is_fresh(&dir);
         let members = members::Members::new(&dir);
         Ok(Archive {
             dir,
@@ -368,6 +374,7 @@ impl Archive {
             stale_state: Once::new(),
             members,
             search: None,
+            fresh,
             _lock: lock,
         })
     }
@@ -514,8 +521,8 @@ impl Archive {
             Attachments::None => vec![None; m.skipped().len()],
             _ => attach::file_names(m, self.addresses),
         };
-        attach::write_files(&self.dir, global, m, &names, self.addresses)?;
-        let raw = download::write_raw(&self.dir, global, m, self.offers_downloads())?;
+        attach::write_files(&self.dir, global, m, &names, self.addresses, self.fresh)?;
+        let raw = download::write_raw(&self.dir, global, m, self.offers_downloads(), self.fresh)?;
         if let (Some(_), Some(bytes)) = (raw, m.raw()) {
             self.members.add(global, bytes)?;
         }
@@ -613,7 +620,7 @@ impl Archive {
     ) -> io::Result<(u64, u64)> {
         let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
         let mut out = Counted {
-            inner: io::BufWriter::with_capacity(1 << 16, create_replacing(path)?),
+            inner: io::BufWriter::with_capacity(1 << 16, create_named(path, self.fresh)?),
             written: 0,
         };
         let text_start = self
@@ -678,6 +685,7 @@ impl Archive {
         let kept = before.as_ref().map_or(0, |b| b.messages);
         let messages_written = self.link_pages(&plan, kept)?;
         let mut output = Output::new(&self.dir, before.as_ref().map(|b| &b.pages));
+        output.fresh = self.fresh;
         self.write_threads(&plan, &name, &mut output)?;
         self.write_feeds(&plan, &name, &mut output)?;
         self.write_months(&plan, &name, &mut output)?;
@@ -707,6 +715,7 @@ impl Archive {
             kept,
             &made,
             self.offers_downloads(),
+            self.fresh,
         )?;
         drop(made);
         let mut names: HashSet<String> = pages.keys().cloned().collect();
