@@ -195,7 +195,12 @@ pub(crate) fn read_batches(
         carry.clear();
         let mut failed = fill(&mut reader, &mut buffer, &mut len, limits.batch, &mut eof).err();
         let mut end = memchr::memrchr(b'\n', &buffer[..len]).map(|i| i + 1);
-        // A line longer than a batch: read on to its line feed, up to the limit.
+        // A line longer than a batch: read on to its line feed, up to the limit, into
+        // room for the limit made at once (its pages are touched only as they are read
+        // into), not grown by doubling, which left the freed halves to the allocator.
+        if end.is_none() && !eof && failed.is_none() && len < limits.record {
+            buffer.reserve_exact(limits.record - buffer.len());
+        }
         while end.is_none() && !eof && failed.is_none() && len < limits.record {
             let from = len;
             let target = from.saturating_add(limits.batch).min(limits.record);
