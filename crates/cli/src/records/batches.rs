@@ -100,7 +100,9 @@ pub(crate) struct Chunk {
 
 impl Chunk {
     /// The chunk's lines in `bytes` (the batch's), each with its number and its span
-    /// (its line feed included, if it has one).
+    /// (its line feed included, if it has one), as the tests read them (the records are
+    /// read by `jsonl`'s walk).
+    #[cfg(test)]
     pub(crate) fn lines<'a>(
         &self,
         bytes: &'a [u8],

@@ -5,8 +5,12 @@
 //!
 //! [`batches`](super::batches) reads the input in batches of whole lines, cut into chunks of a few hundred
 //! records that know their first record's number; the chunks of a batch are scanned on
-//! the rayon pool and their outputs written in order. A record is found in its line by
-//! [`locate`]: first by the hand-written scanner of [`scan`], which takes the lines it
+//! the rayon pool and their outputs written in order. A chunk's records are walked by
+//! [`Records`]: a record of one of the few shapes learned from the chunk's lines
+//! ([`Shape`]: the same members in the same order, the same white space) is read by
+//! comparing the bytes between its values and checking the values, its line not cut
+//! first; any other line is cut at its line feed and its field found by [`locate`]:
+//! first by the hand-written scanner of [`scan`], which takes the lines it
 //! can check fully (nearly all) and leaves the others to `serde_json`, with the same
 //! result either way ([`locate_by_serde`]: the line is read as a JSON object by a visitor
 //! ([`Member`]) that keeps the raw text ([`RawValue`]) of the one member it looks for and
@@ -38,6 +42,7 @@ use super::batches::{for_each_piece, Chunk, Limits, Piece};
 use super::joined::Joined;
 use super::render::{Id, Of};
 use super::scan;
+use super::shape::Shape;
 use super::{FindJob, Problems, RedactJob, Scanned};
 use crate::flags::FieldPath;
 use crate::render::Name;
@@ -172,6 +177,169 @@ fn locate<'a>(line: &'a [u8], path: &FieldPath, utf8: bool) -> Result<Located<'a
     locate_by_serde(line, path)
 }
 
+/// The most shapes a chunk's records are read by: a file whose records have optional
+/// members has a few.
+const SHAPES: usize = 4;
+
+/// Lines that no shape reads before a shape is learned from the next such line: a file
+/// of lines the scanner leaves to `serde_json` is not walked again for each.
+const LEARN_AFTER: u32 = 8;
+
+/// A record of a chunk, as [`Records`] gives it.
+struct Record<'a> {
+    /// Its number in the input.
+    number: u64,
+    /// Its line's span in the batch's bytes, its line feed included.
+    line: Range<usize>,
+    /// Its field, as [`locate`] gives it; `None` for a blank line.
+    field: Option<Result<Located<'a>, String>>,
+    /// Its `--id-field` value, as [`id_of`] gives it, when asked and the field was found.
+    id: Option<Id>,
+}
+
+/// The records of a chunk in order. A record of one of the shapes the chunk's records
+/// have ([`Shape`]) is read by it, its line not cut first, its id too when that is a
+/// top-level member; any other line is cut and located as [`locate`] does, and a shape is
+/// learned from it when there is none yet, or when [`LEARN_AFTER`] lines were not read by
+/// one since the last was learned (the oldest of [`SHAPES`] then goes). Either way a
+/// record's field and id are the ones [`locate`] and [`id_of`] give.
+struct Records<'a, 'p> {
+    bytes: &'a [u8],
+    at: usize,
+    end: usize,
+    number: u64,
+    path: &'p FieldPath,
+    id: Option<&'p FieldPath>,
+    utf8: bool,
+    shapes: Vec<Shape>,
+    /// Lines not read by a shape since one was last learned.
+    unread: u32,
+    spans: Vec<Range<usize>>,
+}
+
+impl<'a, 'p> Records<'a, 'p> {
+    fn new(
+        bytes: &'a [u8],
+        chunk: &Chunk,
+        path: &'p FieldPath,
+        id: Option<&'p FieldPath>,
+        utf8: bool,
+    ) -> Self {
+        Records {
+            bytes,
+            at: chunk.span.start,
+            end: chunk.span.end,
+            number: chunk.first,
+            path,
+            id,
+            utf8,
+            shapes: Vec::new(),
+            unread: LEARN_AFTER,
+            spans: Vec::new(),
+        }
+    }
+
+    /// The record at the start of `rest` (its length, field and id), if one of the
+    /// shapes reads it.
+    fn read(&mut self, rest: &'a [u8]) -> Option<(usize, Result<Located<'a>, String>, Option<Id>)> {
+        let Some(read) = self.shapes.iter().find_map(|shape| shape.read(rest)) else {
+            self.unread += 1;
+            return None;
+        };
+        let line = &rest[..read.len];
+        let found = scan::Found {
+            raw: &line[read.span.clone()],
+            span: read.span,
+            escaped: read.escaped,
+        };
+        let located = match scan::string_text(&found) {
+            Some(text) => Ok(Located {
+                span: found.span,
+                text,
+            }),
+            None => locate_by_serde(line, self.path),
+        };
+        let id = match (self.id, read.id) {
+            (Some(path), _) if located.is_err() || path.names.len() > 1 => {
+                located.is_ok().then(|| id_of(line, path))
+            }
+            (Some(path), Some(span)) => Some(id_at(line, span, path)),
+            // A shape learned with the id has no such member: neither has this line.
+            (Some(_), None) => Some(Id::missing()),
+            (None, _) => None,
+        };
+        Some((read.len, located, id))
+    }
+
+    /// Learns the shape of `line`, now and then (see [`Records`]).
+    fn learn(&mut self, line: &[u8]) {
+        if self.unread < LEARN_AFTER || !self.utf8 {
+            return;
+        }
+        let [name] = &self.path.names[..] else {
+            return;
+        };
+        let id = match self.id.map(|path| &path.names[..]) {
+            None => None,
+            Some([id]) => Some(id.as_str()),
+            // The id is found by `id_of`.
+            Some(_) => None,
+        };
+        self.unread = 0;
+        if let Some(shape) = Shape::learn(line, name, id, &mut self.spans) {
+            if self.shapes.len() == SHAPES {
+                self.shapes.remove(0);
+            }
+            self.shapes.push(shape);
+        }
+    }
+}
+
+impl<'a> Iterator for Records<'a, '_> {
+    type Item = Record<'a>;
+
+    fn next(&mut self) -> Option<Record<'a>> {
+        if self.at == self.end {
+            return None;
+        }
+        let number = self.number;
+        self.number += 1;
+        let start = self.at;
+        let rest = &self.bytes[start..self.end];
+        if let Some((len, field, id)) = self.read(rest) {
+            self.at += len;
+            return Some(Record {
+                number,
+                line: start..self.at,
+                field: Some(field),
+                id,
+            });
+        }
+        let len = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
+        let line = &rest[..len];
+        self.at += len;
+        let (field, id) = if blank(line) {
+            (None, None)
+        } else {
+            let field = locate(line, self.path, self.utf8);
+            let id = match self.id {
+                Some(path) if field.is_ok() => Some(id_of(line, path)),
+                _ => None,
+            };
+            if field.is_ok() {
+                self.learn(line);
+            }
+            (Some(field), id)
+        };
+        Some(Record {
+            number,
+            line: start..self.at,
+            field,
+            id,
+        })
+    }
+}
+
 /// [`locate`] by `serde_json` alone: the reference, and the messages of bad records.
 fn locate_by_serde<'a>(line: &'a [u8], path: &FieldPath) -> Result<Located<'a>, String> {
     let raw = raw_at(line, path)?;
@@ -202,25 +370,43 @@ fn locate_by_serde<'a>(line: &'a [u8], path: &FieldPath) -> Result<Located<'a>, 
 
 /// The `--id-field` value of the record `line`.
 fn id_of(line: &[u8], path: &FieldPath) -> Id {
-    if let Some((_, raw)) = scan::field(line, &path.names) {
-        if !raw.starts_with('"') {
-            return Id::json(raw);
-        }
-        if let Some(text) = scan::text(raw) {
-            return Id::string(&text);
-        }
+    match scan::field(line, &path.names) {
+        Some((_, raw)) => id_of_raw(raw).unwrap_or_else(|| id_by_serde(line, path)),
+        None => id_by_serde(line, path),
     }
-    id_by_serde(line, path)
+}
+
+/// The id at `path` of `line`, whose raw value the scanner found at `span`: as [`id_of`]
+/// gives it.
+fn id_at(line: &[u8], span: Range<usize>, path: &FieldPath) -> Id {
+    std::str::from_utf8(&line[span])
+        .ok()
+        .and_then(id_of_raw)
+        .unwrap_or_else(|| id_by_serde(line, path))
+}
+
+/// The id of the raw value `raw` when the scanner decodes it: not for a string whose
+/// escapes do not decode.
+fn id_of_raw(raw: &str) -> Option<Id> {
+    if !raw.starts_with('"') {
+        return Some(Id::json(raw));
+    }
+    scan::text(raw).map(|text| Id::string(&text))
 }
 
 /// [`id_of`] by `serde_json` alone.
 fn id_by_serde(line: &[u8], path: &FieldPath) -> Id {
     match raw_at(line, path) {
-        Ok(raw) => match serde_json::from_str::<Cow<'_, str>>(raw.get()) {
-            Ok(text) => Id::string(&text),
-            Err(_) => Id::json(raw.get()),
-        },
+        Ok(raw) => id_by_serde_raw(raw.get()),
         Err(_) => Id::missing(),
+    }
+}
+
+/// The id of the raw value `raw` by `serde_json`.
+fn id_by_serde_raw(raw: &str) -> Id {
+    match serde_json::from_str::<Cow<'_, str>>(raw) {
+        Ok(text) => Id::string(&text),
+        Err(_) => Id::json(raw),
     }
 }
 
@@ -301,14 +487,18 @@ fn find_chunk(
             }
             pending.clear();
         };
-    for (record, range) in chunk.lines(bytes) {
-        let line = &bytes[range];
-        if blank(line) {
+    for Record {
+        number: record,
+        field,
+        id,
+        ..
+    } in Records::new(bytes, chunk, job.field, job.id, utf8)
+    {
+        let Some(field) = field else {
             continue;
-        }
-        match locate(line, job.field, utf8) {
+        };
+        match field {
             Ok(found) => {
-                let id = job.id.map(|path| id_of(line, path));
                 let text = &*found.text;
                 if (layout.count || !layout.checks) && Joined::fits(text) {
                     joined.push(text);
@@ -436,13 +626,19 @@ fn redact_chunk_with(
         held,
         redacted,
     } = scratch;
-    for (record, range) in chunk.lines(bytes) {
+    for Record {
+        number: record,
+        line: range,
+        field,
+        ..
+    } in Records::new(bytes, chunk, job.field, None, utf8)
+    {
         let line = &bytes[range.clone()];
-        if blank(line) {
-            held.push(Held::AsIs(range.clone()));
+        let Some(field) = field else {
+            held.push(Held::AsIs(range));
             continue;
-        }
-        match locate(line, job.field, utf8) {
+        };
+        match field {
             Ok(found) if Joined::fits(&found.text) => {
                 joined.push(&found.text);
                 held.push(Held::Field {

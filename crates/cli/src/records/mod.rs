@@ -28,6 +28,7 @@ mod jsonl;
 mod parquet;
 mod render;
 mod scan;
+mod shape;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};

@@ -12,7 +12,9 @@
 //! are read byte by byte. The value of the last member with the wanted name is kept (its
 //! raw span); when the path has more names, that value, an object, is read the same way
 //! for the next name. [`text`] decodes a string value: borrowed when it has no `\`,
-//! otherwise its escapes decoded into a new string.
+//! otherwise its escapes decoded into a new string. [`values`] gives the spans of all the
+//! top-level values of a line, from which [`shape`](super::shape) learns a layout, and
+//! [`value_at`] checks one value as the walk does, which the shape's reading uses.
 //!
 //! # Invariants
 //!
@@ -60,13 +62,13 @@ pub(crate) struct Found<'a> {
 /// again.
 pub(crate) fn find<'a>(line: &'a [u8], names: &[String], utf8: bool) -> Option<Found<'a>> {
     let (first, rest) = names.split_first()?;
-    let (mut span, mut escaped) = member(line, 0..line.len(), first, true, utf8)?;
+    let (mut span, mut escaped) = member(line, 0..line.len(), first, true, utf8, None)?;
     // The top-level value must be UTF-8; objects within it are slices of it.
     if !utf8 {
         simdutf8::basic::from_utf8(&line[span.clone()]).ok()?;
     }
     for name in rest {
-        (span, escaped) = member(line, span, name, false, true)?;
+        (span, escaped) = member(line, span, name, false, true, None)?;
     }
     Some(Found {
         raw: &line[span.clone()],
@@ -94,6 +96,7 @@ fn member(
     name: &str,
     top: bool,
     utf8: bool,
+    mut spans: Option<&mut Vec<Range<usize>>>,
 ) -> Option<(Range<usize>, bool)> {
     let bytes = &line[..within.end];
     let mut at = space(bytes, within.start);
@@ -123,35 +126,11 @@ fn member(
             (*bytes.get(at)? == b':').then_some(())?;
             at = space(bytes, at + 1);
             let start = at;
-            let mut c = Cursor { bytes, at };
-            // A string is read here, to know whether it has an escape.
-            let escaped = match *bytes.get(at)? {
-                b'"' => {
-                    c.at += 1;
-                    c.string()?
-                }
-                // The usual number, digits alone, read here; any other by `number`.
-                b'1'..=b'9' => {
-                    let digits = bytes[at..]
-                        .iter()
-                        .take_while(|b| b.is_ascii_digit())
-                        .count();
-                    match bytes.get(at + digits) {
-                        Some(b'.' | b'e' | b'E') => c.number()?,
-                        _ => c.at = at + digits,
-                    }
-                    false
-                }
-                b'-' | b'0' => {
-                    c.number()?;
-                    false
-                }
-                _ => {
-                    c.value()?;
-                    false
-                }
-            };
-            at = c.at;
+            let escaped;
+            (at, escaped) = value_at(bytes, at)?;
+            if let Some(spans) = spans.as_deref_mut() {
+                spans.push(start..at);
+            }
             if key == name.as_bytes() {
                 // `serde_json` takes each such value raw, as UTF-8: the one before this
                 // is checked now, the last by `find`.
@@ -184,6 +163,48 @@ fn space(bytes: &[u8], mut at: usize) -> usize {
         at += 1;
     }
     at
+}
+
+/// The end of the value that starts at `at` of `bytes` (no white space before it),
+/// checked as `serde_json` checks it, and for a string whether it holds an escape.
+pub(crate) fn value_at(bytes: &[u8], at: usize) -> Option<(usize, bool)> {
+    let mut c = Cursor { bytes, at };
+    let escaped = match *bytes.get(at)? {
+        b'"' => {
+            c.at += 1;
+            c.string()?
+        }
+        // The usual number, digits alone, read here; any other by `number`.
+        b'1'..=b'9' => {
+            let digits = bytes[at..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            match bytes.get(at + digits) {
+                Some(b'.' | b'e' | b'E') => c.number()?,
+                _ => c.at = at + digits,
+            }
+            false
+        }
+        b'-' | b'0' => {
+            c.number()?;
+            false
+        }
+        _ => {
+            c.value()?;
+            false
+        }
+    };
+    Some((c.at, escaped))
+}
+
+/// The spans of the top-level values of the JSON object `line` (UTF-8), in order, into
+/// `spans`, and which of them is the field `name` (the last so named), when [`find`]
+/// would find it.
+pub(crate) fn values(line: &[u8], name: &str, spans: &mut Vec<Range<usize>>) -> Option<usize> {
+    spans.clear();
+    let (found, _) = member(line, 0..line.len(), name, true, true, Some(spans))?;
+    spans.iter().position(|span| *span == found)
 }
 
 /// A position in the bytes of a line.

@@ -452,3 +452,140 @@ fn random_lines_are_read_alike() {
     // Most of the lines serde reads are read by the scanner.
     assert!(sure * 10 > accepted * 8, "{sure} sure of {accepted}");
 }
+
+/// A chunk of records of a few layouts, as datasets have them (the same names in the same
+/// order with the same white space, the values drawn anew for each line), with other
+/// lines, spoiled lines and blank lines among them; or, when `clean`, records of the
+/// layouts alone, UTF-8, most of them valid.
+fn chunk_of_layouts(lines: &mut Lines, clean: bool) -> Vec<u8> {
+    let layouts: Vec<(Vec<&str>, &str, &str)> = (0..1 + lines.random.below(3) / 2)
+        .map(|_| {
+            let mut names: Vec<&str> = (0..lines.random.below(4))
+                .map(|_| *lines.random.pick(&["id", "text", "n", "meta"]))
+                .collect();
+            if lines.random.below(5) > 0 {
+                let at = lines.random.below(names.len() + 1);
+                names.insert(at, "text");
+            }
+            let colon = *lines.random.pick(&[":", ": ", " : "]);
+            let end = *lines.random.pick(&["}\n", "}\n", " }\r\n"]);
+            (names, colon, end)
+        })
+        .collect();
+    let mut chunk = Vec::new();
+    for _ in 0..1 + lines.random.below(200) {
+        match lines.random.below(20) {
+            0 if !clean => chunk.extend_from_slice(&lines.record()),
+            1 => chunk.extend_from_slice(b" \n"),
+            _ => {
+                let (names, colon, end) = lines.random.pick(&layouts);
+                let mut line = vec![b'{'];
+                for (i, name) in names.iter().enumerate() {
+                    if i > 0 {
+                        line.extend_from_slice(b", ");
+                    }
+                    line.extend_from_slice(format!("\"{name}\"{colon}").as_bytes());
+                    match lines.random.below(8) {
+                        0 if clean => {
+                            let nested = [&b"[]"[..], b"{\"a\": [1, \"b\"]}", b"[1,\n2]"];
+                            let nested: &&[u8] = lines.random.pick(&nested);
+                            line.extend_from_slice(nested);
+                        }
+                        0 => lines.value(&mut line, 1),
+                        1 => {
+                            let number: &&[u8] = lines.random.pick(NUMBERS);
+                            line.extend_from_slice(number);
+                        }
+                        2 if !clean => lines.string(&mut line),
+                        _ => {
+                            // A string of good pieces, so that most chunks are UTF-8.
+                            line.push(b'"');
+                            for _ in 0..lines.random.below(6) {
+                                let piece: &&[u8] = lines.random.pick(STRING_PIECES);
+                                line.extend_from_slice(piece);
+                            }
+                            line.push(b'"');
+                        }
+                    }
+                }
+                line.extend_from_slice(end.as_bytes());
+                if !clean && lines.random.below(10) == 0 {
+                    lines.spoil(&mut line);
+                }
+                chunk.extend_from_slice(&line);
+            }
+        }
+    }
+    chunk
+}
+
+#[test]
+fn records_of_a_chunk_are_read_as_each_line_alone() {
+    let mut lines = Lines {
+        random: Random(0x0c4a_a5e5),
+        hard: false,
+    };
+    // Of the clean chunks' records at "text": how many, how many read by a shape.
+    let (mut records, mut by_shape) = (0, 0);
+    for round in 0..600 {
+        let clean = round % 2 == 0;
+        let bytes = chunk_of_layouts(&mut lines, clean);
+        let dotted = *lines.random.pick(&["text", "text", "text", "meta.text"]);
+        let path = path(dotted);
+        let chunk = Chunk {
+            first: 10,
+            span: 0..bytes.len(),
+        };
+        let utf8 = std::str::from_utf8(&bytes).is_ok();
+        let id_path = [None, Some(self::path("id")), Some(self::path("meta.id"))]
+            [lines.random.below(3)]
+        .clone();
+        let mut walk = Records::new(&bytes, &chunk, &path, id_path.as_ref(), utf8);
+        let (mut at, mut number) = (0, 10);
+        loop {
+            let shaped = walk
+                .shapes
+                .iter()
+                .find_map(|shape| shape.read(&bytes[at..]));
+            let Some(Record {
+                number: record,
+                line: range,
+                field: located,
+                id,
+            }) = walk.next()
+            else {
+                break;
+            };
+            // The line as cut by its line feed, and located alone by serde.
+            let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
+            let line = &bytes[at..end];
+            let context = format!(
+                "{:?} at {dotted}, shape {:?}, read as {:?}",
+                String::from_utf8_lossy(line),
+                walk.shapes,
+                String::from_utf8_lossy(&bytes[range.clone()])
+            );
+            assert_eq!((record, range), (number, at..end), "{context}");
+            let alone = (!blank(line)).then(|| locate_by_serde(line, &path));
+            assert_eq!(format!("{located:?}"), format!("{alone:?}"), "{context}");
+            // The id, asked for a record whose field is found, is the one serde finds.
+            let id_alone = match (&id_path, alone) {
+                (Some(id_path), Some(Ok(_))) => Some(id_by_serde(line, id_path)),
+                _ => None,
+            };
+            assert_eq!(
+                id.map(|id| (id.json, id.text)),
+                id_alone.map(|id| (id.json, id.text)),
+                "id of {context}"
+            );
+            if clean && dotted == "text" {
+                by_shape += usize::from(shaped.is_some());
+                records += 1;
+            }
+            (at, number) = (end, number + 1);
+        }
+        assert_eq!(at, bytes.len());
+    }
+    // Most of the clean records were read by their shape.
+    assert!(by_shape * 2 > records, "{by_shape} of {records} by shape");
+}

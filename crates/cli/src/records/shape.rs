@@ -1,0 +1,298 @@
+//! The shape of JSON Lines records: the bytes between the values of one record, learned
+//! from it, so that the next records of the same shape are read by comparing those bytes
+//! and checking their values alone, without cutting the lines first.
+//!
+//! # Algorithm
+//!
+//! The records of a file nearly always share their layout: `{"id": 7, "text": "…"}` and
+//! the next, the same names in the same order with the same white space. A line that the
+//! scanner of [`scan`] reads ([`Shape::learn`]) is cut into its top-level values and the
+//! literal bytes around them: before the first value, between each two, and after the
+//! last up to the line feed. A later record is read by [`Shape::read`] from the start of
+//! the rest of the chunk: each literal is compared, each value checked by the scanner's
+//! own [`scan::value_at`], and the last literal ends with the line feed, so the record's
+//! length is known without a search for its end.
+//!
+//! # Invariants
+//!
+//! - A record that [`Shape::read`] accepts is one the scanner's walk accepts, with the
+//!   same field: the walk's every decision outside a value depends on the bytes of the
+//!   literals alone (white space, commas, colons, names, the closing brace and the white
+//!   space after it), which are those of a line the walk accepted, and each value is
+//!   checked by the same code at the same place. Only lines known to be UTF-8 are read
+//!   this way (the walk checks names and fields for UTF-8 otherwise).
+//! - The line ends at the literal's line feed and holds no other: literals are cut from
+//!   one line, a string stops at a control character, a number or a literal holds no
+//!   white space, an object or an array is searched for one, and a value is not read
+//!   from white space (`None`).
+//! - `None` is "not this shape", never "malformed": the caller cuts the line and reads it
+//!   as before.
+
+use std::ops::Range;
+
+use super::scan;
+
+/// A record's layout: its literals, and which value is the field.
+#[derive(Debug)]
+pub(crate) struct Shape {
+    /// The literals, one after the other.
+    bytes: Vec<u8>,
+    /// Where each literal lies in `bytes`: one before each value, and the last after them
+    /// (ending with the line feed).
+    literals: Vec<Range<usize>>,
+    /// Which value is the field.
+    field: usize,
+    /// Which value is the id, if asked and the line has one.
+    id: Option<usize>,
+}
+
+/// A record read by [`Shape::read`].
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Read {
+    /// The record's length, its line feed included.
+    pub(crate) len: usize,
+    /// The field's raw value (a JSON string, or any value) in the record.
+    pub(crate) span: Range<usize>,
+    /// Whether the field is a string with an escape.
+    pub(crate) escaped: bool,
+    /// The id's raw value in the record, when the shape has one.
+    pub(crate) id: Option<Range<usize>>,
+}
+
+impl Shape {
+    /// The shape of `line` (UTF-8, ending with a line feed) for the field `name` and the
+    /// id `id` (top-level members), when the scanner reads it; `spans` is a buffer.
+    pub(crate) fn learn(
+        line: &[u8],
+        name: &str,
+        id: Option<&str>,
+        spans: &mut Vec<Range<usize>>,
+    ) -> Option<Shape> {
+        (line.last() == Some(&b'\n')).then_some(())?;
+        let field = scan::values(line, name, spans)?;
+        let mut bytes = Vec::with_capacity(line.len());
+        let mut literals = Vec::with_capacity(spans.len() + 1);
+        let mut at = 0;
+        for span in spans
+            .iter()
+            .chain(std::iter::once(&(line.len()..line.len())))
+        {
+            let start = bytes.len();
+            bytes.extend_from_slice(&line[at..span.start]);
+            literals.push(start..bytes.len());
+            at = span.end;
+        }
+        // The last member so named is the one read, as for the field.
+        let id = id.and_then(|id| {
+            let names = literals[..spans.len()]
+                .iter()
+                .map(|at| name_of(&bytes[at.clone()]));
+            names
+                .enumerate()
+                .rev()
+                .find(|(_, name)| *name == id.as_bytes())
+                .map(|(i, _)| i)
+        });
+        Some(Shape {
+            bytes,
+            literals,
+            field,
+            id,
+        })
+    }
+
+    /// The record at the start of `rest` (UTF-8), when it has this shape.
+    pub(crate) fn read(&self, rest: &[u8]) -> Option<Read> {
+        let (tail, before) = self.literals.split_last()?;
+        let mut at = 0;
+        let mut field = (0..0, false);
+        let mut id = None;
+        for (i, literal) in before.iter().enumerate() {
+            at = self.literal(rest, at, literal)?;
+            // A value's first byte, not white space (which may hold a line feed, and
+            // would be taken into the value's span).
+            let nested = match rest.get(at)? {
+                b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => false,
+                b'{' | b'[' => true,
+                _ => return None,
+            };
+            let (end, escaped) = scan::value_at(rest, at)?;
+            // An object or an array may hold a line feed as white space: the record
+            // would not be one line.
+            if nested && memchr::memchr(b'\n', &rest[at..end]).is_some() {
+                return None;
+            }
+            if i == self.field {
+                field = (at..end, escaped);
+            }
+            if Some(i) == self.id {
+                id = Some(at..end);
+            }
+            at = end;
+        }
+        let len = self.literal(rest, at, tail)?;
+        Some(Read {
+            len,
+            span: field.0,
+            escaped: field.1,
+            id,
+        })
+    }
+
+    /// Where the literal at `literal` of `bytes` ends in `rest` when it is there at `at`.
+    fn literal(&self, rest: &[u8], at: usize, literal: &Range<usize>) -> Option<usize> {
+        let want = &self.bytes[literal.clone()];
+        let end = at + want.len();
+        same(rest.get(at..end)?, want).then_some(end)
+    }
+}
+
+/// The member name at the end of `literal` (the bytes before a value: `"name"`, white
+/// space, a colon, white space), which holds no escape (the scanner read it).
+fn name_of(literal: &[u8]) -> &[u8] {
+    let end = literal.iter().rposition(|&b| b == b'"').unwrap_or(0);
+    let start = literal[..end]
+        .iter()
+        .rposition(|&b| b == b'"')
+        .map_or(end, |i| i + 1);
+    &literal[start..end]
+}
+
+/// Whether `a` and `b` are the same, eight bytes at a time: the literals are short,
+/// where a call of `memcmp` costs more than the comparison.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
+    let mut x = a.chunks_exact(8);
+    let mut y = b.chunks_exact(8);
+    a.len() == b.len()
+        && (&mut x).zip(&mut y).all(|(x, y)| word(x) == word(y))
+        && x.remainder().iter().zip(y.remainder()).all(|(x, y)| x == y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn learn(line: &str, name: &str) -> Option<Shape> {
+        Shape::learn(line.as_bytes(), name, Some("id"), &mut Vec::new())
+    }
+
+    #[test]
+    fn records_of_the_shape_are_read_with_their_field() {
+        let shape = learn("{\"id\": 7, \"text\": \"a b\"}\n", "text").unwrap();
+        let rest = b"{\"id\": 1234, \"text\": \"x.org \\u00e9\"}\n{\"id\": 8}\n";
+        let read = shape.read(rest).unwrap();
+        assert_eq!(read.len, 37);
+        assert_eq!(&rest[read.span.clone()], br#""x.org \u00e9""#);
+        assert!(read.escaped);
+        assert_eq!(&rest[read.id.clone().unwrap()], b"1234");
+        assert_eq!(shape.read(&rest[read.len..]), None);
+        // Without an id in the shape, none is read.
+        let shape = learn("{\"text\": \"a b\"}\n", "text").unwrap();
+        assert_eq!(shape.read(b"{\"text\": \"c\"}\n").unwrap().id, None);
+    }
+
+    #[test]
+    fn other_shapes_are_not_read() {
+        let shape = learn("{\"id\": 7, \"text\": \"a\"}\n", "text").unwrap();
+        for other in [
+            "{\"id\": 7, \"text\": \"a\"}",
+            "{\"id\": 7, \"text\": \"a\"}\r\n",
+            "{\"id\":7, \"text\": \"a\"}\n",
+            "{\"id\": 7, \"txt\": \"a\"}\n",
+            "{\"id\": [7,\n8], \"text\": \"a\"}\n",
+            "{\"id\": {\n}, \"text\": \"a\"}\n",
+            "{\"id\":  7, \"text\": \"a\"}\n",
+            "{\"id\": \n[7], \"text\": \"a\"}\n",
+            "{\"id\": 7, \"text\": \"a\n\"}\n",
+            "{\"id\": 07, \"text\": \"a\"}\n",
+            "{\"id\": 7, \"text\": \"a\\x\"}\n",
+            "{\"id\": 7, \"text\": \"a\"} x\n",
+        ] {
+            assert_eq!(shape.read(other.as_bytes()), None, "{other:?}");
+        }
+        // Objects and arrays on one line are read.
+        for nested in [
+            "{\"id\": [7, {}], \"text\": \"a\"}\n",
+            "{\"id\": {}, \"text\": \"a\"}\n",
+        ] {
+            assert_eq!(shape.read(nested.as_bytes()).unwrap().len, nested.len());
+        }
+        // A line without its line feed, or one the scanner leaves to `serde_json`, has no
+        // shape.
+        assert!(learn("{\"text\": \"a\"}", "text").is_none());
+        assert!(learn("{\"te\\u0078t\": \"a\"}\n", "text").is_none());
+        assert!(learn("{\"id\": 1}\n", "text").is_none());
+    }
+
+    #[test]
+    fn literals_are_compared_whole() {
+        for (a, b) in [
+            ("", ""),
+            ("abcdefgh", "abcdefgh"),
+            ("abcdefghij", "abcdefghij"),
+        ] {
+            assert!(same(a.as_bytes(), b.as_bytes()));
+        }
+        for (a, b) in [
+            ("a", ""),
+            ("abcdefgh", "abcdefgx"),
+            ("abcdefghij", "abcdefghix"),
+        ] {
+            assert!(!same(a.as_bytes(), b.as_bytes()), "{a:?} {b:?}");
+        }
+    }
+
+    #[test]
+    fn a_repeated_name_is_read_as_its_last_value() {
+        let shape = learn("{\"text\": 1, \"text\": \"b\", \"n\": null}\n", "text").unwrap();
+        let rest = b"{\"text\": 2.5e3, \"text\": \"c.org\", \"n\": null}\n";
+        let read = shape.read(rest).unwrap();
+        assert_eq!(&rest[read.span], br#""c.org""#);
+        let shape = learn("{\"id\": 1, \"text\": \"b\", \"id\" : \"x\"}\n", "text").unwrap();
+        let rest = b"{\"id\": 2, \"text\": \"c\", \"id\" : \"y\"}\n";
+        assert_eq!(&rest[shape.read(rest).unwrap().id.unwrap()], br#""y""#);
+    }
+
+    /// A line: a few members of the shapes records have, some of them varied.
+    fn line() -> impl Strategy<Value = String> {
+        let value = prop_oneof![
+            "[0-9]{1,5}",
+            "-?(0|[1-9][0-9]{0,3})(\\.[0-9]{1,2})?([eE][+-]?[0-9]{1,2})?",
+            "0[0-9]",
+            "\"([a-z. @/é]|\\\\[\"nu]|\\\\u00e9|\n)*\"",
+            "true|false|null|nul",
+            "\\[[0-9, ]{0,4}\\]|\\{\\}",
+        ];
+        let member = (prop_oneof!["id", "text", "n"], " ?", value);
+        (prop::collection::vec(member, 0..4), " ?", "\n|\r\n|").prop_map(|(members, space, end)| {
+            let members: Vec<String> = members
+                .iter()
+                .map(|(name, space, value)| format!("\"{name}\":{space}{value}"))
+                .collect();
+            format!("{{{}}}{space}{end}", members.join(", "))
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn a_shape_reads_what_the_scanner_reads(first in line(), next in line(), after in line()) {
+            let names = ["text".to_owned()];
+            if let Some(shape) = learn(&first, "text") {
+                let rest = format!("{next}{after}");
+                if let Some(read) = shape.read(rest.as_bytes()) {
+                    // The record is the line, and the scanner finds the same field in it.
+                    prop_assert_eq!(read.len, next.len());
+                    let found = scan::find(next.as_bytes(), &names, true).unwrap();
+                    prop_assert_eq!(found.span, read.span);
+                    prop_assert_eq!(found.escaped, read.escaped);
+                }
+            }
+            // The shape of a line reads that line.
+            if let Some(shape) = learn(&next, "text") {
+                prop_assert_eq!(shape.read(next.as_bytes()).unwrap().len, next.len());
+            }
+        }
+    }
+}
