@@ -181,8 +181,8 @@ fn locate<'a>(line: &'a [u8], path: &FieldPath, utf8: bool) -> Result<Located<'a
 /// members has a few.
 const SHAPES: usize = 4;
 
-/// Lines that no shape reads before a shape is learned from the next such line: a file
-/// of lines the scanner leaves to `serde_json` is not walked again for each.
+/// Lines that no shape reads before a shape is learned (tried) from the next such line: a
+/// file of lines the scanner leaves to `serde_json` is not walked again for each.
 const LEARN_AFTER: u32 = 8;
 
 /// A record of a chunk, as [`Records`] gives it.
@@ -198,11 +198,13 @@ struct Record<'a> {
 }
 
 /// The records of a chunk in order. A record of one of the shapes the chunk's records
-/// have ([`Shape`]) is read by it, its line not cut first, its id too when that is a
-/// top-level member; any other line is cut and located as [`locate`] does, and a shape is
-/// learned from it when there is none yet, or when [`LEARN_AFTER`] lines were not read by
-/// one since the last was learned (the oldest of [`SHAPES`] then goes). Either way a
-/// record's field and id are the ones [`locate`] and [`id_of`] give.
+/// have ([`Shape`]) is read by it, its line not cut first, its id too when the field and
+/// the id are top-level members; any other line is cut and located as [`locate`] does,
+/// and a shape is learned from it (when the scanner reads it) if none was tried yet, or
+/// if [`LEARN_AFTER`] lines were not read by one since the last try. The shapes are
+/// tried the last one to read a record first, and the one that read none for longest
+/// goes when a fifth is learned ([`SHAPES`]), so that a file of one layout tries one.
+/// Either way a record's field and id are the ones [`locate`] and [`id_of`] give.
 struct Records<'a, 'p> {
     bytes: &'a [u8],
     at: usize,
@@ -242,10 +244,14 @@ impl<'a, 'p> Records<'a, 'p> {
     /// The record at the start of `rest` (its length, field and id), if one of the
     /// shapes reads it.
     fn read(&mut self, rest: &'a [u8]) -> Option<(usize, Result<Located<'a>, String>, Option<Id>)> {
-        let Some(read) = self.shapes.iter().find_map(|shape| shape.read(rest)) else {
+        let Some((i, read)) =
+            (self.shapes.iter().enumerate()).find_map(|(i, shape)| Some((i, shape.read(rest)?)))
+        else {
             self.unread += 1;
             return None;
         };
+        // The shape that read it is tried first from now on.
+        self.shapes[..=i].rotate_right(1);
         let line = &rest[..read.len];
         let found = scan::Found {
             raw: &line[read.span.clone()],
@@ -287,10 +293,8 @@ impl<'a, 'p> Records<'a, 'p> {
         };
         self.unread = 0;
         if let Some(shape) = Shape::learn(line, name, id, &mut self.spans) {
-            if self.shapes.len() == SHAPES {
-                self.shapes.remove(0);
-            }
-            self.shapes.push(shape);
+            self.shapes.truncate(SHAPES - 1);
+            self.shapes.insert(0, shape);
         }
     }
 }

@@ -17,14 +17,15 @@
 //!
 //! - A record that [`Shape::read`] accepts is one the scanner's walk accepts, with the
 //!   same field: the walk's every decision outside a value depends on the bytes of the
-//!   literals alone (white space, commas, colons, names, the closing brace and the white
-//!   space after it), which are those of a line the walk accepted, and each value is
+//!   literals alone (white space, the braces, commas, colons, names), which are those of
+//!   a line the walk accepted, and each value is
 //!   checked by the same code at the same place. Only lines known to be UTF-8 are read
 //!   this way (the walk checks names and fields for UTF-8 otherwise).
 //! - The line ends at the literal's line feed and holds no other: literals are cut from
 //!   one line, a string stops at a control character, a number or a literal holds no
-//!   white space, an object or an array is searched for one, and a value is not read
-//!   from white space (`None`).
+//!   white space, an object or an array is read within its line (which it cannot end),
+//!   and a value is not read from white space (`None`). So no value is read past its
+//!   line but a string, up to the next quote or backslash at most.
 //! - `None` is "not this shape", never "malformed": the caller cuts the line and reads it
 //!   as before.
 
@@ -60,8 +61,9 @@ pub(crate) struct Read {
 }
 
 impl Shape {
-    /// The shape of `line` (UTF-8, ending with a line feed) for the field `name` and the
-    /// id `id` (top-level members), when the scanner reads it; `spans` is a buffer.
+    /// The shape of `line` (one line, UTF-8: its only line feed is its last byte) for the
+    /// field `name` and the id `id` (top-level members), when the scanner reads it;
+    /// `spans` is a buffer.
     pub(crate) fn learn(
         line: &[u8],
         name: &str,
@@ -70,7 +72,9 @@ impl Shape {
     ) -> Option<Shape> {
         (line.last() == Some(&b'\n')).then_some(())?;
         let field = scan::values(line, name, spans)?;
-        let mut bytes = Vec::with_capacity(line.len());
+        // Only the literals are kept: a long record's values are not.
+        let values: usize = spans.iter().map(ExactSizeIterator::len).sum();
+        let mut bytes = Vec::with_capacity(line.len() - values);
         let mut literals = Vec::with_capacity(spans.len() + 1);
         let mut at = 0;
         for span in spans
@@ -111,17 +115,16 @@ impl Shape {
             at = self.literal(rest, at, literal)?;
             // A value's first byte, not white space (which may hold a line feed, and
             // would be taken into the value's span).
-            let nested = match rest.get(at)? {
-                b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => false,
-                b'{' | b'[' => true,
+            let (end, escaped) = match rest.get(at)? {
+                b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => scan::value_at(rest, at)?,
+                // An object or an array may hold a line feed as white space: it is read
+                // within its line, which it cannot end (a value ends with a bracket).
+                b'{' | b'[' => {
+                    let line_end = at + memchr::memchr(b'\n', &rest[at..])? + 1;
+                    scan::value_at(&rest[..line_end], at)?
+                }
                 _ => return None,
             };
-            let (end, escaped) = scan::value_at(rest, at)?;
-            // An object or an array may hold a line feed as white space: the record
-            // would not be one line.
-            if nested && memchr::memchr(b'\n', &rest[at..end]).is_some() {
-                return None;
-            }
             if i == self.field {
                 field = (at..end, escaped);
             }
@@ -212,6 +215,12 @@ mod tests {
         ] {
             assert_eq!(shape.read(other.as_bytes()), None, "{other:?}");
         }
+        // An object or an array left open on its line is not read, however the lines
+        // after it would close it.
+        let mut open = b"{\"id\": [1,\n".to_vec();
+        open.extend(b"1,\n".repeat(100));
+        open.extend(b"1], \"text\": \"a\"}\n");
+        assert_eq!(shape.read(&open), None);
         // Objects and arrays on one line are read.
         for nested in [
             "{\"id\": [7, {}], \"text\": \"a\"}\n",

@@ -456,8 +456,9 @@ fn random_lines_are_read_alike() {
 /// A chunk of records of a few layouts, as datasets have them (the same names in the same
 /// order with the same white space, the values drawn anew for each line), with other
 /// lines, spoiled lines and blank lines among them; or, when `clean`, records of the
-/// layouts alone, UTF-8, most of them valid.
+/// layouts and blank lines alone, UTF-8, most of them valid.
 fn chunk_of_layouts(lines: &mut Lines, clean: bool) -> Vec<u8> {
+    let lead = *lines.random.pick(&["", "", " ", "\t "]);
     let layouts: Vec<(Vec<&str>, &str, &str)> = (0..1 + lines.random.below(3) / 2)
         .map(|_| {
             let mut names: Vec<&str> = (0..lines.random.below(4))
@@ -467,8 +468,8 @@ fn chunk_of_layouts(lines: &mut Lines, clean: bool) -> Vec<u8> {
                 let at = lines.random.below(names.len() + 1);
                 names.insert(at, "text");
             }
-            let colon = *lines.random.pick(&[":", ": ", " : "]);
-            let end = *lines.random.pick(&["}\n", "}\n", " }\r\n"]);
+            let colon = *lines.random.pick(&[":", ": ", " : ", "\t:\t"]);
+            let end = *lines.random.pick(&["}\n", "}\n", " }\r\n", "}\t\n"]);
             (names, colon, end)
         })
         .collect();
@@ -479,7 +480,8 @@ fn chunk_of_layouts(lines: &mut Lines, clean: bool) -> Vec<u8> {
             1 => chunk.extend_from_slice(b" \n"),
             _ => {
                 let (names, colon, end) = lines.random.pick(&layouts);
-                let mut line = vec![b'{'];
+                let mut line = lead.as_bytes().to_vec();
+                line.push(b'{');
                 for (i, name) in names.iter().enumerate() {
                     if i > 0 {
                         line.extend_from_slice(b", ");
@@ -503,6 +505,10 @@ fn chunk_of_layouts(lines: &mut Lines, clean: bool) -> Vec<u8> {
                             for _ in 0..lines.random.below(6) {
                                 let piece: &&[u8] = lines.random.pick(STRING_PIECES);
                                 line.extend_from_slice(piece);
+                            }
+                            // Now and then past the eight words read before `memchr2`.
+                            if lines.random.below(8) == 0 {
+                                line.extend_from_slice(&[b'x'; 70]);
                             }
                             line.push(b'"');
                         }
@@ -529,19 +535,22 @@ fn records_of_a_chunk_are_read_as_each_line_alone() {
     let (mut records, mut by_shape) = (0, 0);
     for round in 0..600 {
         let clean = round % 2 == 0;
-        let bytes = chunk_of_layouts(&mut lines, clean);
+        // The chunk lies after a line of the batch that is not its own.
+        let mut bytes = b"{\"text\": \"before x.org\"}\n".to_vec();
+        let first = bytes.len();
+        bytes.extend(chunk_of_layouts(&mut lines, clean));
         let dotted = *lines.random.pick(&["text", "text", "text", "meta.text"]);
         let path = path(dotted);
         let chunk = Chunk {
             first: 10,
-            span: 0..bytes.len(),
+            span: first..bytes.len(),
         };
         let utf8 = std::str::from_utf8(&bytes).is_ok();
         let id_path = [None, Some(self::path("id")), Some(self::path("meta.id"))]
             [lines.random.below(3)]
         .clone();
         let mut walk = Records::new(&bytes, &chunk, &path, id_path.as_ref(), utf8);
-        let (mut at, mut number) = (0, 10);
+        let (mut at, mut number) = (first, 10);
         loop {
             let shaped = walk
                 .shapes
