@@ -185,6 +185,12 @@ const SHAPES: usize = 4;
 /// file of lines the scanner leaves to `serde_json` is not walked again for each.
 const LEARN_AFTER: u32 = 8;
 
+/// The bytes the shapes may compare in vain in a chunk before it gives them up, if that
+/// is more than the bytes of the records they read: a failed read may have compared and
+/// checked most of a line (layouts that differ only at their end, more layouts in turn
+/// than [`SHAPES`]), and then the line is read again.
+const GIVE_UP_AFTER: usize = 4096;
+
 /// A record of a chunk, as [`Records`] gives it.
 struct Record<'a> {
     /// Its number in the input.
@@ -203,7 +209,9 @@ struct Record<'a> {
 /// and a shape is learned from it (when the scanner reads it) if none was tried yet, or
 /// if [`LEARN_AFTER`] lines were not read by one since the last try. The shapes are
 /// tried the last one to read a record first, and the one that read none for longest
-/// goes when a fifth is learned ([`SHAPES`]), so that a file of one layout tries one.
+/// goes when a fifth is learned ([`SHAPES`]), so that a file of one layout tries one. A
+/// chunk whose shapes compare more bytes in vain than the records they read gives them
+/// up ([`GIVE_UP_AFTER`]), so that no line is compared much more than about twice.
 /// Either way a record's field and id are the ones [`locate`] and [`id_of`] give.
 struct Records<'a, 'p> {
     bytes: &'a [u8],
@@ -216,6 +224,11 @@ struct Records<'a, 'p> {
     shapes: Vec<Shape>,
     /// Lines not read by a shape since one was last learned.
     unread: u32,
+    /// The bytes of the records the shapes read, and the bytes they compared in vain.
+    read: usize,
+    wasted: usize,
+    /// Whether the shapes were given up.
+    off: bool,
     spans: Vec<Range<usize>>,
 }
 
@@ -237,6 +250,9 @@ impl<'a, 'p> Records<'a, 'p> {
             utf8,
             shapes: Vec::new(),
             unread: LEARN_AFTER,
+            read: 0,
+            wasted: 0,
+            off: false,
             spans: Vec::new(),
         }
     }
@@ -244,12 +260,28 @@ impl<'a, 'p> Records<'a, 'p> {
     /// The record at the start of `rest` (its length, field and id), if one of the
     /// shapes reads it.
     fn read(&mut self, rest: &'a [u8]) -> Option<(usize, Result<Located<'a>, String>, Option<Id>)> {
-        let Some((i, read)) =
-            (self.shapes.iter().enumerate()).find_map(|(i, shape)| Some((i, shape.read(rest)?)))
-        else {
+        if self.off {
+            return None;
+        }
+        let mut found = None;
+        for (i, shape) in self.shapes.iter().enumerate() {
+            match shape.try_read(rest) {
+                Ok(read) => {
+                    found = Some((i, read));
+                    break;
+                }
+                Err(reached) => self.wasted += reached,
+            }
+        }
+        let Some((i, read)) = found else {
             self.unread += 1;
+            if self.wasted >= GIVE_UP_AFTER && self.wasted > self.read {
+                self.off = true;
+                self.shapes.clear();
+            }
             return None;
         };
+        self.read += read.len;
         // The shape that read it is tried first from now on.
         self.shapes[..=i].rotate_right(1);
         let line = &rest[..read.len];
@@ -279,7 +311,7 @@ impl<'a, 'p> Records<'a, 'p> {
 
     /// Learns the shape of `line`, now and then (see [`Records`]).
     fn learn(&mut self, line: &[u8]) {
-        if self.unread < LEARN_AFTER || !self.utf8 {
+        if self.unread < LEARN_AFTER || !self.utf8 || self.off {
             return;
         }
         let [name] = &self.path.names[..] else {

@@ -8,14 +8,14 @@
 //! the next, the same names in the same order with the same white space. A line that the
 //! scanner of [`scan`] reads ([`Shape::learn`]) is cut into its top-level values and the
 //! literal bytes around them: before the first value, between each two, and after the
-//! last up to the line feed. A later record is read by [`Shape::read`] from the start of
+//! last up to the line feed. A later record is read by [`Shape::try_read`] from the start of
 //! the rest of the chunk: each literal is compared, each value checked by the scanner's
 //! own [`scan::value_at`], and the last literal ends with the line feed, so the record's
 //! length is known without a search for its end.
 //!
 //! # Invariants
 //!
-//! - A record that [`Shape::read`] accepts is one the scanner's walk accepts, with the
+//! - A record that [`Shape::try_read`] accepts is one the scanner's walk accepts, with the
 //!   same field: the walk's every decision outside a value depends on the bytes of the
 //!   literals alone (white space, the braces, commas, colons, names), which are those of
 //!   a line the walk accepted, and each value is
@@ -47,7 +47,7 @@ pub(crate) struct Shape {
     id: Option<usize>,
 }
 
-/// A record read by [`Shape::read`].
+/// A record read by [`Shape::try_read`].
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Read {
     /// The record's length, its line feed included.
@@ -106,25 +106,33 @@ impl Shape {
     }
 
     /// The record at the start of `rest` (UTF-8), when it has this shape.
+    #[cfg(test)]
     pub(crate) fn read(&self, rest: &[u8]) -> Option<Read> {
-        let (tail, before) = self.literals.split_last()?;
+        self.try_read(rest).ok()
+    }
+
+    /// The record at the start of `rest` (UTF-8), when it has this shape, or how far into `rest` the record was compared before it
+    /// turned out not to have this shape (the start of the literal or value that differs).
+    pub(crate) fn try_read(&self, rest: &[u8]) -> Result<Read, usize> {
+        let Some((tail, before)) = self.literals.split_last() else {
+            return Err(0);
+        };
         let mut at = 0;
         let mut field = (0..0, false);
         let mut id = None;
         for (i, literal) in before.iter().enumerate() {
-            at = self.literal(rest, at, literal)?;
+            at = self.literal(rest, at, literal).ok_or(at)?;
             // A value's first byte, not white space (which may hold a line feed, and
             // would be taken into the value's span).
-            let (end, escaped) = match rest.get(at)? {
-                b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => scan::value_at(rest, at)?,
+            let value = match rest.get(at) {
+                Some(b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => scan::value_at(rest, at),
                 // An object or an array may hold a line feed as white space: it is read
                 // within its line, which it cannot end (a value ends with a bracket).
-                b'{' | b'[' => {
-                    let line_end = at + memchr::memchr(b'\n', &rest[at..])? + 1;
-                    scan::value_at(&rest[..line_end], at)?
-                }
-                _ => return None,
+                Some(b'{' | b'[') => memchr::memchr(b'\n', &rest[at..])
+                    .and_then(|end| scan::value_at(&rest[..at + end + 1], at)),
+                _ => None,
             };
+            let (end, escaped) = value.ok_or(at)?;
             if i == self.field {
                 field = (at..end, escaped);
             }
@@ -133,8 +141,8 @@ impl Shape {
             }
             at = end;
         }
-        let len = self.literal(rest, at, tail)?;
-        Some(Read {
+        let len = self.literal(rest, at, tail).ok_or(at)?;
+        Ok(Read {
             len,
             span: field.0,
             escaped: field.1,

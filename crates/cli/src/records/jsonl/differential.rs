@@ -598,3 +598,71 @@ fn records_of_a_chunk_are_read_as_each_line_alone() {
     // Most of the clean records were read by their shape.
     assert!(by_shape * 2 > records, "{by_shape} of {records} by shape");
 }
+
+/// Walks `bytes` (UTF-8) as one chunk at `text` with the id `k`, checks each record
+/// against its line read alone, and gives the walk's state at its end.
+fn walk_alike(bytes: &[u8]) -> Records<'_, 'static> {
+    static PATHS: std::sync::OnceLock<(FieldPath, FieldPath)> = std::sync::OnceLock::new();
+    let (text, id_field) = PATHS.get_or_init(|| (path("text"), path("k")));
+    let chunk = Chunk {
+        first: 0,
+        span: 0..bytes.len(),
+    };
+    let mut walk = Records::new(bytes, &chunk, text, Some(id_field), true);
+    for (number, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        let record = walk.next().unwrap();
+        assert_eq!(record.number, number as u64);
+        let alone = locate_by_serde(line, text);
+        assert_eq!(format!("{:?}", record.field), format!("{:?}", Some(alone)));
+        let (id, alone) = (record.id.unwrap(), id_by_serde(line, id_field));
+        assert_eq!((id.json, id.text), (alone.json, alone.text));
+    }
+    assert!(walk.next().is_none());
+    walk
+}
+
+#[test]
+fn shapes_that_compare_more_in_vain_than_they_read_are_given_up() {
+    let lines = |layouts: usize| -> Vec<u8> {
+        (0..300)
+            .flat_map(|i| {
+                format!(
+                    "{{\"text\": \"see x.org {i}\", \"k\": {i}, \"m{}\": 0}}\n",
+                    i % layouts
+                )
+                .into_bytes()
+            })
+            .collect()
+    };
+    // One layout: one shape, which reads every line but the first.
+    let one = lines(1);
+    let walk = walk_alike(&one);
+    assert_eq!((walk.shapes.len(), walk.wasted, walk.off), (1, 0, false));
+    assert_eq!(
+        walk.read,
+        one.len() - one.iter().position(|&b| b == b'\n').unwrap() - 1
+    );
+    // Six in turn, which differ only at their end: the shapes compare most of a line
+    // in vain for each they read, and are given up.
+    let six = lines(6);
+    let walk = walk_alike(&six);
+    assert!(walk.off && walk.shapes.is_empty());
+    assert!(walk.wasted >= GIVE_UP_AFTER && walk.wasted > walk.read);
+    // Six that differ at their start: what the shapes compare in vain is little.
+    let six_early: Vec<u8> = (0..300)
+        .flat_map(|i| {
+            format!(
+                "{{\"m{}\": 0, \"text\": \"see x.org {i}\", \"k\": {i}}}\n",
+                i % 6
+            )
+            .into_bytes()
+        })
+        .collect();
+    let walk = walk_alike(&six_early);
+    assert!(
+        !walk.off && walk.wasted < walk.read,
+        "{} {}",
+        walk.wasted,
+        walk.read
+    );
+}
