@@ -3,16 +3,16 @@
 //!
 //! # Algorithm
 //!
-//! [`batches`](super::batches) reads the input in batches of whole lines, cut into chunks of a few hundred
-//! records that know their first record's number; the chunks of a batch are scanned on
-//! the rayon pool and their outputs written in order. A chunk's records are walked by
-//! [`Records`]: a record of one of the few shapes learned from the chunk's lines
-//! ([`Shape`]: the same members in the same order, the same white space) is read by
-//! comparing the bytes between its values and checking the values, its line not cut
-//! first; any other line is cut at its line feed and its field found by [`locate`]:
-//! first by the hand-written scanner of [`scan`], which takes the lines it
-//! can check fully (nearly all) and leaves the others to `serde_json`, with the same
-//! result either way ([`locate_by_serde`]: the line is read as a JSON object by a visitor
+//! [`batches`](super::batches) reads the input in batches of whole lines, cut into
+//! chunks of a few hundred records that know their first record's number; the chunks of
+//! a batch are scanned on the rayon pool and their outputs written in order. A chunk's
+//! records are walked by [`Records`]: a record of one of the few shapes learned from the
+//! chunk's lines ([`Shape`]: the same members in the same order, the same white space)
+//! is read by comparing the bytes between its values and checking the values, its line
+//! not cut first; any other line is cut at its line feed and its field found by
+//! [`locate`]: first by the hand-written scanner of [`scan`], which takes the lines it can
+//! check fully (nearly all) and leaves the others to `serde_json`, with the same result
+//! either way ([`locate_by_serde`]: the line is read as a JSON object by a visitor
 //! ([`Member`]) that keeps the raw text ([`RawValue`]) of the one member it looks for and
 //! skips the others unparsed into values, the whole line still checked, each name of the
 //! dotted path taken in turn). The field's value, a string, is decoded for the scan
@@ -191,6 +191,9 @@ const LEARN_AFTER: u32 = 8;
 /// than [`SHAPES`]), and then the line is read again.
 const GIVE_UP_AFTER: usize = 4096;
 
+/// A record's field: where it lies and its text, or what is wrong with the record.
+type Field<'a> = Result<Located<'a>, String>;
+
 /// A record of a chunk, as [`Records`] gives it.
 struct Record<'a> {
     /// Its number in the input.
@@ -198,7 +201,7 @@ struct Record<'a> {
     /// Its line's span in the batch's bytes, its line feed included.
     line: Range<usize>,
     /// Its field, as [`locate`] gives it; `None` for a blank line.
-    field: Option<Result<Located<'a>, String>>,
+    field: Option<Field<'a>>,
     /// Its `--id-field` value, as [`id_of`] gives it, when asked and the field was found.
     id: Option<Id>,
 }
@@ -259,7 +262,7 @@ impl<'a, 'p> Records<'a, 'p> {
 
     /// The record at the start of `rest` (its length, field and id), if one of the
     /// shapes reads it.
-    fn read(&mut self, rest: &'a [u8]) -> Option<(usize, Result<Located<'a>, String>, Option<Id>)> {
+    fn read(&mut self, rest: &'a [u8]) -> Option<(usize, Field<'a>, Option<Id>)> {
         if self.off {
             return None;
         }

@@ -8,19 +8,19 @@
 //! the next, the same names in the same order with the same white space. A line that the
 //! scanner of [`scan`] reads ([`Shape::learn`]) is cut into its top-level values and the
 //! literal bytes around them: before the first value, between each two, and after the
-//! last up to the line feed. A later record is read by [`Shape::try_read`] from the start of
-//! the rest of the chunk: each literal is compared, each value checked by the scanner's
-//! own [`scan::value_at`], and the last literal ends with the line feed, so the record's
-//! length is known without a search for its end.
+//! last up to the line feed. A later record is read by [`Shape::try_read`] from the
+//! start of the rest of the chunk: each literal is compared, each value checked by the
+//! scanner's own [`scan::value_at`], and the last literal ends with the line feed, so the
+//! record's length is known without a search for its end.
 //!
 //! # Invariants
 //!
-//! - A record that [`Shape::try_read`] accepts is one the scanner's walk accepts, with the
-//!   same field: the walk's every decision outside a value depends on the bytes of the
-//!   literals alone (white space, the braces, commas, colons, names), which are those of
-//!   a line the walk accepted, and each value is
-//!   checked by the same code at the same place. Only lines known to be UTF-8 are read
-//!   this way (the walk checks names and fields for UTF-8 otherwise).
+//! - A record that [`Shape::try_read`] accepts is one the scanner's walk accepts, with
+//!   the same field: the walk's every decision outside a value depends on the bytes of
+//!   the literals alone (white space, the braces, commas, colons, names), which are
+//!   those of a line the walk accepted, and each value is checked by the same code at the
+//!   same place. Only lines known to be UTF-8 are read this way (the walk checks names
+//!   and fields for UTF-8 otherwise).
 //! - The line ends at the literal's line feed and holds no other: literals are cut from
 //!   one line, a string stops at a control character, a number or a literal holds no
 //!   white space, an object or an array is read within its line (which it cannot end),
@@ -111,8 +111,9 @@ impl Shape {
         self.try_read(rest).ok()
     }
 
-    /// The record at the start of `rest` (UTF-8), when it has this shape, or how far into `rest` the record was compared before it
-    /// turned out not to have this shape (the start of the literal or value that differs).
+    /// The record at the start of `rest` (UTF-8), when it has this shape; else how far
+    /// into `rest` it was compared before it turned out not to (the start of the literal
+    /// or the value that differs).
     pub(crate) fn try_read(&self, rest: &[u8]) -> Result<Read, usize> {
         let Some((tail, before)) = self.literals.split_last() else {
             return Err(0);
