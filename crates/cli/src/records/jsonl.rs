@@ -750,9 +750,20 @@ fn write_line(line: &[u8], span: &Range<usize>, any: bool, redacted: &[u8], out:
         return;
     }
     out.extend_from_slice(&line[..span.start]);
-    // The text is UTF-8, and so is each replacement.
-    let redacted = String::from_utf8_lossy(redacted);
-    serde_json::to_writer(&mut *out, redacted.as_ref()).expect("writing to memory cannot fail");
+    if redacted
+        .iter()
+        .any(|&b| matches!(b, b'"' | b'\\') || b < 0x20)
+    {
+        // The text is UTF-8, and so is each replacement.
+        let redacted = String::from_utf8_lossy(redacted);
+        serde_json::to_writer(&mut *out, redacted.as_ref()).expect("writing to memory cannot fail");
+    } else {
+        // Nothing to escape: the bytes `serde_json` would write (it escapes only these,
+        // and the text and its replacements are UTF-8).
+        out.push(b'"');
+        out.extend_from_slice(redacted);
+        out.push(b'"');
+    }
     out.extend_from_slice(&line[span.end..]);
 }
 
@@ -765,6 +776,32 @@ mod tests {
 
     fn path(dotted: &str) -> FieldPath {
         FieldPath::parse(dotted).unwrap()
+    }
+
+    #[test]
+    fn a_redacted_field_is_written_as_serde_json_writes_it() {
+        let line = br#"{"id": 1, "text": "old", "n": 2}"#;
+        let span = 18..23;
+        assert_eq!(&line[span.clone()], br#""old""#);
+        for redacted in [
+            "",
+            "<URL> and <EMAIL>",
+            "\u{e9}t\u{e9} <URL> \u{1f600} \u{7f}",
+            "a \"quote\" and a \\ backslash",
+            "tab\tline\ncr\r\u{1} \u{1f}",
+            "/ <URL>",
+        ] {
+            let mut out = Vec::new();
+            write_line(line, &span, true, redacted.as_bytes(), &mut out);
+            let want = format!(
+                "{{\"id\": 1, \"text\": {}, \"n\": 2}}",
+                serde_json::to_string(redacted).unwrap()
+            );
+            assert_eq!(String::from_utf8(out).unwrap(), want, "{redacted:?}");
+        }
+        let mut out = Vec::new();
+        write_line(line, &span, false, b"", &mut out);
+        assert_eq!(out, line);
     }
 
     #[test]
