@@ -687,17 +687,11 @@ fn redact_chunk_with(
             }
             Ok(found) => {
                 write_held(bytes, held, joined, job, redacted, &mut scanned.out);
-                let text = &*found.text;
-                let links: Vec<_> = job.finder.links_bytes(text).collect();
+                // A long text: its links replaced as they are found, not held (a text of
+                // links alone would hold more in them than in its bytes).
                 redacted.clear();
-                job.replace(text, 0..text.len(), &links, redacted);
-                write_line(
-                    line,
-                    &found.span,
-                    !links.is_empty(),
-                    redacted,
-                    &mut scanned.out,
-                );
+                let any = job.redact_to(&found.text, redacted);
+                write_line(line, &found.span, any, redacted, &mut scanned.out);
             }
             Err(problem) => {
                 scanned.problems.push((record, problem));
@@ -776,6 +770,55 @@ mod tests {
 
     fn path(dotted: &str) -> FieldPath {
         FieldPath::parse(dotted).unwrap()
+    }
+
+    #[test]
+    fn a_long_text_is_redacted_as_its_links_say_one_by_one() {
+        use linkscan_replace::{Replacer, Template};
+        let finder = linkscan::LinkFinder::new();
+        let replacer = Replacer::new(Template::parse("[{kind} {host}]").unwrap(), "");
+        let field = path("text");
+        let job = RedactJob {
+            finder: &finder,
+            replacer: &replacer,
+            field: &field,
+        };
+        // Past the joined texts' bound, with links at its ends and an escape.
+        let long = format!(
+            "x.org {}\\u00e9 mail a@b.example {}https://b\u{fc}cher.de/(a)",
+            "words and example.com, ".repeat(4000),
+            "\\\"quoted\\\" ".repeat(10)
+        );
+        assert!(!Joined::fits(long.as_bytes()));
+        let short = "see x.org and \\u00e9 a@b.example";
+        let bytes = format!(
+            "{{\"text\": \"{short}\"}}\n{{\"text\": \"{long}\", \"n\": 1}}\n{{\"text\": \"{short}\"}}\n"
+        );
+        let chunk = Chunk {
+            first: 0,
+            span: 0..bytes.len(),
+        };
+        let scanned = redact_chunk(bytes.as_bytes(), &chunk, &job);
+        assert!(scanned.problems.is_empty());
+        // Each line as its text redacted from the links the finder reports, one by one.
+        let mut want = Vec::new();
+        for line in bytes.split_inclusive('\n') {
+            let located = locate(line.as_bytes(), &field, true).unwrap();
+            let links: Vec<_> = finder.links_bytes(&located.text).collect();
+            let mut redacted = Vec::new();
+            job.replace(&located.text, 0..located.text.len(), &links, &mut redacted);
+            write_line(
+                line.as_bytes(),
+                &located.span,
+                !links.is_empty(),
+                &redacted,
+                &mut want,
+            );
+        }
+        assert_eq!(
+            String::from_utf8(scanned.out).unwrap(),
+            String::from_utf8(want).unwrap()
+        );
     }
 
     #[test]

@@ -203,13 +203,19 @@ impl RedactJob<'_> {
     /// `text` with its links replaced, or `None` when it has none.
     fn redact(&self, text: &[u8]) -> Option<Vec<u8>> {
         let mut out = Vec::new();
+        self.redact_to(text, &mut out).then_some(out)
+    }
+
+    /// Appends `text` to `out` with its links replaced as they are found, none of them
+    /// kept; whether it had any.
+    fn redact_to(&self, text: &[u8], out: &mut Vec<u8>) -> bool {
         let n = self
             .finder
-            .redact_to(text, &mut out, |link, bytes, out| {
+            .redact_to(text, out, |link, bytes, out| {
                 self.replacer.write(link.kind(), bytes, out)
             })
             .expect("writing to memory cannot fail");
-        (n > 0).then_some(out)
+        n > 0
     }
 
     /// Appends `bytes[text]` to `out` with its `links` (offsets into `bytes`, in order)
