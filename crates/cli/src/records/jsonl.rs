@@ -43,7 +43,7 @@ use super::joined::Joined;
 use super::render::{Id, Of};
 use super::scan;
 use super::shape::Shape;
-use super::{FindJob, Problems, RedactJob, Scanned};
+use super::{record_links, streamed, FindJob, Problems, RedactJob, Scanned, Spill, STREAMED};
 use crate::flags::FieldPath;
 use crate::render::Name;
 
@@ -460,17 +460,29 @@ pub(crate) fn find(
     let limits = Limits::RUN;
     for_each_piece(reader, limits, |piece| match piece {
         Piece::Batch(batch) => {
-            let scanned: Vec<Scanned> = batch
+            // A chunk that holds a long record is scanned here in its turn, its output
+            // written as it grows (a record of links alone makes some ten times its
+            // size); the others on the pool, their outputs held until written in order.
+            let streamed = |chunk: &Chunk| chunk.span.len() > STREAMED;
+            let scanned: Vec<Option<Scanned>> = batch
                 .chunks
                 .par_iter()
                 .map(|chunk| {
+                    if streamed(chunk) {
+                        return None;
+                    }
+                    // Without a spill the chunk's output is always there.
                     SCRATCH.with_borrow_mut(|scratch| {
-                        find_chunk(batch.bytes(), chunk, name, job, scratch)
+                        find_chunk(batch.bytes(), chunk, name, job, scratch, None)
                     })
                 })
                 .collect();
-            for chunk in &scanned {
-                if !emit(chunk)? {
+            for (chunk, scanned) in batch.chunks.iter().zip(&scanned) {
+                let go_on = match scanned {
+                    Some(scanned) => emit(scanned)?,
+                    None => find_streamed(batch.bytes(), chunk, name, job, emit)?,
+                };
+                if !go_on {
                     return Ok(false);
                 }
             }
@@ -488,16 +500,32 @@ pub(crate) fn find(
     })
 }
 
-/// The output of `find --field` for the records `chunk` of `bytes`. The texts are
-/// joined ([`Joined`]) and scanned at once, but for a long one, scanned alone in its
-/// turn, and with `--checks`, which reads a record's text alone.
+/// [`find_chunk`] of a chunk that holds a long record, on this thread, its output given
+/// to `emit` in pieces ([`streamed`]): whether to go on.
+fn find_streamed(
+    bytes: &[u8],
+    chunk: &Chunk,
+    name: &Name,
+    job: &FindJob<'_>,
+    emit: &mut impl FnMut(&Scanned) -> io::Result<bool>,
+) -> io::Result<bool> {
+    streamed(emit, |spill| {
+        SCRATCH.with_borrow_mut(|scratch| find_chunk(bytes, chunk, name, job, scratch, spill))
+    })
+}
+
+/// The output of `find --field` for the records `chunk` of `bytes`, or `None` when
+/// `spill` said to stop. The texts are joined ([`Joined`]) and scanned at once, but for
+/// a long one, scanned alone in its turn (its output handed to `spill` as it grows), and
+/// with `--checks`, which reads a record's text alone.
 fn find_chunk(
     bytes: &[u8],
     chunk: &Chunk,
     name: &Name,
     job: &FindJob<'_>,
     scratch: &mut Scratch,
-) -> Scanned {
+    mut spill: Spill<'_>,
+) -> Option<Scanned> {
     let layout = &job.layout;
     let mut scanned = Scanned::default();
     let Scratch { joined, pending } = scratch;
@@ -547,22 +575,22 @@ fn find_chunk(
                     }
                 } else {
                     flush(joined, pending, &mut scanned);
-                    scanned.links += layout.record(
-                        &mut scanned.out,
-                        Of {
-                            name,
-                            record,
-                            id: id.as_ref(),
-                        },
-                        text,
-                    );
+                    let of = Of {
+                        name,
+                        record,
+                        id: id.as_ref(),
+                    };
+                    // Nothing is joined now: the texts before were flushed.
+                    if !record_links(layout, &mut scanned, of, text, &mut spill) {
+                        return None;
+                    }
                 }
             }
             Err(problem) => scanned.problems.push((record, problem)),
         }
     }
     flush(joined, pending, &mut scanned);
-    scanned
+    Some(scanned)
 }
 
 thread_local! {
@@ -767,9 +795,76 @@ mod differential;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::find::Format;
+    use crate::records::{Layout, SPILL};
 
     fn path(dotted: &str) -> FieldPath {
         FieldPath::parse(dotted).unwrap()
+    }
+
+    #[test]
+    fn a_long_record_is_found_in_pieces_as_it_is_whole() {
+        let finder = linkscan::LinkFinder::new();
+        let (field, id) = (path("text"), path("id"));
+        let name = Name::new(std::ffi::OsStr::new("in.jsonl"));
+        for (format, checks) in [(Format::Jsonl, false), (Format::Tsv, true)] {
+            let job = FindJob {
+                layout: Layout {
+                    finder: &finder,
+                    format,
+                    count: false,
+                    named: true,
+                    checks,
+                    color: false,
+                    id: true,
+                },
+                field: &field,
+                id: Some(&id),
+            };
+            // A record of 2 MiB of links between short ones, and a bad one after it.
+            let long = "x.org a@b.org ".repeat(120_000);
+            let bytes = format!(
+                "{{\"id\": 1, \"text\": \"see y.org\"}}\n{{\"id\": 2, \"text\": \"{long}\"}}\n\
+                 {{\"id\": 3}}\n{{\"id\": 4, \"text\": \"z.org\"}}\n"
+            );
+            let chunk = Chunk {
+                first: 0,
+                span: 0..bytes.len(),
+            };
+            let whole = SCRATCH
+                .with_borrow_mut(|scratch| {
+                    find_chunk(bytes.as_bytes(), &chunk, &name, &job, scratch, None)
+                })
+                .unwrap();
+            assert_eq!(whole.links, 240_002);
+            assert!(whole.out.len() > 4 * SPILL);
+            // In pieces: the same bytes, links and problems, none much over the bound.
+            let mut pieces = Vec::new();
+            let go_on = find_streamed(bytes.as_bytes(), &chunk, &name, &job, &mut |piece| {
+                pieces.push((piece.out.clone(), piece.links, piece.problems.clone()));
+                Ok(true)
+            });
+            assert!(go_on.unwrap());
+            assert!(pieces.len() > 4);
+            assert!(pieces.iter().all(|(out, _, _)| out.len() < SPILL + 4096));
+            let out: Vec<u8> = pieces.iter().flat_map(|p| p.0.iter().copied()).collect();
+            assert_eq!(out, whole.out);
+            assert_eq!(pieces.iter().map(|p| p.1).sum::<usize>(), whole.links);
+            let problems: Vec<_> = pieces.iter().flat_map(|p| p.2.clone()).collect();
+            assert_eq!(problems, whole.problems);
+            // Told to stop after the first piece, no other piece comes.
+            let mut n = 0;
+            let go_on = find_streamed(bytes.as_bytes(), &chunk, &name, &job, &mut |_| {
+                n += 1;
+                Ok(false)
+            });
+            assert_eq!((go_on.unwrap(), n), (false, 1));
+            // A write that fails is the error.
+            let failed = find_streamed(bytes.as_bytes(), &chunk, &name, &job, &mut |_| {
+                Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed"))
+            });
+            assert_eq!(failed.unwrap_err().kind(), io::ErrorKind::BrokenPipe);
+        }
     }
 
     #[test]

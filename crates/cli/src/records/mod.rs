@@ -175,6 +175,68 @@ pub(crate) struct Scanned {
     pub(crate) problems: Vec<(u64, String)>,
 }
 
+/// Chunks longer than this in bytes (JSON Lines: a record longer than a batch), or
+/// holding a text this long (Parquet), are scanned in their turn, their output handed
+/// on as it grows (a text of links alone makes some ten times its size in lines).
+const STREAMED: usize = 1 << 20;
+
+/// The output a streamed chunk holds before it is handed on.
+const SPILL: usize = 1 << 20;
+
+/// Where a chunk's output goes while it is made: `None`, kept whole; else handed to the
+/// call, in order, each time it passes [`SPILL`] bytes (the call then clears it and says
+/// whether to go on).
+type Spill<'s> = Option<&'s mut dyn FnMut(&mut Scanned) -> bool>;
+
+/// Appends the links of `text`, the field of the record `of`, to `scanned` as `layout`
+/// writes them, handing the output to `spill` as it grows: `false` when it said to stop.
+fn record_links(
+    layout: &Layout<'_>,
+    scanned: &mut Scanned,
+    of: render::Of<'_>,
+    text: &[u8],
+    spill: &mut Spill<'_>,
+) -> bool {
+    let Some(spill) = spill.as_deref_mut().filter(|_| !layout.count) else {
+        scanned.links += layout.record(&mut scanned.out, of, text);
+        return true;
+    };
+    for link in layout.finder.links_bytes(text) {
+        layout.link(&mut scanned.out, of, text, 0, &link);
+        scanned.links += 1;
+        if scanned.out.len() >= SPILL && !spill(scanned) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Runs `scan` (a chunk's scan, `None` when its spill said to stop) with a spill that
+/// gives each piece of its output to `emit`, then gives `emit` the rest: whether to go
+/// on.
+fn streamed(
+    emit: &mut impl FnMut(&Scanned) -> io::Result<bool>,
+    scan: impl FnOnce(Spill<'_>) -> Option<Scanned>,
+) -> io::Result<bool> {
+    let mut failed = None;
+    let mut spill = |scanned: &mut Scanned| {
+        let go_on = emit(scanned).unwrap_or_else(|e| {
+            failed = Some(e);
+            false
+        });
+        *scanned = Scanned::default();
+        go_on
+    };
+    let rest = scan(Some(&mut spill));
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    match rest {
+        Some(rest) => emit(&rest),
+        None => Ok(false),
+    }
+}
+
 impl Scanned {
     /// Writes the output and reports the problems, in order.
     fn emit(&self, problems: &mut Problems<'_>, out: &mut impl Write) -> io::Result<()> {

@@ -43,7 +43,7 @@ use parquet::schema::types::SchemaDescriptor;
 use rayon::prelude::*;
 
 use super::render::{Id, Of};
-use super::{FindJob, Problems, RedactJob, Scanned};
+use super::{record_links, streamed, FindJob, Problems, RedactJob, Scanned, Spill, STREAMED};
 use crate::flags::FieldPath;
 use crate::render::Name;
 
@@ -248,38 +248,52 @@ pub(crate) fn find(
             }
             None => None,
         };
-        let scanned: Vec<Scanned> = chunks(batch.num_rows())
-            .into_par_iter()
-            .map(|rows| {
-                let mut scanned = Scanned::default();
-                for i in rows {
-                    let record = base + i as u64;
-                    if nulls.as_ref().is_some_and(|n| n.is_null(i)) {
-                        scanned.problems.push((record, null(job.field)));
-                        continue;
-                    }
-                    let id = id.as_ref().map(|(ids, nulls)| {
-                        if nulls.as_ref().is_some_and(|n| n.is_null(i)) {
-                            Id::missing()
-                        } else {
-                            ids(i)
-                        }
-                    });
-                    scanned.links += job.layout.record(
-                        &mut scanned.out,
-                        Of {
-                            name,
-                            record,
-                            id: id.as_ref(),
-                        },
-                        text(i),
-                    );
+        // The links of `rows`, their output handed to `spill` as it grows.
+        let find_rows = |rows: Range<usize>, mut spill: Spill<'_>| {
+            let mut scanned = Scanned::default();
+            for i in rows {
+                let record = base + i as u64;
+                if nulls.as_ref().is_some_and(|n| n.is_null(i)) {
+                    scanned.problems.push((record, null(job.field)));
+                    continue;
                 }
-                scanned
+                let id = id.as_ref().map(|(ids, nulls)| {
+                    if nulls.as_ref().is_some_and(|n| n.is_null(i)) {
+                        Id::missing()
+                    } else {
+                        ids(i)
+                    }
+                });
+                let of = Of {
+                    name,
+                    record,
+                    id: id.as_ref(),
+                };
+                if !record_links(&job.layout, &mut scanned, of, text(i), &mut spill) {
+                    return None;
+                }
+            }
+            Some(scanned)
+        };
+        // Rows with a long text are scanned in their turn, their output written as it
+        // grows; the others on the pool, their outputs held until written in order.
+        let rows = chunks(batch.num_rows());
+        let streamed_rows = |rows: &Range<usize>| rows.clone().any(|i| text(i).len() > STREAMED);
+        let scanned: Vec<Option<Scanned>> = rows
+            .par_iter()
+            .map(|rows| {
+                // Without a spill the rows' output is always there.
+                (!streamed_rows(rows))
+                    .then(|| find_rows(rows.clone(), None))
+                    .flatten()
             })
             .collect();
-        for chunk in &scanned {
-            if !emit(chunk)? {
+        for (rows, scanned) in rows.iter().zip(&scanned) {
+            let go_on = match scanned {
+                Some(scanned) => emit(scanned)?,
+                None => streamed(emit, |spill| find_rows(rows.clone(), spill))?,
+            };
+            if !go_on {
                 return Ok(());
             }
         }

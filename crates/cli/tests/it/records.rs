@@ -567,3 +567,46 @@ fn memory_is_a_few_batches_not_the_file() {
     common::memory::assert_under("redact --field of 128 MB", peak, 96 * common::memory::MIB);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_record_of_links_longer_than_a_batch_is_found_whole_in_both_formats() {
+    // Its links are written as they are found (in pieces), between the short records'.
+    let dir = temp_dir("long-record");
+    let long = "x.org a@b.org ".repeat(120_000);
+    let texts = ["see y.org", long.as_str(), "z.org"];
+    let jsonl_file = dir.join("long.jsonl");
+    let lines: String = texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| format!("{{\"id\": {i}, \"text\": {}}}\n", json(text)))
+        .collect();
+    std::fs::write(&jsonl_file, lines).unwrap();
+    let parquet_file = dir.join("long.parquet");
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("id", DataType::Int64, false),
+        Field::new("text", DataType::Utf8, false),
+    ]));
+    let batch = RecordBatch::try_new(
+        schema.clone(),
+        vec![
+            Arc::new(Int64Array::from_iter_values(0..3)),
+            Arc::new(StringArray::from_iter_values(texts)),
+        ],
+    )
+    .unwrap();
+    let mut writer =
+        ArrowWriter::try_new(std::fs::File::create(&parquet_file).unwrap(), schema, None).unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+    let mut want = Vec::new();
+    for (i, text) in texts.iter().enumerate() {
+        for link in links_of(text) {
+            want.push((i as u64, Value::from(i), link));
+        }
+    }
+    assert_eq!(want.len(), 240_002);
+    for file in [&jsonl_file, &parquet_file] {
+        let got = found(file, "text", &["--id-field", "id"]);
+        assert!(got == want, "{}: {} links", file.display(), got.len());
+    }
+}
