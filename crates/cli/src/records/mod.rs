@@ -20,7 +20,9 @@
 //!   record, but are counted), the row of Parquet.
 //! - Offsets are bytes of the field's decoded text (UTF-8, JSON escapes decoded).
 //! - Memory is a few batches, plus one record that is longer than a batch (bounded by
-//!   [`batches::Limits::record`] for JSON Lines, by a row group for Parquet).
+//!   [`batches::Limits::record`] for JSON Lines, by a row group for Parquet), and the
+//!   output of a batch's chunks until it is written; a chunk that holds a long record
+//!   hands its output on in pieces of [`SPILL`] bytes as it is made ([`streamed`]).
 
 mod batches;
 mod joined;
