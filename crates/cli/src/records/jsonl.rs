@@ -300,14 +300,15 @@ impl<'a, 'p> Records<'a, 'p> {
             }),
             None => locate_by_serde(line, self.path),
         };
-        let id = match (self.id, read.id) {
-            (Some(path), _) if located.is_err() || path.names.len() > 1 => {
-                located.is_ok().then(|| id_of(line, path))
-            }
-            (Some(path), Some(span)) => Some(id_at(line, span, path)),
-            // A shape learned with the id has no such member: neither has this line.
-            (Some(_), None) => Some(Id::missing()),
-            (None, _) => None,
+        let id = match self.id {
+            Some(path) if located.is_ok() => Some(match (&path.names[..], read.id) {
+                ([_], Some(span)) => id_at(line, span, path),
+                // A shape learned with the id has no such member: neither has this line.
+                ([_], None) => Id::missing(),
+                // A nested id is not in the shape.
+                _ => id_of(line, path),
+            }),
+            _ => None,
         };
         Some((read.len, located, id))
     }
@@ -436,16 +437,11 @@ fn id_of_raw(raw: &str) -> Option<Id> {
 /// [`id_of`] by `serde_json` alone.
 fn id_by_serde(line: &[u8], path: &FieldPath) -> Id {
     match raw_at(line, path) {
-        Ok(raw) => id_by_serde_raw(raw.get()),
+        Ok(raw) => match serde_json::from_str::<Cow<'_, str>>(raw.get()) {
+            Ok(text) => Id::string(&text),
+            Err(_) => Id::json(raw.get()),
+        },
         Err(_) => Id::missing(),
-    }
-}
-
-/// The id of the raw value `raw` by `serde_json`.
-fn id_by_serde_raw(raw: &str) -> Id {
-    match serde_json::from_str::<Cow<'_, str>>(raw) {
-        Ok(text) => Id::string(&text),
-        Err(_) => Id::json(raw),
     }
 }
 
