@@ -161,6 +161,24 @@ fn rfc3339(date: &str) -> String {
     }
 }
 
+/// The bytes [`write_xml`] looks at: the ASCII ones it escapes or replaces, and the lead
+/// bytes `C2` and `EF`.
+const XML_LOOKED_AT: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = !matches!(b, 0x09 | 0x0a | 0x0d);
+        b += 1;
+    }
+    let mut i = 0;
+    let others = *b"&<>\"'\x7f\xc2\xef";
+    while i < others.len() {
+        table[others[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
 /// Writes `text` escaped for XML 1.0 text and attribute values, each character XML does
 /// not take (the controls but tab, line feed and carriage return; DEL and the C1 controls,
 /// which it discourages; U+FFFE and U+FFFF) as U+FFFD.
@@ -172,7 +190,14 @@ fn rfc3339(date: &str) -> String {
 fn write_xml(text: &str, out: &mut Vec<u8>) {
     let bytes = text.as_bytes();
     let (mut at, mut i) = (0, 0);
-    while i < bytes.len() {
+    loop {
+        // The run that needs nothing, a table look-up a byte.
+        while i < bytes.len() && !XML_LOOKED_AT[usize::from(bytes[i])] {
+            i += 1;
+        }
+        if i == bytes.len() {
+            break;
+        }
         let (len, with): (usize, &str) = match bytes[i] {
             b'&' => (1, "&amp;"),
             b'<' => (1, "&lt;"),
@@ -359,7 +384,8 @@ impl Archive {
             page: "index.html".to_string(),
         };
         output.put(FEED.to_string(), &self.feed(&feed, &all, &archive, &first)?)?;
-        for thread in &plan.tree.threads {
+        // Each thread's feed on a thread of the pool: its entries read their pages.
+        output.put_each(&plan.tree.threads, |thread, puts| {
             let global = self.rows[thread[0]].global;
             let base = format!("t{global:05}");
             let mut messages = thread.clone();
@@ -370,9 +396,8 @@ impl Archive {
                 page: paged_name(&base, 0),
             };
             let bytes = self.feed(&feed, &messages, &archive, &first)?;
-            output.put(thread_feed(global), &bytes)?;
-        }
-        Ok(())
+            puts.put(thread_feed(global), &bytes)
+        })
     }
 
     /// The feed `feed` of `messages` (newest first).

@@ -31,6 +31,9 @@
 //!   [`LOCK_WAIT`] at most, then refuses.
 //! * [`Output::put`] writes a page unless an update knows it as it is (the hash the last
 //!   run recorded for it is the new page's, and a plain file of its length is there).
+//!   [`Output::put_each`] puts the pages of many jobs (a thread's pages, its feed) on the
+//!   rayon pool, each job writing its own files; what it records (the pages' hashes and
+//!   how many were written) is what putting them one after the other records.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::{self, File};
@@ -284,39 +287,80 @@ impl<'a> Output<'a> {
 
     /// Writes page `name` ([`write_named`]), unless the last run wrote it as it is.
     pub(crate) fn put(&mut self, name: String, bytes: &[u8]) -> io::Result<()> {
+        let done = self.write_bytes(&name, bytes)?;
+        self.record(name, done);
+        Ok(())
+    }
+
+    /// Runs `job` on each of `jobs`, on the rayon pool with the `parallel` feature (one
+    /// after the other without it), each putting its pages through the [`Puts`] it is
+    /// given; the pages are recorded as if put one after the other. Each page's file is
+    /// written by the job that makes it, so what a job holds is its own pages at most.
+    pub(crate) fn put_each<J: Sync>(
+        &mut self,
+        jobs: &[J],
+        job: impl Fn(&J, &mut Puts<'_, '_>) -> io::Result<()> + Sync,
+    ) -> io::Result<()> {
+        let one = |j: &J| -> io::Result<Vec<(String, (u64, bool))>> {
+            let mut puts = Puts {
+                output: self,
+                done: Vec::new(),
+            };
+            job(j, &mut puts)?;
+            Ok(puts.done)
+        };
+        #[cfg(feature = "parallel")]
+        let done: Vec<Vec<(String, (u64, bool))>> = {
+            use rayon::prelude::*;
+            jobs.par_iter().map(one).collect::<io::Result<_>>()?
+        };
+        #[cfg(not(feature = "parallel"))]
+        let done: Vec<Vec<(String, (u64, bool))>> =
+            jobs.iter().map(one).collect::<io::Result<_>>()?;
+        for (name, page) in done.into_iter().flatten() {
+            self.record(name, page);
+        }
+        Ok(())
+    }
+
+    /// Records page `name`, its hash and whether it was written.
+    fn record(&mut self, name: String, (hash, written): (u64, bool)) {
+        self.written += usize::from(written);
+        self.pages.insert(name, hash);
+    }
+
+    /// [`Output::put`] without the record, from any thread: the page's hash and whether
+    /// it was written.
+    fn write_bytes(&self, name: &str, bytes: &[u8]) -> io::Result<(u64, bool)> {
         let hash = super::hash::hash(bytes);
-        let path = self.dir.join(&name);
-        let same = self.before.and_then(|b| b.get(&name)) == Some(&hash)
+        let path = self.dir.join(name);
+        let same = self.before.and_then(|b| b.get(name)) == Some(&hash)
             && fs::symlink_metadata(&path)
                 .is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64);
         if !same {
             write_named(&path, bytes, self.fresh)?;
-            self.written += 1;
         }
-        self.pages.insert(name, hash);
-        Ok(())
+        Ok((hash, !same))
     }
-}
 
-impl Output<'_> {
     /// Writes page `name` as `write` makes it, streamed through a buffer (never whole in
-    /// memory), unless the last run wrote it as it is: with an earlier run's hashes,
-    /// `write` runs once to hash the page, and once more to write it only if it differs.
-    /// The hash recorded is that of the bytes, as [`Output::put`] records it.
-    pub(crate) fn put_with(
-        &mut self,
-        name: String,
+    /// memory), unless the last run wrote it as it is, from any thread: its hash and
+    /// whether it was written. With an earlier run's hashes, `write` runs once to hash the
+    /// page, and once more to write it only if it differs. The hash is that of the bytes,
+    /// as [`Output::put`] records it.
+    fn write_with(
+        &self,
+        name: &str,
         mut write: impl FnMut(&mut dyn Write) -> io::Result<()>,
-    ) -> io::Result<()> {
-        let path = self.dir.join(&name);
-        if let Some(&old) = self.before.and_then(|b| b.get(&name)) {
+    ) -> io::Result<(u64, bool)> {
+        let path = self.dir.join(name);
+        if let Some(&old) = self.before.and_then(|b| b.get(name)) {
             let mut sink = Hashing::new(io::sink());
             write(&mut sink)?;
             if sink.hash.finish() == old
                 && fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() == sink.len)
             {
-                self.pages.insert(name, old);
-                return Ok(());
+                return Ok((old, false));
             }
         }
         let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
@@ -328,8 +372,33 @@ impl Output<'_> {
         let hash = out.hash.finish();
         let replacing = out.inner.into_inner().map_err(|e| named(e.into_error()))?;
         replacing.finish()?;
-        self.written += 1;
-        self.pages.insert(name, hash);
+        Ok((hash, true))
+    }
+}
+
+/// What a job of [`Output::put_each`] puts its pages through.
+pub(crate) struct Puts<'o, 'a> {
+    output: &'o Output<'a>,
+    /// The pages put, their hashes and whether each was written.
+    done: Vec<(String, (u64, bool))>,
+}
+
+impl Puts<'_, '_> {
+    /// [`Output::put`].
+    pub(crate) fn put(&mut self, name: String, bytes: &[u8]) -> io::Result<()> {
+        let done = self.output.write_bytes(&name, bytes)?;
+        self.done.push((name, done));
+        Ok(())
+    }
+
+    /// Writes page `name` as `write` makes it ([`Output::write_with`]).
+    pub(crate) fn put_with(
+        &mut self,
+        name: String,
+        write: impl FnMut(&mut dyn Write) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let done = self.output.write_with(&name, write)?;
+        self.done.push((name, done));
         Ok(())
     }
 }
@@ -367,8 +436,12 @@ impl<W: Write> Write for Hashing<W> {
 /// Copies bytes `start..end` of the page at `path` to `out`: a plain file this run wrote
 /// or kept, opened without following a link, at least `end` bytes long; else an error
 /// that says the page is not as this run wrote it. An empty range reads nothing.
+///
+/// On unix the range is read at its offset (`pread`) through a buffer on the stack, with
+/// no lookup of the file's kind or length first: a file too short gives a short read, and
+/// what is not a plain file (a FIFO, opened without waiting, or a folder) an error; both
+/// are the error above. A thread page and a feed copy each message's text this way.
 pub(crate) fn copy_range(path: &Path, start: u64, end: u64, out: &mut dyn Write) -> io::Result<()> {
-    use std::io::{Read, Seek, SeekFrom};
     if start == end {
         return Ok(());
     }
@@ -379,17 +452,50 @@ pub(crate) fn copy_range(path: &Path, start: u64, end: u64, out: &mut dyn Write)
             "the page is not as this run wrote it",
         ))
     };
-    let mut file = open_no_follow(path, false).map_err(named)?;
-    let meta = file.metadata().map_err(named)?;
-    if !meta.is_file() || meta.len() < end || start > end {
+    if start > end {
         return Err(not_as_written());
     }
-    file.seek(SeekFrom::Start(start)).map_err(named)?;
-    let copied = io::copy(&mut file.take(end - start), out)?;
-    if copied != end - start {
-        return Err(not_as_written());
+    let file = open_no_follow(path, false).map_err(named)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileExt;
+        let mut buf = [0u8; 16 << 10];
+        let mut at = start;
+        while at < end {
+            let want = usize::try_from(end - at)
+                .unwrap_or(usize::MAX)
+                .min(buf.len());
+            match file.read_at(&mut buf[..want], at) {
+                Ok(0) => return Err(not_as_written()),
+                Ok(n) => {
+                    out.write_all(&buf[..n])?;
+                    at += n as u64;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                // A FIFO (`ESPIPE`) or a folder (`EISDIR`) where the page was.
+                Err(e) if matches!(e.raw_os_error(), Some(libc::ESPIPE | libc::EISDIR)) => {
+                    return Err(not_as_written())
+                }
+                Err(e) => return Err(named(e)),
+            }
+        }
+        Ok(())
     }
-    Ok(())
+    #[cfg(not(unix))]
+    {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut file = file;
+        let meta = file.metadata().map_err(named)?;
+        if !meta.is_file() || meta.len() < end {
+            return Err(not_as_written());
+        }
+        file.seek(SeekFrom::Start(start)).map_err(named)?;
+        let copied = io::copy(&mut file.take(end - start), out)?;
+        if copied != end - start {
+            return Err(not_as_written());
+        }
+        Ok(())
+    }
 }
 
 impl Replacing {
@@ -507,6 +613,46 @@ pub(crate) fn remove_stale(dir: &Path, written: &HashSet<String>) -> io::Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A range is copied whole, across the copy's buffer; a page too short, a folder or a
+    /// FIFO where the page was, and a range backwards are each the error that says the
+    /// page is not as this run wrote it (never a wait on the FIFO).
+    #[test]
+    fn a_range_of_a_page_is_copied_or_refused() {
+        let dir = std::env::temp_dir().join(format!("linkscan-copy-range-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let page = dir.join("00001.html");
+        let bytes: Vec<u8> = (0..40_000u32).map(|i| b'a' + (i % 26) as u8).collect();
+        fs::write(&page, &bytes).unwrap();
+        let mut out = Vec::new();
+        copy_range(&page, 7, 39_000, &mut out).unwrap();
+        assert_eq!(out, &bytes[7..39_000]);
+        out.clear();
+        copy_range(&page, 5, 5, &mut out).unwrap();
+        assert!(out.is_empty());
+        let refused = |path: &Path, start: u64, end: u64| {
+            let e = copy_range(path, start, end, &mut Vec::new()).unwrap_err();
+            assert_eq!(e.kind(), io::ErrorKind::InvalidData, "{e}");
+            assert!(e.to_string().contains("not as this run wrote it"), "{e}");
+        };
+        refused(&page, 39_000, 40_001);
+        refused(&page, 9, 8);
+        let folder = dir.join("00002.html");
+        fs::create_dir(&folder).unwrap();
+        refused(&folder, 0, 10);
+        #[cfg(unix)]
+        {
+            let fifo = dir.join("00003.html");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            if made.is_ok_and(|s| s.success()) {
+                refused(&fifo, 0, 10);
+            }
+        }
+        let missing = copy_range(&dir.join("00004.html"), 0, 10, &mut Vec::new()).unwrap_err();
+        assert_eq!(missing.kind(), io::ErrorKind::NotFound);
+        fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn the_names_of_pages() {

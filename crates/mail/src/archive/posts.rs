@@ -21,7 +21,7 @@
 //!
 //! # Invariants
 //!
-//! * Memory: a page is streamed to its file ([`Output::put_with`]), each text copied
+//! * Memory: a page is streamed to its file ([`files::Puts::put_with`]), each text copied
 //!   through a small buffer ([`files::copy_range`]); nothing grows with a thread or a
 //!   message. An update hashes each thread page as it would be and writes it only when it
 //!   differs from the last run's (so whenever one of its messages changed), reading the
@@ -58,18 +58,21 @@ impl Archive {
         name: &str,
         output: &mut Output<'_>,
     ) -> io::Result<()> {
-        for (t, thread) in plan.tree.threads.iter().enumerate() {
+        // Each thread's pages on a thread of the pool: they read their messages' pages.
+        let threads: Vec<usize> = (0..plan.tree.threads.len()).collect();
+        output.put_each(&threads, |&t, puts| {
+            let thread = &plan.tree.threads[t];
             let base = format!("t{:05}", self.rows[thread[0]].global);
             let starts = &plan.thread_pages[t];
             for (k, &start) in starts.iter().enumerate() {
                 let end = starts.get(k + 1).copied().unwrap_or(thread.len());
                 let chunk = &thread[start..end];
-                output.put_with(paged_name(&base, k), |out| {
+                puts.put_with(paged_name(&base, k), |out| {
                     self.write_thread_page(plan, name, thread, (k, starts.len()), chunk, out)
                 })?;
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Writes page `k` of `pages` of `thread`, which holds the messages `chunk`.
