@@ -28,7 +28,7 @@
 
 use std::collections::HashSet;
 use std::fs::{self, File};
-use std::io::{self, BufReader};
+use std::io::{self, Read};
 use std::path::Path;
 
 use super::download::raw_name;
@@ -58,19 +58,20 @@ struct Mbox {
 /// [module](self) documentation), `rows` the archive's, those before `kept` unchanged
 /// since the last run, `made` the members this run made, `fresh` whether the folder
 /// was fresh (`fresh`); removes those an earlier run left that this one does not have.
-/// With `enabled` false (addresses obfuscated) writes none. Returns how many were
-/// written and how many removed.
+/// `longest` is the most bytes of a download (`NNNNN.txt`) a run writes, the longest an
+/// update reads back; `None` when the archive offers none (addresses obfuscated): then
+/// no mbox is written. Returns how many were written and how many removed.
 pub(crate) fn write(
     dir: &Path,
     plan: &Plan,
     rows: &[Row],
     kept: usize,
     made: &Members,
-    enabled: bool,
+    longest: Option<u64>,
     fresh: bool,
 ) -> io::Result<(usize, usize)> {
     let mut all = Vec::new();
-    if enabled {
+    if longest.is_some() {
         for thread in &plan.tree.threads {
             all.push(Mbox {
                 name: thread_name(rows[thread[0]].global),
@@ -95,7 +96,8 @@ pub(crate) fn write(
             m.changed || !fs::symlink_metadata(dir.join(&m.name)).is_ok_and(|f| f.is_file())
         })
         .collect();
-    let one = |m: &&Mbox| write_one(dir, m, made, fresh);
+    let longest = longest.unwrap_or(0);
+    let one = |m: &&Mbox| write_one(dir, m, made, longest, fresh);
     #[cfg(feature = "parallel")]
     let results: Vec<io::Result<()>> = {
         use rayon::prelude::*;
@@ -106,13 +108,14 @@ pub(crate) fn write(
     for r in results {
         r?;
     }
-    let removed = remove_stale(dir, &names)?;
+    // A fresh folder holds no mbox of an earlier run.
+    let removed = if fresh { 0 } else { remove_stale(dir, &names)? };
     Ok((todo.len(), removed))
 }
 
 /// Writes one mbox: the members of its messages, one after the other; in a `fresh`
 /// folder its name is free (`files::create_named`).
-fn write_one(dir: &Path, mbox: &Mbox, made: &Members, fresh: bool) -> io::Result<()> {
+fn write_one(dir: &Path, mbox: &Mbox, made: &Members, longest: u64, fresh: bool) -> io::Result<()> {
     let path = dir.join(&mbox.name);
     let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
     let mut out = io::BufWriter::with_capacity(1 << 16, create_named(&path, fresh)?);
@@ -124,12 +127,25 @@ fn write_one(dir: &Path, mbox: &Mbox, made: &Members, fresh: bool) -> io::Result
         }
         // A message an update keeps: its member made again from its download.
         let source = dir.join(raw_name(global));
-        let Ok(file) = open_plain(&source) else {
+        let Ok(mut file) = open_plain(&source) else {
             continue;
         };
-        let reader = BufReader::with_capacity(1 << 16, file);
-        out = members::write_member(reader, out)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", source.display())))?;
+        // Read whole (the member is made of it as the scan made it), at most `longest`
+        // bytes: a longer file is not a download a run wrote.
+        let with_path =
+            |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", source.display()));
+        let mut raw = Vec::new();
+        (&mut file)
+            .take(longest.saturating_add(1))
+            .read_to_end(&mut raw)
+            .map_err(with_path)?;
+        if raw.len() as u64 > longest {
+            return Err(with_path(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("longer than a download is ({longest} bytes at most)"),
+            )));
+        }
+        out = members::write_member(&raw, out).map_err(with_path)?;
         any = true;
     }
     if !any {
@@ -192,6 +208,33 @@ fn remove_stale(dir: &Path, keep: &HashSet<String>) -> io::Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An update's kept message is read back from its download and made the member the
+    /// scan would have made; a download longer than any a run writes is refused, not read
+    /// whole into memory.
+    #[test]
+    fn a_kept_download_is_read_back_within_its_bound() {
+        let dir = std::env::temp_dir().join(format!("linkscan-kept-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let raw = b"Subject: kept\n\nFrom here on\n";
+        fs::write(dir.join(raw_name(1)), raw).unwrap();
+        let mbox = Mbox {
+            name: "t00001.mbox.gz".to_string(),
+            messages: vec![1],
+            changed: true,
+        };
+        let made = Members::new(&dir);
+        write_one(&dir, &mbox, &made, raw.len() as u64, true).unwrap();
+        assert_eq!(
+            fs::read(dir.join(&mbox.name)).unwrap(),
+            members::write_member(raw, Vec::new()).unwrap()
+        );
+        let e = write_one(&dir, &mbox, &made, raw.len() as u64 - 1, false).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        assert!(e.to_string().contains("longer than a download is"), "{e}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn the_names_of_mboxes() {

@@ -13,19 +13,26 @@
 //!
 //! Each thread of the scan deflates its members with one compressor of its own, reset
 //! between members (`deflateReset`: the state is cleared, not allocated and zeroed again
-//! for each message); the gzip header and trailer (CRC-32 and length) around the deflate
-//! stream are those [`write_member`] writes.
+//! for each message), its output written into a buffer the thread keeps (zeroed once,
+//! written over). The entry goes to deflate in runs: the message's bytes between the lines
+//! mboxrd quotes, found by a vector search for line feeds, each run one call, not a line
+//! at a time through a writer's buffer. The gzip header and trailer (CRC-32 and length)
+//! are written around the deflate stream.
 //!
 //! # Invariants
 //!
 //! * Deterministic: a member is a function of the message's bytes alone (gzip with no file
-//!   name, a modification time of 0, level [`LEVEL`], fed the same writes), so an
-//!   `--update`, which makes the members of the messages it keeps from their downloads
-//!   ([`write_member`] on the `NNNNN.txt`), writes the bytes a full build does; a member
-//!   made with a thread's compressor is the one [`write_member`] makes (a test holds them
-//!   equal).
+//!   name, a modification time of 0, level [`LEVEL`], the entry fed in the same runs), so
+//!   an `--update`, which makes the members of the messages it keeps from their downloads
+//!   ([`write_member`] on the `NNNNN.txt`, read whole: at most the message size limit),
+//!   writes the bytes a full build does: both are made by the same code, and a member made
+//!   with a thread's reused compressor is the one a new compressor makes (a test holds
+//!   them equal). (Deflate's output depends on how its input is cut into calls: a member
+//!   is the same bytes for the same runs, not for any cut.)
 //! * Memory: a member is held while it is made (at most about the message's size, which
-//!   the size limit bounds); the members of a run are kept in memory up to [`HELD`] bytes
+//!   the size limit bounds); the buffer a thread keeps between members is at most
+//!   [`KEPT_BUFFER`] (a larger one, grown for a large message, is let go); the members of
+//!   a run are kept in memory up to [`HELD`] bytes
 //!   in all, and those past it in the scratch file, copied out through a buffer of
 //!   [`COPY_BUFFER`] bytes. The corpus's 6,669 messages (52 MB) make 22 MB of members,
 //!   all held: no scratch file is written, and none read back twice.
@@ -37,12 +44,11 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fs::{self, File};
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use flate2::write::DeflateEncoder;
-use flate2::{Compression, CrcWriter, GzBuilder};
+use flate2::{Compress, Compression, Crc, FlushCompress, GzBuilder, Status};
 
 /// The gzip level: 1, the fastest, which keeps the build fast; level 6 makes the
 /// corpus's files some 10 % smaller at three times the time.
@@ -215,61 +221,124 @@ fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> io::Result
     Ok(())
 }
 
-/// Writes to `out` the gzip member of the mbox entry of the message whose download
-/// `message` reads ([`write_entry`]), and gives `out` back.
-pub(crate) fn write_member<W: Write>(message: impl BufRead, out: W) -> io::Result<W> {
-    // The lines go to the compressor in blocks: each write to it is a call of deflate,
-    // which on a line at a time cost more than the compression itself.
-    let mut gz = io::BufWriter::with_capacity(
-        COPY_BUFFER,
-        GzBuilder::new()
-            .mtime(0)
-            .write(out, Compression::new(LEVEL)),
-    );
-    write_entry(message, &mut gz)?;
-    let gz = gz.into_inner().map_err(|e| e.into_error())?;
-    gz.finish()
+/// Writes to `out` the gzip member of the mbox entry of `message` ([`write_entry`]), and
+/// gives `out` back: the bytes [`Members::add`] keeps for the message, made the same way.
+pub(crate) fn write_member<W: Write>(message: &[u8], mut out: W) -> io::Result<W> {
+    out.write_all(&make_member(message)?)?;
+    Ok(out)
 }
 
-/// The gzip header [`write_member`] writes: no flags, a modification time of 0, the
-/// extra flags of the fastest level (4), and the system unknown (255).
+/// The gzip header of a member: no flags, a modification time of 0, the extra flags of
+/// the fastest level (4), and the system unknown (255).
 const GZIP_HEADER: [u8; 10] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 255];
+
+/// The most bytes of output buffer a thread keeps between members; a larger one (made for
+/// a large message) is let go.
+const KEPT_BUFFER: usize = 1 << 20;
 
 thread_local! {
     /// This thread's compressor, reset between members.
-    static COMPRESSOR: RefCell<Option<DeflateEncoder<Vec<u8>>>> = const { RefCell::new(None) };
+    static COMPRESSOR: RefCell<Option<Deflater>> = const { RefCell::new(None) };
 }
 
-/// The gzip member of the mbox entry of `raw` ([`write_member`]'s bytes), made with this
-/// thread's compressor: the header, the deflate stream of the entry, its CRC-32 and its
-/// length. A compressor that failed is dropped, never used again.
+/// The gzip member of the mbox entry of `raw`, made with this thread's compressor: the
+/// header, the deflate stream of the entry, its CRC-32 and its length. A compressor that
+/// failed is dropped, never used again.
 fn make_member(raw: &[u8]) -> io::Result<Vec<u8>> {
     COMPRESSOR.with(|cell| {
         let mut slot = cell.borrow_mut();
-        let encoder =
-            slot.get_or_insert_with(|| DeflateEncoder::new(Vec::new(), Compression::new(LEVEL)));
-        let mut out = Vec::with_capacity(raw.len() / 3 + 64);
-        out.extend_from_slice(&GZIP_HEADER);
-        *encoder.get_mut() = out;
-        let made = (|| {
-            let mut crc = CrcWriter::new(&mut *encoder);
-            let mut buffered = io::BufWriter::with_capacity(COPY_BUFFER, &mut crc);
-            write_entry(raw, &mut buffered)?;
-            buffered.into_inner().map_err(|e| e.into_error())?;
-            let (sum, amount) = (crc.crc().sum(), crc.crc().amount());
-            encoder.try_finish()?;
-            // The stream ended: `reset` clears the compressor for the next member and
-            // gives this one's bytes back.
-            let mut out = encoder.reset(Vec::new())?;
-            out.extend_from_slice(&sum.to_le_bytes());
-            out.extend_from_slice(&amount.to_le_bytes());
-            Ok(out)
-        })();
+        let deflater = slot.get_or_insert_with(Deflater::new);
+        let made = deflater.member(raw);
         if made.is_err() {
             *slot = None;
         }
         made
     })
+}
+
+/// A compressor (`deflateReset` between members: the state is cleared, not allocated
+/// again) and the buffer its output goes to, zeroed once and written over: each write of
+/// the entry goes to deflate as it is, with no copy into a writer's buffer and no
+/// buffer zeroed again for each call.
+struct Deflater {
+    compress: Compress,
+    out: Vec<u8>,
+    /// The bytes of `out` the member holds so far.
+    len: usize,
+    crc: Crc,
+}
+
+impl Deflater {
+    fn new() -> Deflater {
+        Deflater {
+            compress: Compress::new(Compression::new(LEVEL), false),
+            out: Vec::new(),
+            len: 0,
+            crc: Crc::new(),
+        }
+    }
+
+    /// The member of the entry of `raw`.
+    fn member(&mut self, raw: &[u8]) -> io::Result<Vec<u8>> {
+        self.compress.reset();
+        self.crc.reset();
+        self.len = 0;
+        write_entry(raw, self)?;
+        loop {
+            let status = self.deflate(&[], FlushCompress::Finish)?.1;
+            if status == Status::StreamEnd {
+                break;
+            }
+        }
+        let mut member = Vec::with_capacity(GZIP_HEADER.len() + self.len + 8);
+        member.extend_from_slice(&GZIP_HEADER);
+        member.extend_from_slice(&self.out[..self.len]);
+        member.extend_from_slice(&self.crc.sum().to_le_bytes());
+        member.extend_from_slice(&self.crc.amount().to_le_bytes());
+        if self.out.len() > KEPT_BUFFER {
+            self.out = Vec::new();
+        }
+        Ok(member)
+    }
+
+    /// One call of deflate on `input` into the rest of the buffer, grown first when full
+    /// (or when the last call could not go on in what was left); how much of `input` it
+    /// took, and its status.
+    fn deflate(&mut self, input: &[u8], flush: FlushCompress) -> io::Result<(usize, Status)> {
+        if self.len == self.out.len() {
+            let grown = (self.out.len() * 2).max(64 << 10);
+            self.out.resize(grown, 0);
+        }
+        let (taken, made) = (self.compress.total_in(), self.compress.total_out());
+        let status = self
+            .compress
+            .compress(input, &mut self.out[self.len..], flush)
+            .map_err(io::Error::other)?;
+        let taken = usize::try_from(self.compress.total_in() - taken).expect("at most the input");
+        let made = usize::try_from(self.compress.total_out() - made).expect("at most the buffer");
+        self.len += made;
+        if taken == 0 && made == 0 && status != Status::StreamEnd {
+            // No room to go on in: the next call has more.
+            let grown = self.out.len() * 2;
+            self.out.resize(grown, 0);
+        }
+        Ok((taken, status))
+    }
+}
+
+impl Write for Deflater {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut at = 0;
+        while at < buf.len() {
+            at += self.deflate(&buf[at..], FlushCompress::None)?.0;
+        }
+        self.crc.update(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Writes the empty gzip member: the whole of an mbox with no message, still a gzip file.
@@ -280,40 +349,43 @@ pub(crate) fn write_empty<W: Write>(out: W) -> io::Result<W> {
         .finish()
 }
 
-/// Writes the mboxrd entry of the message `message` reads: a `From ` line of fixed text,
-/// each line that starts with `>`s and `From ` quoted with one more `>`, and an empty line
-/// after it unless it ends with one (its last line ended first), so that a reader splits
-/// the mbox back into the messages.
-fn write_entry(mut message: impl BufRead, out: &mut impl Write) -> io::Result<()> {
+/// Writes the mboxrd entry of `message`: a `From ` line of fixed text, each line that
+/// starts with `>`s and `From ` quoted with one more `>`, and an empty line after it
+/// unless it ends with one (its last line ended first), so that a reader splits the mbox
+/// back into the messages. The runs between quoted lines go out in one write each (a
+/// write to the compressor is a call of deflate), the lines found with a vector search
+/// for their line feeds.
+fn write_entry(message: &[u8], out: &mut impl Write) -> io::Result<()> {
     out.write_all(FROM_LINE)?;
-    let mut line = Vec::new();
-    let mut ended = true;
-    let mut ended_blank = false;
-    loop {
-        line.clear();
-        if message.read_until(b'\n', &mut line)? == 0 {
-            break;
-        }
-        if needs_quote(&line) {
+    let mut written = 0;
+    let starts = std::iter::once(0).chain(memchr::memchr_iter(b'\n', message).map(|n| n + 1));
+    for start in starts {
+        if needs_quote(&message[start..]) {
+            out.write_all(&message[written..start])?;
             out.write_all(b">")?;
+            written = start;
         }
-        out.write_all(&line)?;
-        ended_blank = line == b"\n" || line == b"\r\n";
-        ended = line.ends_with(b"\n");
     }
+    out.write_all(&message[written..])?;
     // The empty line before the next `From `: the last line ended first, and none added
     // when the message ends with one already (the reader keeps the empty line before a
     // `From ` line in the message, so a message split from an mbox has one).
-    if !ended {
+    let last = message[..message.len().saturating_sub(1)]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |n| n + 1);
+    let last = &message[last..];
+    if !last.is_empty() && !last.ends_with(b"\n") {
         out.write_all(b"\n")?;
     }
-    if !ended_blank {
+    if !matches!(last, b"\n" | b"\r\n") {
         out.write_all(b"\n")?;
     }
     Ok(())
 }
 
-/// Whether an mboxrd writer quotes `line`: `>`s (any number, none too) then `From `.
+/// Whether an mboxrd writer quotes `line` (or a line that starts there): `>`s (any
+/// number, none too) then `From `.
 fn needs_quote(line: &[u8]) -> bool {
     let start = line.iter().take_while(|&&b| b == b'>').count();
     line[start..].starts_with(b"From ")
@@ -332,6 +404,57 @@ mod tests {
         assert!(!needs_quote(b"From:me\n"));
         assert!(!needs_quote(b" From me\n"));
         assert!(!needs_quote(b"> From me\n"));
+    }
+
+    /// The entry written in runs is the one written a line at a time: each `>`*`From `
+    /// line quoted, the message's end made an empty line once; whatever its last line.
+    #[test]
+    fn an_entry_written_in_runs_is_the_entry_line_by_line() {
+        fn by_lines(message: &[u8]) -> Vec<u8> {
+            let mut out = FROM_LINE.to_vec();
+            let (mut ended, mut blank) = (true, false);
+            for line in message.split_inclusive(|&b| b == b'\n') {
+                if needs_quote(line) {
+                    out.push(b'>');
+                }
+                out.extend_from_slice(line);
+                blank = line == b"\n" || line == b"\r\n";
+                ended = line.ends_with(b"\n");
+            }
+            if !ended {
+                out.push(b'\n');
+            }
+            if !blank {
+                out.push(b'\n');
+            }
+            out
+        }
+        let cases: [&[u8]; 14] = [
+            b"",
+            b"\n",
+            b"\r\n",
+            b"a",
+            b"a\n",
+            b"a\n\n",
+            b"a\r\n",
+            b"a\n\r\n",
+            b"From x\n>From y\nFrom\nFromage\n>>From z",
+            b"x\nFrom ",
+            b"x\n>",
+            b"\n\nFrom a\n\n",
+            b"From ",
+            b"a\n>>>From b\n> From c\n",
+        ];
+        for message in cases {
+            let mut out = Vec::new();
+            write_entry(message, &mut out).unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&out),
+                String::from_utf8_lossy(&by_lines(message)),
+                "{:?}",
+                String::from_utf8_lossy(message)
+            );
+        }
     }
 
     fn gunzip_all(bytes: &[u8]) -> Vec<u8> {
@@ -398,7 +521,9 @@ mod tests {
     }
 
     /// One thread's compressor, reset between members, makes each member as a new one
-    /// does, whatever came before it: an empty message, a long one, one of random bytes.
+    /// does, whatever came before it (an empty message, a long one that outgrows the kept
+    /// buffer, one of random bytes that deflate cannot shrink), and each is a gzip member
+    /// of the message's entry.
     #[test]
     fn a_reused_compressor_makes_the_same_members() {
         let mut random = Vec::new();
@@ -414,10 +539,17 @@ mod tests {
             .collect();
         let messages: [&[u8]; 6] = [b"", &long, b"Subject: x\n\ny", &random, b"\n", &long];
         for raw in messages {
-            assert_eq!(
-                make_member(raw).unwrap(),
-                write_member(raw, Vec::new()).unwrap()
-            );
+            let reused = make_member(raw).unwrap();
+            assert_eq!(reused, Deflater::new().member(raw).unwrap());
+            assert_eq!(reused, write_member(raw, Vec::new()).unwrap());
+            // One gzip member, its CRC and length checked by the reader, holding the entry.
+            let mut entry = Vec::new();
+            write_entry(raw, &mut entry).unwrap();
+            let mut read = Vec::new();
+            flate2::read::GzDecoder::new(&reused[..])
+                .read_to_end(&mut read)
+                .unwrap();
+            assert_eq!(read, entry);
         }
     }
 }

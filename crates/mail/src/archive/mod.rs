@@ -5,7 +5,8 @@
 //! ([`Archive::write_message`] takes `&self` and may run on many threads at once; the
 //! `linkscan` command runs it on its parallel scan), keeps a small row per message
 //! ([`ArchivedMessage`], never its text), and [`Archive::finish`] writes the rest once
-//! every message is known.
+//! every message is known (the thread pages and feeds on the rayon pool too, each thread's
+//! on one of its threads, since each copies its messages' texts from their pages).
 //!
 //! # The pages
 //!
@@ -714,17 +715,23 @@ impl Archive {
             &self.rows,
             kept,
             &made,
-            self.offers_downloads(),
+            // A download is a message within the size limit, or a piece of one over it.
+            self.offers_downloads()
+                .then_some(self.max_message_size.max(crate::splitter::CHUNK as u64)),
             self.fresh,
         )?;
         drop(made);
         let mut names: HashSet<String> = pages.keys().cloned().collect();
         names.extend(self.rows.iter().map(|r| page_name(r.global)));
-        let removed =
-            files::remove_stale(&self.dir, &names)? + feeds::remove_stale(&self.dir, &names)?;
-        // The other files an earlier run left go too; `removed` counts pages only.
-        attach::remove_stale(&self.dir, self.rows.len())?;
-        download::remove_stale(&self.dir, self.rows.len())?;
+        // A fresh folder holds only what this run wrote: nothing to look for.
+        let mut removed = 0;
+        if !self.fresh {
+            removed =
+                files::remove_stale(&self.dir, &names)? + feeds::remove_stale(&self.dir, &names)?;
+            // The other files an earlier run left go too; `removed` counts pages only.
+            attach::remove_stale(&self.dir, self.rows.len())?;
+            download::remove_stale(&self.dir, self.rows.len())?;
+        }
         let input = match self.updated.take() {
             Some(input) => Some(input),
             None => self.read_source()?,
