@@ -100,27 +100,12 @@ pub(crate) fn write_link(
     }
 }
 
-/// Removes the downloads of messages past `messages` (an earlier run's); returns how
-/// many. Other files are left alone.
-pub(crate) fn remove_stale(dir: &Path, messages: usize) -> io::Result<usize> {
-    let mut removed = 0;
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name();
-        let Some(n) = name
-            .to_str()
-            .and_then(|n| n.strip_suffix(".txt"))
-            .filter(|n| n.len() >= 5 && n.bytes().all(|b| b.is_ascii_digit()))
-            .and_then(|n| n.parse::<usize>().ok())
-        else {
-            continue;
-        };
-        if n > messages {
-            fs::remove_file(entry.path())?;
-            removed += 1;
-        }
-    }
-    Ok(removed)
+/// Whether `name` is the download of a message past `messages` (an earlier run's).
+pub(crate) fn is_stale(name: &str, messages: usize) -> bool {
+    name.strip_suffix(".txt")
+        .filter(|n| n.len() >= 5 && n.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|n| n.parse::<usize>().ok())
+        .is_some_and(|n| n > messages)
 }
 
 /// Writes the line of a thread or month page (`what`: `thread`, `month`) that offers

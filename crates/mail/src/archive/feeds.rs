@@ -49,7 +49,6 @@
 
 use std::collections::HashMap;
 use std::io::{self, Write};
-use std::path::Path;
 
 use super::date::Instant;
 use super::files::{self, page_name, paged_name, Output};
@@ -88,29 +87,6 @@ pub(crate) fn is_feed_name(name: &str) -> bool {
             .strip_suffix(".atom")
             .and_then(|s| s.strip_prefix('t'))
             .is_some_and(|n| n.len() >= 5 && n.bytes().all(|b| b.is_ascii_digit()))
-}
-
-/// Removes the feeds an earlier run left in `dir` that are not in `written`; returns how
-/// many. Other files are left alone.
-pub(crate) fn remove_stale(
-    dir: &Path,
-    written: &std::collections::HashSet<String>,
-) -> io::Result<usize> {
-    let mut removed = 0;
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else {
-            continue;
-        };
-        if is_feed_name(name) && !written.contains(name) {
-            std::fs::remove_file(entry.path()).map_err(|e| {
-                io::Error::new(e.kind(), format!("{}: {e}", entry.path().display()))
-            })?;
-            removed += 1;
-        }
-    }
-    Ok(removed)
 }
 
 /// The `<link rel="alternate">` of a page's head that announces `feed`, titled `title`.

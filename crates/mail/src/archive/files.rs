@@ -35,7 +35,7 @@
 //!   rayon pool, each job writing its own files; what it records (the pages' hashes and
 //!   how many were written) is what putting them one after the other records.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -437,10 +437,9 @@ impl<W: Write> Write for Hashing<W> {
 /// or kept, opened without following a link, at least `end` bytes long; else an error
 /// that says the page is not as this run wrote it. An empty range reads nothing.
 ///
-/// On unix the range is read at its offset (`pread`) through a buffer on the stack, with
-/// no lookup of the file's kind or length first: a file too short gives a short read, and
-/// what is not a plain file (a FIFO, opened without waiting, or a folder) an error; both
-/// are the error above. A thread page and a feed copy each message's text this way.
+/// On unix the range is read at its offset (`pread`, no `lseek` first) through a buffer on
+/// the stack; a file too short gives a short read, which is the error above. A thread page
+/// and a feed copy each message's text this way.
 pub(crate) fn copy_range(path: &Path, start: u64, end: u64, out: &mut dyn Write) -> io::Result<()> {
     if start == end {
         return Ok(());
@@ -456,6 +455,10 @@ pub(crate) fn copy_range(path: &Path, start: u64, end: u64, out: &mut dyn Write)
         return Err(not_as_written());
     }
     let file = open_no_follow(path, false).map_err(named)?;
+    // A FIFO (opened without waiting), a folder or a device where the page was.
+    if !file.metadata().map_err(named)?.is_file() {
+        return Err(not_as_written());
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileExt;
@@ -472,10 +475,6 @@ pub(crate) fn copy_range(path: &Path, start: u64, end: u64, out: &mut dyn Write)
                     at += n as u64;
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                // A FIFO (`ESPIPE`) or a folder (`EISDIR`) where the page was.
-                Err(e) if matches!(e.raw_os_error(), Some(libc::ESPIPE | libc::EISDIR)) => {
-                    return Err(not_as_written())
-                }
                 Err(e) => return Err(named(e)),
             }
         }
@@ -485,8 +484,7 @@ pub(crate) fn copy_range(path: &Path, start: u64, end: u64, out: &mut dyn Write)
     {
         use std::io::{Read, Seek, SeekFrom};
         let mut file = file;
-        let meta = file.metadata().map_err(named)?;
-        if !meta.is_file() || meta.len() < end {
+        if file.metadata().map_err(named)?.len() < end {
             return Err(not_as_written());
         }
         file.seek(SeekFrom::Start(start)).map_err(named)?;
@@ -589,10 +587,21 @@ pub(crate) fn is_page_name(name: &str) -> bool {
     (digits(base) && base.len() >= 5) || paged(base)
 }
 
-/// Removes the pages an earlier run left in `dir` ([`is_page_name`]) that are not in
-/// `written`, so that no page of another archive stays reachable; returns how many.
-/// Other files are left alone.
-pub(crate) fn remove_stale(dir: &Path, written: &HashSet<String>) -> io::Result<usize> {
+/// What an earlier run left in the folder, by name ([`remove_stale`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stale {
+    /// Not a file this run removes.
+    Keep,
+    /// A page or feed this run did not write: removed and counted.
+    Page,
+    /// Another file this run did not write (a download, an mbox): removed.
+    Other,
+}
+
+/// Removes, in one listing of `dir`, each file an earlier run left that `stale` names
+/// ([`Stale::Page`], [`Stale::Other`]), so that no page of another archive stays
+/// reachable; returns how many pages and feeds it removed. Other files are left alone.
+pub(crate) fn remove_stale(dir: &Path, stale: impl Fn(&str) -> Stale) -> io::Result<usize> {
     let mut removed = 0;
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
@@ -600,11 +609,12 @@ pub(crate) fn remove_stale(dir: &Path, written: &HashSet<String>) -> io::Result<
         let Some(name) = name.to_str() else {
             continue;
         };
-        if is_page_name(name) && !written.contains(name) {
+        let what = stale(name);
+        if what != Stale::Keep {
             fs::remove_file(entry.path()).map_err(|e| {
                 io::Error::new(e.kind(), format!("{}: {e}", entry.path().display()))
             })?;
-            removed += 1;
+            removed += usize::from(what == Stale::Page);
         }
     }
     Ok(removed)
@@ -614,9 +624,9 @@ pub(crate) fn remove_stale(dir: &Path, written: &HashSet<String>) -> io::Result<
 mod tests {
     use super::*;
 
-    /// A range is copied whole, across the copy's buffer; a page too short, a folder or a
-    /// FIFO where the page was, and a range backwards are each the error that says the
-    /// page is not as this run wrote it (never a wait on the FIFO).
+    /// A range is copied whole, across the copy's buffer; a page too short, a folder, a
+    /// FIFO or a device where the page was, and a range backwards are each the error that
+    /// says the page is not as this run wrote it (never a wait on the FIFO).
     #[test]
     fn a_range_of_a_page_is_copied_or_refused() {
         let dir = std::env::temp_dir().join(format!("linkscan-copy-range-{}", std::process::id()));
@@ -648,6 +658,14 @@ mod tests {
             if made.is_ok_and(|s| s.success()) {
                 refused(&fifo, 0, 10);
             }
+        }
+        #[cfg(unix)]
+        {
+            let device = dir.join("00005.html");
+            std::os::unix::fs::symlink("/dev/zero", &device).unwrap();
+            // Not followed: a link is refused as it is opened.
+            assert!(copy_range(&device, 0, 10, &mut Vec::new()).is_err());
+            refused(Path::new("/dev/zero"), 0, 10);
         }
         let missing = copy_range(&dir.join("00004.html"), 0, 10, &mut Vec::new()).unwrap_err();
         assert_eq!(missing.kind(), io::ErrorKind::NotFound);
@@ -711,8 +729,12 @@ mod tests {
         ] {
             fs::write(dir.join(name), "x").unwrap();
         }
-        let written: HashSet<String> = ["00001.html".to_string()].into();
-        assert_eq!(remove_stale(&dir, &written).unwrap(), 2);
+        let written: std::collections::HashSet<String> = ["00001.html".to_string()].into();
+        let stale = |name: &str| match is_page_name(name) && !written.contains(name) {
+            true => Stale::Page,
+            false => Stale::Keep,
+        };
+        assert_eq!(remove_stale(&dir, stale).unwrap(), 2);
         let mut left: Vec<String> = fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -24,7 +24,9 @@
 //! * Every message with a download is in them, the pieces of a message over the size
 //!   limit too, each as its own entry as its download holds it (`download`). With
 //!   addresses obfuscated, there are no downloads and so no mbox; those an earlier run
-//!   left, and those of threads and months the archive no longer has, are removed.
+//!   left, and those of threads and months the archive no longer has, are removed (by
+//!   the archive's one listing of its folder for stale files: [`write()`] gives the names
+//!   it keeps).
 
 use std::collections::HashSet;
 use std::fs::{self, File};
@@ -57,21 +59,20 @@ struct Mbox {
 /// Writes the mboxes of `plan`'s threads and months into `dir` (see the
 /// [module](self) documentation), `rows` the archive's, those before `kept` unchanged
 /// since the last run, `made` the members this run made, `fresh` whether the folder
-/// was fresh (`fresh`); removes those an earlier run left that this one does not have.
-/// `longest` is the most bytes of a download (`NNNNN.txt`) a run writes, the longest an
-/// update reads back; `None` when the archive offers none (addresses obfuscated): then
-/// no mbox is written. Returns how many were written and how many removed.
+/// was fresh (`fresh`). With `enabled` false (addresses obfuscated) writes none. Returns
+/// how many were written, and the names of the mboxes the archive has (those an earlier
+/// run left that are not among them are stale: [`is_mbox_name`]).
 pub(crate) fn write(
     dir: &Path,
     plan: &Plan,
     rows: &[Row],
     kept: usize,
     made: &Members,
-    longest: Option<u64>,
+    enabled: bool,
     fresh: bool,
-) -> io::Result<(usize, usize)> {
+) -> io::Result<(usize, HashSet<String>)> {
     let mut all = Vec::new();
-    if longest.is_some() {
+    if enabled {
         for thread in &plan.tree.threads {
             all.push(Mbox {
                 name: thread_name(rows[thread[0]].global),
@@ -96,8 +97,7 @@ pub(crate) fn write(
             m.changed || !fs::symlink_metadata(dir.join(&m.name)).is_ok_and(|f| f.is_file())
         })
         .collect();
-    let longest = longest.unwrap_or(0);
-    let one = |m: &&Mbox| write_one(dir, m, made, longest, fresh);
+    let one = |m: &&Mbox| write_one(dir, m, made, fresh);
     #[cfg(feature = "parallel")]
     let results: Vec<io::Result<()>> = {
         use rayon::prelude::*;
@@ -108,14 +108,12 @@ pub(crate) fn write(
     for r in results {
         r?;
     }
-    // A fresh folder holds no mbox of an earlier run.
-    let removed = if fresh { 0 } else { remove_stale(dir, &names)? };
-    Ok((todo.len(), removed))
+    Ok((todo.len(), names))
 }
 
 /// Writes one mbox: the members of its messages, one after the other; in a `fresh`
 /// folder its name is free (`files::create_named`).
-fn write_one(dir: &Path, mbox: &Mbox, made: &Members, longest: u64, fresh: bool) -> io::Result<()> {
+fn write_one(dir: &Path, mbox: &Mbox, made: &Members, fresh: bool) -> io::Result<()> {
     let path = dir.join(&mbox.name);
     let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
     let mut out = io::BufWriter::with_capacity(1 << 16, create_named(&path, fresh)?);
@@ -130,21 +128,11 @@ fn write_one(dir: &Path, mbox: &Mbox, made: &Members, longest: u64, fresh: bool)
         let Ok(mut file) = open_plain(&source) else {
             continue;
         };
-        // Read whole (the member is made of it as the scan made it), at most `longest`
-        // bytes: a longer file is not a download a run wrote.
+        // Read whole, as the scan held the message (or the piece) it made the member of.
         let with_path =
             |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", source.display()));
         let mut raw = Vec::new();
-        (&mut file)
-            .take(longest.saturating_add(1))
-            .read_to_end(&mut raw)
-            .map_err(with_path)?;
-        if raw.len() as u64 > longest {
-            return Err(with_path(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("longer than a download is ({longest} bytes at most)"),
-            )));
-        }
+        file.read_to_end(&mut raw).map_err(with_path)?;
         out = members::write_member(&raw, out).map_err(with_path)?;
         any = true;
     }
@@ -173,7 +161,7 @@ fn open_plain(path: &Path) -> io::Result<File> {
 }
 
 /// Whether `name` is an mbox this module writes.
-fn is_mbox_name(name: &str) -> bool {
+pub(crate) fn is_mbox_name(name: &str) -> bool {
     let Some(stem) = name.strip_suffix(".mbox.gz") else {
         return false;
     };
@@ -188,32 +176,14 @@ fn is_mbox_name(name: &str) -> bool {
     thread || month || stem == "undated"
 }
 
-/// Removes the mboxes in `dir` not in `keep`; returns how many.
-fn remove_stale(dir: &Path, keep: &HashSet<String>) -> io::Result<usize> {
-    let mut removed = 0;
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else {
-            continue;
-        };
-        if is_mbox_name(name) && !keep.contains(name) {
-            fs::remove_file(entry.path())?;
-            removed += 1;
-        }
-    }
-    Ok(removed)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// An update's kept message is read back from its download and made the member the
-    /// scan would have made; a download longer than any a run writes is refused, not read
-    /// whole into memory.
+    /// scan would have made of it.
     #[test]
-    fn a_kept_download_is_read_back_within_its_bound() {
+    fn a_kept_download_is_read_back_as_its_member() {
         let dir = std::env::temp_dir().join(format!("linkscan-kept-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
@@ -224,15 +194,11 @@ mod tests {
             messages: vec![1],
             changed: true,
         };
-        let made = Members::new(&dir);
-        write_one(&dir, &mbox, &made, raw.len() as u64, true).unwrap();
+        write_one(&dir, &mbox, &Members::new(&dir), true).unwrap();
         assert_eq!(
             fs::read(dir.join(&mbox.name)).unwrap(),
             members::write_member(raw, Vec::new()).unwrap()
         );
-        let e = write_one(&dir, &mbox, &made, raw.len() as u64 - 1, false).unwrap_err();
-        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
-        assert!(e.to_string().contains("longer than a download is"), "{e}");
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -24,7 +24,7 @@
 //! * Deterministic: a member is a function of the message's bytes alone (gzip with no file
 //!   name, a modification time of 0, level [`LEVEL`], the entry fed in the same runs), so
 //!   an `--update`, which makes the members of the messages it keeps from their downloads
-//!   ([`write_member`] on the `NNNNN.txt`, read whole: at most the message size limit),
+//!   ([`write_member`] on the `NNNNN.txt`, read whole, as the scan held the message),
 //!   writes the bytes a full build does: both are made by the same code, and a member made
 //!   with a thread's reused compressor is the one a new compressor makes (a test holds
 //!   them equal). (Deflate's output depends on how its input is cut into calls: a member

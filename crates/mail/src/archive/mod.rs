@@ -709,29 +709,33 @@ impl Archive {
         }
         let (pages, written) = (output.pages, output.written);
         let made = std::mem::replace(&mut self.members, members::Members::new(&self.dir));
-        mboxes::write(
+        let (_, mbox_names) = mboxes::write(
             &self.dir,
             &plan,
             &self.rows,
             kept,
             &made,
-            // A download is a message within the size limit, or a piece of one over it.
-            self.offers_downloads()
-                .then_some(self.max_message_size.max(crate::splitter::CHUNK as u64)),
+            self.offers_downloads(),
             self.fresh,
         )?;
         drop(made);
         let mut names: HashSet<String> = pages.keys().cloned().collect();
         names.extend(self.rows.iter().map(|r| page_name(r.global)));
-        // A fresh folder holds only what this run wrote: nothing to look for.
-        let mut removed = 0;
-        if !self.fresh {
-            removed =
-                files::remove_stale(&self.dir, &names)? + feeds::remove_stale(&self.dir, &names)?;
-            // The other files an earlier run left go too; `removed` counts pages only.
-            attach::remove_stale(&self.dir, self.rows.len())?;
-            download::remove_stale(&self.dir, self.rows.len())?;
-        }
+        // What an earlier run left (or a stopped one, or a page written without its row),
+        // in one listing of the folder; `removed` counts pages and feeds only.
+        let messages = self.rows.len();
+        let removed = files::remove_stale(&self.dir, |name| {
+            if (files::is_page_name(name) || feeds::is_feed_name(name)) && !names.contains(name) {
+                files::Stale::Page
+            } else if download::is_stale(name, messages)
+                || (mboxes::is_mbox_name(name) && !mbox_names.contains(name))
+            {
+                files::Stale::Other
+            } else {
+                files::Stale::Keep
+            }
+        })?;
+        attach::remove_stale(&self.dir, messages)?;
         let input = match self.updated.take() {
             Some(input) => Some(input),
             None => self.read_source()?,
@@ -756,6 +760,8 @@ impl Archive {
             None => search::remove_index(&self.dir)?,
         }
         write_replacing(&self.dir.join(STATE_FILE), text.as_bytes())?;
+        // Past its end the run knows no name free: a later `finish` looks each up.
+        self.fresh = false;
         Ok(Finished {
             pages: names.len(),
             written: written + messages_written,
