@@ -624,14 +624,21 @@ pub(crate) fn remove_stale(dir: &Path, stale: impl Fn(&str) -> Stale) -> io::Res
 mod tests {
     use super::*;
 
+    /// An empty folder of this test process under the system's temporary folder, named
+    /// for its test; the test removes it.
+    fn empty_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("linkscan-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
     /// A range is copied whole, across the copy's buffer; a page too short, a folder, a
     /// FIFO or a device where the page was, and a range backwards are each the error that
     /// says the page is not as this run wrote it (never a wait on the FIFO).
     #[test]
     fn a_range_of_a_page_is_copied_or_refused() {
-        let dir = std::env::temp_dir().join(format!("linkscan-copy-range-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
+        let dir = empty_dir("copy-range");
         let page = dir.join("00001.html");
         let bytes: Vec<u8> = (0..40_000u32).map(|i| b'a' + (i % 26) as u8).collect();
         fs::write(&page, &bytes).unwrap();
@@ -712,9 +719,7 @@ mod tests {
     /// written by the run go, other files stay.
     #[test]
     fn an_unfinished_file_is_removed() {
-        let dir = std::env::temp_dir().join(format!("linkscan-unfinished-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
+        let dir = empty_dir("unfinished");
         let page = dir.join("00001.html");
         let mut out = create_named(&page, false).unwrap();
         out.write_all(b"<p>half").unwrap();
@@ -748,9 +753,7 @@ mod tests {
     /// one through `.NAME.tmp`, the old page whole until the new one replaces it.
     #[test]
     fn a_free_name_is_written_in_place_a_taken_one_replaced() {
-        let dir = std::env::temp_dir().join(format!("linkscan-in-place-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
+        let dir = empty_dir("in-place");
         let page = dir.join("00001.html");
         let temporary = dir.join(".00001.html.tmp");
         let mut out = create_named(&page, false).unwrap();
@@ -781,9 +784,7 @@ mod tests {
     /// or is a symbolic link is replaced (the link's target untouched).
     #[test]
     fn only_a_changed_file_is_written() {
-        let dir = std::env::temp_dir().join(format!("linkscan-changed-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
+        let dir = empty_dir("changed");
         let path = dir.join("00001.txt");
         assert!(write_if_changed(&path, b"one", false).unwrap());
         assert!(!write_if_changed(&path, b"one", false).unwrap());
@@ -812,9 +813,7 @@ mod tests {
     /// are the new ones, the link's target is untouched, and no temporary file stays.
     #[test]
     fn a_name_said_free_but_taken_is_replaced() {
-        let dir = std::env::temp_dir().join(format!("linkscan-said-free-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
+        let dir = empty_dir("said-free");
         let page = dir.join("00001.html");
         write_named(&page, b"<p>one", true).unwrap();
         write_named(&page, b"<p>two", true).unwrap();
@@ -878,9 +877,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn replacing_a_symbolic_link_leaves_its_target_alone() {
-        let dir = std::env::temp_dir().join(format!("linkscan-replacing-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
+        let dir = empty_dir("replacing");
         let target = dir.join("precious.txt");
         fs::write(&target, "keep me").unwrap();
         let page = dir.join("00001.html");
