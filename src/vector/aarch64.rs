@@ -20,6 +20,7 @@ use super::fields;
 use super::ops::{Ops, WithOps};
 use super::runs::{self, Runs};
 use super::simd::{Lookup, Vector};
+use super::strings;
 use super::walks;
 
 /// Bit `i` of each byte lane, for folding lanes into a mask.
@@ -114,6 +115,12 @@ pub(crate) unsafe fn neon_classes(text: &[u8], at: usize) -> Classes {
 pub(crate) fn neon_name_end(text: &[u8], at: usize) -> usize {
     // SAFETY: NEON is in the baseline.
     unsafe { fields::name_end::<uint8x16_t>(text, at) }
+}
+
+/// NEON [`strings::run_end`].
+pub(crate) fn neon_string_run_end(text: &[u8], at: usize) -> usize {
+    // SAFETY: NEON is in the baseline.
+    unsafe { strings::run_end::<uint8x16_t>(text, at) }
 }
 
 /// NEON [`fields::field_end`].

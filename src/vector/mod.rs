@@ -47,6 +47,7 @@ pub(crate) mod fields;
 pub(crate) mod ops;
 pub(crate) mod runs;
 pub(crate) mod simd;
+pub(crate) mod strings;
 pub(crate) mod walks;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
@@ -206,6 +207,25 @@ impl Kernel {
             Kind::Avx512 => unsafe { x86_64::avx2_field_end(text, at) },
             #[cfg(target_arch = "aarch64")]
             Kind::Neon => aarch64::neon_field_end(text, at),
+        }
+    }
+
+    /// The first `"`, `\` or byte below 0x20 at or after `at`, or `text.len()`
+    /// (`strings::run_end_scalar`): where a run of a JSON string's plain text ends.
+    #[inline]
+    pub fn string_run_end(self, text: &[u8], at: usize) -> usize {
+        match self.0 {
+            Kind::Portable => strings::run_end_scalar(text, at),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Sse2 => x86_64::sse2_string_run_end(text, at),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: an AVX2 kernel is only made after detecting AVX2.
+            Kind::Avx2 => unsafe { x86_64::avx2_string_run_end(text, at) },
+            #[cfg(all(target_arch = "x86_64", linkscan_avx512))]
+            // SAFETY: an AVX-512 kernel is only made where the CPU has AVX2 too.
+            Kind::Avx512 => unsafe { x86_64::avx2_string_run_end(text, at) },
+            #[cfg(target_arch = "aarch64")]
+            Kind::Neon => aarch64::neon_string_run_end(text, at),
         }
     }
 

@@ -23,6 +23,7 @@ use super::fields;
 use super::ops::{Ops, WithOps};
 use super::runs::{self, Runs, ScalarRuns};
 use super::simd::{Lookup, Vector};
+use super::strings;
 use super::walks;
 
 // SAFETY (all methods below): the trait's contract — the CPU has the instruction set of
@@ -159,6 +160,12 @@ pub(crate) fn sse2_name_end(text: &[u8], at: usize) -> usize {
     unsafe { fields::name_end::<__m128i>(text, at) }
 }
 
+/// SSE2 [`strings::run_end`].
+pub(crate) fn sse2_string_run_end(text: &[u8], at: usize) -> usize {
+    // SAFETY: SSE2 is in the baseline.
+    unsafe { strings::run_end::<__m128i>(text, at) }
+}
+
 /// SSE2 [`fields::field_end`].
 pub(crate) fn sse2_field_end(text: &[u8], at: usize) -> usize {
     // SAFETY: SSE2 is in the baseline.
@@ -235,6 +242,16 @@ pub(crate) unsafe fn avx2_classes(text: &[u8], at: usize) -> Classes {
 pub(crate) unsafe fn avx2_name_end(text: &[u8], at: usize) -> usize {
     // SAFETY: the caller's promise.
     unsafe { fields::name_end::<__m256i>(text, at) }
+}
+
+/// AVX2 [`strings::run_end`].
+///
+/// # Safety
+/// The CPU has AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn avx2_string_run_end(text: &[u8], at: usize) -> usize {
+    // SAFETY: the caller's promise.
+    unsafe { strings::run_end::<__m256i>(text, at) }
 }
 
 /// AVX2 [`fields::field_end`].
