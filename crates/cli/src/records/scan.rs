@@ -44,6 +44,8 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
+use linkscan::__private::Kernel;
+
 /// Skipped objects and arrays nested deeper than this are left to `serde_json`.
 const MAX_DEPTH: u32 = 64;
 
@@ -196,6 +198,36 @@ pub(crate) fn value_at(bytes: &[u8], at: usize) -> Option<(usize, bool)> {
         }
     };
     Some((c.at, escaped))
+}
+
+/// [`value_at`] made quick for the usual values of records, for the shapes' reading of
+/// them: a string without an escape or a control character is searched a vector at a
+/// time for its closing quote (`kernel`'s [`Kernel::string_run_end`]: the first `"`, `\`
+/// or control character), an integer is read digit by digit; any other value, and a
+/// string whose run ends otherwise, is left to [`value_at`], so the result is always that
+/// of [`value_at`].
+#[inline]
+pub(crate) fn quick_value_at(kernel: Kernel, bytes: &[u8], at: usize) -> Option<(usize, bool)> {
+    match bytes.get(at) {
+        Some(b'"') => {
+            let end = kernel.string_run_end(bytes, at + 1);
+            match bytes.get(end) {
+                Some(b'"') => Some((end + 1, false)),
+                _ => value_at(bytes, at),
+            }
+        }
+        Some(b'1'..=b'9') => {
+            let mut p = at + 1;
+            while let Some(b'0'..=b'9') = bytes.get(p) {
+                p += 1;
+            }
+            match bytes.get(p) {
+                Some(b'.' | b'e' | b'E') => value_at(bytes, at),
+                _ => Some((p, false)),
+            }
+        }
+        _ => value_at(bytes, at),
+    }
 }
 
 /// The spans of the top-level values of the JSON object `line` (UTF-8), in order, into
@@ -444,80 +476,88 @@ fn special_bytes(word: u64) -> u64 {
 }
 
 /// The text of the string `found`, as bytes (UTF-8): borrowed from the line when it has
-/// no escape, else decoded ([`text`]); `None` when it is not a string or does not decode.
+/// no escape, else decoded ([`text_bytes`]); `None` when it is not a string or does not
+/// decode. The scanner found `found` in UTF-8 (checked with its chunk, or the value
+/// alone), so it is not checked again.
 pub(crate) fn string_text<'a>(found: &Found<'a>) -> Option<Cow<'a, [u8]>> {
     let inner = found.raw.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
     if !found.escaped {
         return Some(Cow::Borrowed(inner));
     }
-    Some(match text(std::str::from_utf8(found.raw).ok()?)? {
-        Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
-        Cow::Owned(text) => Cow::Owned(text.into_bytes()),
-    })
+    text_bytes(found.raw)
 }
 
 /// The text of the JSON string `raw` (its quotes included, as [`field`] found it):
 /// borrowed when it has no escape, else decoded; `None` when an escape does not decode
 /// to text (a lone surrogate), as `serde_json` refuses it.
 pub(crate) fn text(raw: &str) -> Option<Cow<'_, str>> {
-    let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
-    let Some(first) = memchr::memchr(b'\\', inner.as_bytes()) else {
+    Some(match text_bytes(raw.as_bytes())? {
+        // The bytes between the quotes, which are ASCII.
+        Cow::Borrowed(_) => Cow::Borrowed(&raw[1..raw.len() - 1]),
+        // Runs of `raw` cut at escapes (ASCII) and the escapes' characters.
+        Cow::Owned(bytes) => Cow::Owned(String::from_utf8(bytes).ok()?),
+    })
+}
+
+/// [`text`] of a string's bytes: the runs between escapes are copied as they are, so the
+/// text is UTF-8 when `raw` is.
+pub(crate) fn text_bytes(raw: &[u8]) -> Option<Cow<'_, [u8]>> {
+    let inner = raw.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    let Some(first) = memchr::memchr(b'\\', inner) else {
         return Some(Cow::Borrowed(inner));
     };
-    let mut decoded = String::with_capacity(inner.len());
-    let scratch = &mut decoded;
-    scratch.push_str(&inner[..first]);
+    let mut decoded = Vec::with_capacity(inner.len());
+    decoded.extend_from_slice(&inner[..first]);
     let mut rest = &inner[first..];
-    // `rest` starts with `\` (all escapes are ASCII, so each cut is on a char boundary).
+    // `rest` starts with `\`.
     loop {
-        let bytes = rest.as_bytes();
-        let used = match *bytes.get(1)? {
-            b'"' => push(scratch, '"', 2),
-            b'\\' => push(scratch, '\\', 2),
-            b'/' => push(scratch, '/', 2),
-            b'b' => push(scratch, '\x08', 2),
-            b'f' => push(scratch, '\x0c', 2),
-            b'n' => push(scratch, '\n', 2),
-            b'r' => push(scratch, '\r', 2),
-            b't' => push(scratch, '\t', 2),
+        let used = match *rest.get(1)? {
+            b @ (b'"' | b'\\' | b'/') => push(&mut decoded, b, 2),
+            b'b' => push(&mut decoded, b'\x08', 2),
+            b'f' => push(&mut decoded, b'\x0c', 2),
+            b'n' => push(&mut decoded, b'\n', 2),
+            b'r' => push(&mut decoded, b'\r', 2),
+            b't' => push(&mut decoded, b'\t', 2),
             b'u' => {
-                let n = u32::from(hex4(bytes.get(2..6)?)?);
-                match n {
+                let n = u32::from(hex4(rest.get(2..6)?)?);
+                let (c, used) = match n {
                     0xD800..=0xDBFF => {
                         // A leading surrogate: a trailing one must follow.
-                        if bytes.get(6..8)? != b"\\u" {
+                        if rest.get(6..8)? != b"\\u" {
                             return None;
                         }
-                        let m = u32::from(hex4(bytes.get(8..12)?)?);
+                        let m = u32::from(hex4(rest.get(8..12)?)?);
                         if !(0xDC00..=0xDFFF).contains(&m) {
                             return None;
                         }
                         let c = char::from_u32(0x10000 + ((n - 0xD800) << 10) + (m - 0xDC00))?;
-                        push(scratch, c, 12)
+                        (c, 12)
                     }
                     0xDC00..=0xDFFF => return None,
-                    _ => push(scratch, char::from_u32(n)?, 6),
-                }
+                    _ => (char::from_u32(n)?, 6),
+                };
+                decoded.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                used
             }
             _ => return None,
         };
         rest = &rest[used..];
-        match memchr::memchr(b'\\', rest.as_bytes()) {
+        match memchr::memchr(b'\\', rest) {
             Some(i) => {
-                scratch.push_str(&rest[..i]);
+                decoded.extend_from_slice(&rest[..i]);
                 rest = &rest[i..];
             }
             None => {
-                scratch.push_str(rest);
+                decoded.extend_from_slice(rest);
                 return Some(Cow::Owned(decoded));
             }
         }
     }
 }
 
-/// Pushes `c` to `to`; the escape was `used` bytes.
-fn push(to: &mut String, c: char, used: usize) -> usize {
-    to.push(c);
+/// Pushes `b` to `to`; the escape was `used` bytes.
+fn push(to: &mut Vec<u8>, b: u8, used: usize) -> usize {
+    to.push(b);
     used
 }
 
@@ -531,6 +571,45 @@ mod tests {
         bytes
             .iter()
             .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+    }
+
+    /// The quick reading of a value is [`value_at`]'s, with every kernel, at every start
+    /// of strings whose run ends at every place around the vectors' widths (at a quote,
+    /// an escape, a control character, the end of the bytes), after plain or non-ASCII
+    /// text, and of numbers of every form.
+    #[test]
+    fn the_quick_reading_of_a_value_is_the_reading() {
+        let mut texts: Vec<Vec<u8>> = Vec::new();
+        let ends: [&[u8]; 7] = [b"\"", b"\\n\"", b"\\q\"", b"\n\"", b"\t", b"\x7f\"", b""];
+        for len in 0..80 {
+            for end in ends {
+                for fill in ["x", "é"] {
+                    let mut text = b"\"".to_vec();
+                    text.extend(fill.repeat(len).bytes().take(len));
+                    text.extend_from_slice(end);
+                    text.extend_from_slice(b", 1}");
+                    texts.push(text);
+                }
+            }
+        }
+        for number in [
+            "0", "7", "12345", "-3", "01", "1.5", "1e3", "1E+3", "2.", "1x", "9 ",
+        ] {
+            texts.push(number.as_bytes().to_vec());
+        }
+        for kernel in Kernel::available() {
+            for text in &texts {
+                for at in 0..=text.len() {
+                    assert_eq!(
+                        quick_value_at(kernel, text, at),
+                        value_at(text, at),
+                        "{} at {at} of {:?}",
+                        kernel.name(),
+                        String::from_utf8_lossy(text)
+                    );
+                }
+            }
+        }
     }
 
     #[test]

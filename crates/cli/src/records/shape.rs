@@ -31,6 +31,8 @@
 
 use std::ops::Range;
 
+use linkscan::__private::Kernel;
+
 use super::scan;
 
 /// A record's layout: its literals, and which value is the field.
@@ -38,13 +40,57 @@ use super::scan;
 pub(crate) struct Shape {
     /// The literals, one after the other.
     bytes: Vec<u8>,
-    /// Where each literal lies in `bytes`: one before each value, and the last after them
-    /// (ending with the line feed).
-    literals: Vec<Range<usize>>,
+    /// The literals: one before each value, and the last after them (ending with the line
+    /// feed).
+    literals: Vec<Literal>,
     /// Which value is the field.
     field: usize,
     /// Which value is the id, if asked and the line has one.
     id: Option<usize>,
+    /// The vector kernel that finds the ends of strings.
+    kernel: Kernel,
+}
+
+/// A literal of a shape: where it lies in [`Shape::bytes`], and its first eight bytes and
+/// its last eight as words (the first with the mask of the bytes that are its, when it is
+/// shorter), so that a literal of up to 16 bytes (`{"id": `, `, "text": `) is compared
+/// in two loads and two tests.
+#[derive(Debug)]
+struct Literal {
+    range: Range<usize>,
+    head: u64,
+    mask: u64,
+    last: u64,
+}
+
+impl Literal {
+    fn new(bytes: &[u8], range: Range<usize>) -> Literal {
+        let literal = &bytes[range.clone()];
+        let mut head = [0; 8];
+        let n = literal.len().min(8);
+        head[..n].copy_from_slice(&literal[..n]);
+        let mask = if n == 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * n)) - 1
+        };
+        let last = literal
+            .len()
+            .checked_sub(8)
+            .map_or(0, |at| word(&literal[at..]));
+        Literal {
+            range,
+            head: u64::from_le_bytes(head),
+            mask,
+            last,
+        }
+    }
+}
+
+/// The eight bytes of `bytes` as a word.
+#[inline(always)]
+fn word(bytes: &[u8]) -> u64 {
+    u64::from_le_bytes(bytes[..8].try_into().expect("eight bytes"))
 }
 
 /// A record read by [`Shape::try_read`].
@@ -75,7 +121,7 @@ impl Shape {
         // Only the literals are kept: a long record's values are not.
         let values: usize = spans.iter().map(ExactSizeIterator::len).sum();
         let mut bytes = Vec::with_capacity(line.len() - values);
-        let mut literals = Vec::with_capacity(spans.len() + 1);
+        let mut ranges = Vec::with_capacity(spans.len() + 1);
         let mut at = 0;
         for span in spans
             .iter()
@@ -83,14 +129,18 @@ impl Shape {
         {
             let start = bytes.len();
             bytes.extend_from_slice(&line[at..span.start]);
-            literals.push(start..bytes.len());
+            ranges.push(start..bytes.len());
             at = span.end;
         }
+        let literals: Vec<Literal> = ranges
+            .into_iter()
+            .map(|range| Literal::new(&bytes, range))
+            .collect();
         // The last member so named is the one read, as for the field.
         let id = id.and_then(|id| {
             let names = literals[..spans.len()]
                 .iter()
-                .map(|at| name_of(&bytes[at.clone()]));
+                .map(|literal| name_of(&bytes[literal.range.clone()]));
             names
                 .enumerate()
                 .rev()
@@ -102,6 +152,7 @@ impl Shape {
             literals,
             field,
             id,
+            kernel: Kernel::detect(),
         })
     }
 
@@ -126,7 +177,9 @@ impl Shape {
             // A value's first byte, not white space (which may hold a line feed, and
             // would be taken into the value's span).
             let value = match rest.get(at) {
-                Some(b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => scan::value_at(rest, at),
+                Some(b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => {
+                    scan::quick_value_at(self.kernel, rest, at)
+                }
                 // An object or an array may hold a line feed as white space: it is read
                 // within its line, which it cannot end (a value ends with a bracket).
                 Some(b'{' | b'[') => memchr::memchr(b'\n', &rest[at..])
@@ -151,11 +204,29 @@ impl Shape {
         })
     }
 
-    /// Where the literal at `literal` of `bytes` ends in `rest` when it is there at `at`.
-    fn literal(&self, rest: &[u8], at: usize, literal: &Range<usize>) -> Option<usize> {
-        let want = &self.bytes[literal.clone()];
-        let end = at + want.len();
-        same(rest.get(at..end)?, want).then_some(end)
+    /// Where `literal` ends in `rest` when it is there at `at`: by its words when `rest`
+    /// has eight bytes there (nearly always: `rest` is the rest of a chunk), the bytes
+    /// between them, if any, as [`same`] compares them; else byte by byte.
+    #[inline(always)]
+    fn literal(&self, rest: &[u8], at: usize, literal: &Literal) -> Option<usize> {
+        let len = literal.range.len();
+        let Some(window) = rest.get(at..at + len.max(8)) else {
+            let want = &self.bytes[literal.range.clone()];
+            return same(rest.get(at..at + len)?, want).then_some(at + len);
+        };
+        if (word(window) ^ literal.head) & literal.mask != 0 {
+            return None;
+        }
+        if len > 8 {
+            if word(&window[len - 8..]) != literal.last {
+                return None;
+            }
+            let middle = literal.range.start + 8..literal.range.end - 8;
+            if len > 16 && !same(&window[8..len - 8], &self.bytes[middle]) {
+                return None;
+            }
+        }
+        Some(at + len)
     }
 }
 
@@ -262,6 +333,42 @@ mod tests {
         }
     }
 
+    /// A literal of every length (one word, two, more) is found where its bytes are, and
+    /// not where any one of them differs or the bytes end before it, whether the rest has
+    /// eight bytes after it (read as words) or not (read a byte at a time).
+    #[test]
+    fn a_literal_is_found_where_its_bytes_are() {
+        for len in 0..40 {
+            let want: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            let shape = Shape {
+                bytes: want.clone(),
+                literals: Vec::new(),
+                field: 0,
+                id: None,
+                kernel: Kernel::detect(),
+            };
+            let literal = Literal::new(&want, 0..len);
+            for pad in [0, 3, 8, 20] {
+                for spoil in std::iter::once(None).chain((0..len).map(Some)) {
+                    let mut rest = b"xy".to_vec();
+                    rest.extend_from_slice(&want);
+                    rest.extend(std::iter::repeat_n(b'z', pad));
+                    if let Some(i) = spoil {
+                        rest[2 + i] ^= 0x20;
+                    }
+                    let want_end = spoil.is_none().then_some(2 + len);
+                    let got = shape.literal(&rest, 2, &literal);
+                    assert_eq!(got, want_end, "len {len}, pad {pad}, spoiled at {spoil:?}");
+                }
+            }
+            if len > 0 {
+                let mut short = b"xy".to_vec();
+                short.extend_from_slice(&want[..len - 1]);
+                assert_eq!(shape.literal(&short, 2, &literal), None, "len {len}");
+            }
+        }
+    }
+
     #[test]
     fn a_repeated_name_is_read_as_its_last_value() {
         let shape = learn("{\"text\": 1, \"text\": \"b\", \"n\": null}\n", "text").unwrap();
@@ -283,7 +390,9 @@ mod tests {
             "true|false|null|nul",
             "\\[[0-9, ]{0,4}\\]|\\{\\}",
         ];
-        let member = (prop_oneof!["id", "text", "n"], " ?", value);
+        // Names of every length of literal: up to eight bytes, up to 16, and longer.
+        let name = prop_oneof!["id", "text", "n", "a_name_of_some_length"];
+        let member = (name, " ?", value);
         (prop::collection::vec(member, 0..4), " ?", "\n|\r\n|").prop_map(|(members, space, end)| {
             let members: Vec<String> = members
                 .iter()
