@@ -20,7 +20,7 @@
 //! [`name_end_scalar`] return, for every text and every start (the tests below compare
 //! them at every offset).
 
-use super::simd::Vector;
+use super::simd::{first_stop, Vector};
 
 /// The end of the header field that contains `text[at]`: the position just past the first
 /// `\n` at or after `at` that is not followed by a space or a tab, or `text.len()` if there
@@ -80,28 +80,19 @@ pub(crate) fn name_end_scalar(text: &[u8], at: usize) -> usize {
 /// The CPU has the instruction set of `V`.
 #[inline(always)]
 pub(crate) unsafe fn name_end<V: Vector>(text: &[u8], at: usize) -> usize {
-    let mut i = at;
-    // SAFETY: the CPU has `V`'s instruction set (the caller's promise); every load reads
-    // `BYTES` bytes inside `text` (`i + BYTES <= text.len()`).
+    // SAFETY: the CPU has `V`'s instruction set (the caller's promise), and the lanes
+    // marked are the bytes `name_end_scalar` stops at.
     unsafe {
-        let p = text.as_ptr();
-        while i + V::BYTES <= text.len() {
-            let v = V::load(p.add(i));
-            let stops = v
-                .eq(V::splat(b':'))
+        let stops = |v: V| {
+            v.eq(V::splat(b':'))
                 .or(v.eq(V::splat(b' ')))
                 .or(v.eq(V::splat(b'\t')))
                 .or(v.eq(V::splat(b'\n')))
                 .or(v.eq(V::splat(b'\r')))
                 .or(v.eq(V::splat(0x0C)))
-                .movemask();
-            if stops != 0 {
-                return i + stops.trailing_zeros() as usize;
-            }
-            i += V::BYTES;
-        }
+        };
+        first_stop(text, at, stops, name_end_scalar)
     }
-    name_end_scalar(text, i)
 }
 
 #[cfg(test)]

@@ -59,6 +59,36 @@ pub(crate) trait Lookup: Vector {
     unsafe fn nibble_lookup(self, lo: Self, hi: Self) -> Self;
 }
 
+/// The first byte of `text` at or after `at` in a lane that `stops` marks (all ones), a
+/// vector at a time while a whole vector fits, then `scalar(text, i)` from the first
+/// position it does not: the search loop of the kernels that look for the first of a
+/// few bytes (`fields::name_end`, `strings::run_end`).
+///
+/// # Safety
+/// The CPU has the instruction set of `V`, and `stops` marks what `scalar` finds.
+#[inline(always)]
+pub(crate) unsafe fn first_stop<V: Vector>(
+    text: &[u8],
+    at: usize,
+    stops: impl Fn(V) -> V,
+    scalar: impl Fn(&[u8], usize) -> usize,
+) -> usize {
+    let mut i = at;
+    // SAFETY: the CPU has `V`'s instruction set (the caller's promise); every load reads
+    // `BYTES` bytes inside `text` (`i + BYTES <= text.len()`).
+    unsafe {
+        let p = text.as_ptr();
+        while i + V::BYTES <= text.len() {
+            let found = stops(V::load(p.add(i))).movemask();
+            if found != 0 {
+                return i + found.trailing_zeros() as usize;
+            }
+            i += V::BYTES;
+        }
+    }
+    scalar(text, i)
+}
+
 /// Lanes of `v` whose byte is `[A-Za-z0-9]`, and those whose byte is `[0-9]`, by range
 /// compares (signed compares suffice: bytes >= 0x80 are negative and fall outside every
 /// range, and `b | 0x20` keeps them negative). With `-`, the first is ASCII

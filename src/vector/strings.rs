@@ -13,7 +13,7 @@
 //! kernel returns what [`run_end_scalar`] returns, for every text and every start (the
 //! tests below compare them at every offset).
 
-use super::simd::Vector;
+use super::simd::{first_stop, Vector};
 
 /// The first `"`, `\` or byte below 0x20 at or after `at`, or `text.len()`.
 pub(crate) fn run_end_scalar(text: &[u8], at: usize) -> usize {
@@ -29,25 +29,18 @@ pub(crate) fn run_end_scalar(text: &[u8], at: usize) -> usize {
 /// The CPU has the instruction set of `V`.
 #[inline(always)]
 pub(crate) unsafe fn run_end<V: Vector>(text: &[u8], at: usize) -> usize {
-    let mut i = at;
-    // SAFETY: the CPU has `V`'s instruction set (the caller's promise); every load reads
-    // `BYTES` bytes inside `text` (`i + BYTES <= text.len()`).
+    // SAFETY: the CPU has `V`'s instruction set (the caller's promise), and the lanes
+    // marked are the bytes `run_end_scalar` stops at.
     unsafe {
-        let p = text.as_ptr();
         let (quote, backslash) = (V::splat(b'"'), V::splat(b'\\'));
         // Signed: a byte is below 0x20 unsigned when it is above -1 and below 0x20.
         let (space, minus_one) = (V::splat(0x20), V::splat(0xFF));
-        while i + V::BYTES <= text.len() {
-            let v = V::load(p.add(i));
+        let stops = |v: V| {
             let control = space.gt(v).and(v.gt(minus_one));
-            let stops = v.eq(quote).or(v.eq(backslash)).or(control).movemask();
-            if stops != 0 {
-                return i + stops.trailing_zeros() as usize;
-            }
-            i += V::BYTES;
-        }
+            v.eq(quote).or(v.eq(backslash)).or(control)
+        };
+        first_stop(text, at, stops, run_end_scalar)
     }
-    run_end_scalar(text, i)
 }
 
 #[cfg(test)]
