@@ -49,7 +49,8 @@ pub(crate) unsafe fn field_end<V: Vector>(text: &[u8], at: usize) -> usize {
         let newline = V::splat(b'\n');
         let (space, tab) = (V::splat(b' '), V::splat(b'\t'));
         let p = text.as_ptr();
-        while i + 1 + V::BYTES <= text.len() {
+        // `i + 1 + BYTES <= text.len()`, without an overflow for any `at`.
+        while text.len().saturating_sub(i) > V::BYTES {
             let breaks = V::load(p.add(i)).eq(newline).movemask();
             if breaks != 0 {
                 let next = V::load(p.add(i + 1));
@@ -178,6 +179,11 @@ mod tests {
             long.extend(std::iter::repeat_n(b'v', 100));
             long.extend_from_slice(b"\n y\nZ: 1\n");
             assert_eq!(kernel.field_end(&long, 0), long.len() - 5);
+            // A start past the end, however far, is the end.
+            for at in [long.len() + 1, usize::MAX - 3, usize::MAX] {
+                assert_eq!(kernel.field_end(&long, at), long.len(), "{}", kernel.name());
+                assert_eq!(kernel.name_end(&long, at), long.len(), "{}", kernel.name());
+            }
         }
     }
 }

@@ -75,10 +75,11 @@ pub(crate) unsafe fn first_stop<V: Vector>(
 ) -> usize {
     let mut i = at;
     // SAFETY: the CPU has `V`'s instruction set (the caller's promise); every load reads
-    // `BYTES` bytes inside `text` (`i + BYTES <= text.len()`).
+    // `BYTES` bytes inside `text` (`i + BYTES <= text.len()`, tested without an overflow
+    // for any `at`).
     unsafe {
         let p = text.as_ptr();
-        while i + V::BYTES <= text.len() {
+        while text.len().saturating_sub(i) >= V::BYTES {
             let found = stops(V::load(p.add(i))).movemask();
             if found != 0 {
                 return i + found.trailing_zeros() as usize;

@@ -10,8 +10,8 @@
 //! the last bytes of a text.
 //!
 //! Invariants: a vector is loaded at `i` only when `i + BYTES <= text.len()`; every
-//! kernel returns what [`run_end_scalar`] returns, for every text and every start (the
-//! tests below compare them at every offset).
+//! kernel returns what [`run_end_scalar`] returns, for every text and every start, one
+//! past the end included (the tests below compare them at every offset).
 
 use super::simd::{first_stop, Vector};
 
@@ -78,7 +78,9 @@ mod tests {
         }
         for kernel in Kernel::available() {
             for text in &texts {
-                for at in 0..=text.len() {
+                // Every start, and starts past the end, however far.
+                let past = [text.len() + 1, usize::MAX - 3, usize::MAX];
+                for at in (0..=text.len()).chain(past) {
                     assert_eq!(
                         kernel.string_run_end(text, at),
                         run_end_scalar(text, at),
