@@ -19,7 +19,8 @@
 //! (borrowed from the line when it has no escape), and its raw span in the line is what
 //! `redact` replaces: every other byte of the line is written as it was read. The texts
 //! of a chunk's records are scanned for links in one call of the finder ([`Joined`]), not
-//! one call per record.
+//! one call per record; `find` joins the run of records that the chunk's first shape
+//! reads ([`Records::run`]) without making a [`Record`] of each.
 //!
 //! # Bounds
 //!
@@ -313,6 +314,49 @@ impl<'a, 'p> Records<'a, 'p> {
         Some((read.len, located, id))
     }
 
+    /// Reads on while the first shape reads the records with a string field (the usual
+    /// run of a file of one layout): each is given to `each` with its number, its id
+    /// (when asked) and its text, without the [`Record`] that [`Iterator::next`] makes,
+    /// and is taken when `each` says so. Stops, with the record left to
+    /// [`Iterator::next`], at one the first shape does not read, whose field is not a
+    /// string that decodes, or that `each` does not take (then `each` did nothing with
+    /// it). The records given are those [`Iterator::next`] gives, with the same field
+    /// and id: the same shape reads them with the same code ([`Records::read`]).
+    fn run(&mut self, mut each: impl FnMut(u64, Option<Id>, &[u8]) -> bool) {
+        let Some(shape) = self.shapes.first() else {
+            return;
+        };
+        if self.off {
+            return;
+        }
+        while self.at < self.end {
+            let rest = &self.bytes[self.at..self.end];
+            let Ok(read) = shape.try_read(rest) else {
+                return;
+            };
+            let line = &rest[..read.len];
+            let found = scan::Found {
+                raw: &line[read.span.clone()],
+                span: read.span,
+                escaped: read.escaped,
+            };
+            let Some(text) = scan::string_text(&found) else {
+                return;
+            };
+            let id = self.id.map(|path| match (&path.names[..], read.id) {
+                ([_], Some(span)) => id_at(line, span, path),
+                ([_], None) => Id::missing(),
+                _ => id_of(line, path),
+            });
+            if !each(self.number, id, &text) {
+                return;
+            }
+            self.read += read.len;
+            self.at += read.len;
+            self.number += 1;
+        }
+    }
+
     /// Learns the shape of `line`, now and then (see [`Records`]).
     fn learn(&mut self, line: &[u8]) {
         if self.unread < LEARN_AFTER || !self.utf8 || self.off {
@@ -550,13 +594,30 @@ fn find_chunk(
             }
             pending.clear();
         };
-    for Record {
-        number: record,
-        field,
-        id,
-        ..
-    } in Records::new(bytes, chunk, job.field, job.id, utf8)
-    {
+    let mut records = Records::new(bytes, chunk, job.field, job.id, utf8);
+    loop {
+        // The usual records, joined without a `Record` each.
+        if layout.count || !layout.checks {
+            records.run(|record, id, text| {
+                if !Joined::fits(text) {
+                    return false;
+                }
+                joined.push(text);
+                if !layout.count {
+                    pending.push((record, id));
+                }
+                true
+            });
+        }
+        let Some(Record {
+            number: record,
+            field,
+            id,
+            ..
+        }) = records.next()
+        else {
+            break;
+        };
         let Some(field) = field else {
             continue;
         };

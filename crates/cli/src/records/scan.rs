@@ -11,10 +11,13 @@
 //! arrays are walked with a stack of open brackets (one bit each), numbers and literals
 //! are read byte by byte. The value of the last member with the wanted name is kept (its
 //! raw span); when the path has more names, that value, an object, is read the same way
-//! for the next name. [`text`] decodes a string value: borrowed when it has no `\`,
-//! otherwise its escapes decoded into a new string. [`values`] gives the spans of all the
-//! top-level values of a line, from which [`shape`](super::shape) learns a layout, and
-//! [`value_at`] checks one value as the walk does, which the shape's reading uses.
+//! for the next name. [`text_bytes`] decodes a string value: borrowed when it has no
+//! `\`, otherwise its escapes decoded into a new buffer ([`text`] as a `str`). [`values`]
+//! gives the spans of all the top-level values of a line, from which
+//! [`shape`](super::shape) learns a layout, and [`value_at`] checks one value as the walk
+//! does; the shape's reading uses [`quick_value_at`], which finds a plain string's end
+//! with the engine's vector kernel and reads an integer in place, and gives
+//! [`value_at`]'s result for every value.
 //!
 //! # Invariants
 //!
@@ -492,7 +495,7 @@ pub(crate) fn string_text<'a>(found: &Found<'a>) -> Option<Cow<'a, [u8]>> {
 /// to text (a lone surrogate), as `serde_json` refuses it.
 pub(crate) fn text(raw: &str) -> Option<Cow<'_, str>> {
     Some(match text_bytes(raw.as_bytes())? {
-        // The bytes between the quotes, which are ASCII.
+        // The bytes between the quotes (cut on char boundaries: the quotes are ASCII).
         Cow::Borrowed(_) => Cow::Borrowed(&raw[1..raw.len() - 1]),
         // Runs of `raw` cut at escapes (ASCII) and the escapes' characters.
         Cow::Owned(bytes) => Cow::Owned(String::from_utf8(bytes).ok()?),

@@ -9,8 +9,9 @@
 //! scanner of [`scan`] reads ([`Shape::learn`]) is cut into its top-level values and the
 //! literal bytes around them: before the first value, between each two, and after the
 //! last up to the line feed. A later record is read by [`Shape::try_read`] from the
-//! start of the rest of the chunk: each literal is compared, each value checked by the
-//! scanner's own [`scan::value_at`], and the last literal ends with the line feed, so the
+//! start of the rest of the chunk: each literal is compared (as words, [`Literal`]),
+//! each value checked by the scanner's own [`scan::quick_value_at`] (which gives
+//! [`scan::value_at`]'s result), and the last literal ends with the line feed, so the
 //! record's length is known without a search for its end.
 //!
 //! # Invariants

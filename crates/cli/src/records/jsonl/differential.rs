@@ -532,7 +532,7 @@ fn records_of_a_chunk_are_read_as_each_line_alone() {
         hard: false,
     };
     // Of the clean chunks' records at "text": how many, how many read by a shape.
-    let (mut records, mut by_shape) = (0, 0);
+    let (mut records, mut by_shape, mut runs) = (0, 0, 0);
     for round in 0..600 {
         let clean = round % 2 == 0;
         // The chunk lies after a line of the batch that is not its own.
@@ -552,6 +552,39 @@ fn records_of_a_chunk_are_read_as_each_line_alone() {
         let mut walk = Records::new(&bytes, &chunk, &path, id_path.as_ref(), utf8);
         let (mut at, mut number) = (first, 10);
         loop {
+            // Now and then the records' run first (as a count or a listing reads them),
+            // taking a few of its records, then refusing one, which `next` then gives.
+            if lines.random.below(2) == 0 {
+                let take = lines.random.below(6);
+                let mut given = Vec::new();
+                walk.run(|record, id, text| {
+                    if given.len() == take {
+                        return false;
+                    }
+                    given.push((record, id, text.to_vec()));
+                    true
+                });
+                for (record, id, text) in given {
+                    let end =
+                        memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
+                    let line = &bytes[at..end];
+                    let context = format!("{:?} at {dotted}, run", String::from_utf8_lossy(line));
+                    assert_eq!(record, number, "{context}");
+                    let alone =
+                        locate_by_serde(line, &path).expect("a record of a run has its field");
+                    assert_eq!(text, &*alone.text, "{context}");
+                    let id_alone = id_path.as_ref().map(|id_path| id_by_serde(line, id_path));
+                    assert_eq!(
+                        id.map(|id| (id.json, id.text)),
+                        id_alone.map(|id| (id.json, id.text)),
+                        "id of {context}"
+                    );
+                    if clean && dotted == "text" {
+                        runs += 1;
+                    }
+                    (at, number) = (end, number + 1);
+                }
+            }
             let shaped = walk
                 .shapes
                 .iter()
@@ -595,8 +628,9 @@ fn records_of_a_chunk_are_read_as_each_line_alone() {
         }
         assert_eq!(at, bytes.len());
     }
-    // Most of the clean records were read by their shape.
+    // Most of the clean records were read by their shape, and many in runs.
     assert!(by_shape * 2 > records, "{by_shape} of {records} by shape");
+    assert!(runs * 5 > records, "{runs} of {records} in runs");
 }
 
 /// Walks `bytes` (UTF-8) as one chunk at `text` with the id `k`, checks each record
