@@ -19,8 +19,8 @@
 //! (borrowed from the line when it has no escape), and its raw span in the line is what
 //! `redact` replaces: every other byte of the line is written as it was read. The texts
 //! of a chunk's records are scanned for links in one call of the finder ([`Joined`]), not
-//! one call per record; `find` joins the run of records that the chunk's first shape
-//! reads ([`Records::run`]) without making a [`Record`] of each.
+//! one call per record; `find` and `redact` join the run of records that the chunk's
+//! first shape reads ([`Records::run`]) without making a [`Record`] of each.
 //!
 //! # Bounds
 //!
@@ -207,6 +207,16 @@ struct Record<'a> {
     id: Option<Id>,
 }
 
+/// A record of [`Records::run`]: its number, its line's span in the batch's bytes, its
+/// field's raw span in the line, its id when asked, and its field's text.
+struct Run<'t> {
+    number: u64,
+    line: Range<usize>,
+    span: Range<usize>,
+    id: Option<Id>,
+    text: &'t [u8],
+}
+
 /// The records of a chunk in order. A record of one of the shapes the chunk's records
 /// have ([`Shape`]) is read by it, its line not cut first, its id too when the field and
 /// the id are top-level members; any other line is cut and located as [`locate`] does,
@@ -322,7 +332,7 @@ impl<'a, 'p> Records<'a, 'p> {
     /// string that decodes, or that `each` does not take (then `each` did nothing with
     /// it). The records given are those [`Iterator::next`] gives, with the same field
     /// and id: the same shape reads them with the same code ([`Records::read`]).
-    fn run(&mut self, mut each: impl FnMut(u64, Option<Id>, &[u8]) -> bool) {
+    fn run(&mut self, mut each: impl FnMut(Run<'_>) -> bool) {
         let Some(shape) = self.shapes.first() else {
             return;
         };
@@ -348,7 +358,14 @@ impl<'a, 'p> Records<'a, 'p> {
                 ([_], None) => Id::missing(),
                 _ => id_of(line, path),
             });
-            if !each(self.number, id, &text) {
+            let run = Run {
+                number: self.number,
+                line: self.at..self.at + read.len,
+                span: found.span,
+                id,
+                text: &text,
+            };
+            if !each(run) {
                 return;
             }
             self.read += read.len;
@@ -598,13 +615,13 @@ fn find_chunk(
     loop {
         // The usual records, joined without a `Record` each.
         if layout.count || !layout.checks {
-            records.run(|record, id, text| {
-                if !Joined::fits(text) {
+            records.run(|run| {
+                if !Joined::fits(run.text) {
                     return false;
                 }
-                joined.push(text);
+                joined.push(run.text);
                 if !layout.count {
-                    pending.push((record, id));
+                    pending.push((run.number, run.id));
                 }
                 true
             });
@@ -750,13 +767,29 @@ fn redact_chunk_with(
         held,
         redacted,
     } = scratch;
-    for Record {
-        number: record,
-        line: range,
-        field,
-        ..
-    } in Records::new(bytes, chunk, job.field, None, utf8)
-    {
+    let mut records = Records::new(bytes, chunk, job.field, None, utf8);
+    loop {
+        // The usual records, held without a `Record` each.
+        records.run(|run| {
+            if !Joined::fits(run.text) {
+                return false;
+            }
+            joined.push(run.text);
+            held.push(Held::Field {
+                line: run.line,
+                span: run.span,
+            });
+            true
+        });
+        let Some(Record {
+            number: record,
+            line: range,
+            field,
+            ..
+        }) = records.next()
+        else {
+            break;
+        };
         let line = &bytes[range.clone()];
         let Some(field) = field else {
             held.push(Held::AsIs(range));

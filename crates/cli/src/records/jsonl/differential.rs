@@ -557,22 +557,27 @@ fn records_of_a_chunk_are_read_as_each_line_alone() {
             if lines.random.below(2) == 0 {
                 let take = lines.random.below(6);
                 let mut given = Vec::new();
-                walk.run(|record, id, text| {
+                let start = walk.at;
+                walk.run(|run| {
                     if given.len() == take {
                         return false;
                     }
-                    given.push((record, id, text.to_vec()));
+                    given.push((run.number, run.line, run.span, run.id, run.text.to_vec()));
                     true
                 });
-                for (record, id, text) in given {
+                assert_eq!(
+                    walk.at,
+                    given.last().map_or(start, |(_, line, ..)| line.end)
+                );
+                for (record, range, span, id, text) in given {
                     let end =
                         memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
                     let line = &bytes[at..end];
                     let context = format!("{:?} at {dotted}, run", String::from_utf8_lossy(line));
-                    assert_eq!(record, number, "{context}");
+                    assert_eq!((record, range), (number, at..end), "{context}");
                     let alone =
                         locate_by_serde(line, &path).expect("a record of a run has its field");
-                    assert_eq!(text, &*alone.text, "{context}");
+                    assert_eq!((span, &text[..]), (alone.span, &*alone.text), "{context}");
                     let id_alone = id_path.as_ref().map(|id_path| id_by_serde(line, id_path));
                     assert_eq!(
                         id.map(|id| (id.json, id.text)),
