@@ -204,19 +204,31 @@ pub(crate) fn value_at(bytes: &[u8], at: usize) -> Option<(usize, bool)> {
 }
 
 /// [`value_at`] made quick for the usual values of records, for the shapes' reading of
-/// them: a string without an escape or a control character is searched a vector at a
-/// time for its closing quote (`kernel`'s [`Kernel::string_run_end`]: the first `"`, `\`
-/// or control character), an integer is read digit by digit; any other value, and a
-/// string whose run ends otherwise, is left to [`value_at`], so the result is always that
-/// of [`value_at`].
+/// them: a string is read a run of plain text at a time (`kernel`'s
+/// [`Kernel::string_run_end`]: the first `"`, `\` or control character) with its escapes
+/// checked as `Cursor::string` checks them, an integer is read digit by digit; any other
+/// value is left to [`value_at`], so the result is always that of [`value_at`].
 #[inline]
 pub(crate) fn quick_value_at(kernel: Kernel, bytes: &[u8], at: usize) -> Option<(usize, bool)> {
     match bytes.get(at) {
         Some(b'"') => {
-            let end = kernel.string_run_end(bytes, at + 1);
-            match bytes.get(end) {
-                Some(b'"') => Some((end + 1, false)),
-                _ => value_at(bytes, at),
+            // As `Cursor::string` reads it, a run at a time.
+            let (mut from, mut escaped) = (at + 1, false);
+            loop {
+                let end = kernel.string_run_end(bytes, from);
+                match bytes.get(end)? {
+                    b'"' => return Some((end + 1, escaped)),
+                    b'\\' => escaped = true,
+                    _ => return None,
+                }
+                from = match bytes.get(end + 1)? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => end + 2,
+                    b'u' => {
+                        hex4(bytes.get(end + 2..end + 6)?)?;
+                        end + 6
+                    }
+                    _ => return None,
+                };
             }
         }
         Some(b'1'..=b'9') => {
@@ -583,7 +595,22 @@ mod tests {
     #[test]
     fn the_quick_reading_of_a_value_is_the_reading() {
         let mut texts: Vec<Vec<u8>> = Vec::new();
-        let ends: [&[u8]; 7] = [b"\"", b"\\n\"", b"\\q\"", b"\n\"", b"\t", b"\x7f\"", b""];
+        let ends: [&[u8]; 14] = [
+            b"\"",
+            b"\\n\"",
+            b"\\q\"",
+            b"\n\"",
+            b"\t",
+            b"\x7f\"",
+            b"",
+            b"\\u00e9x\"",
+            b"\\u12\"",
+            b"\\u12",
+            b"\\\"y\\\\\\/\"",
+            b"\\ud800\"",
+            b"\\",
+            b"\\\"",
+        ];
         for len in 0..80 {
             for end in ends {
                 for fill in ["x", "é"] {
