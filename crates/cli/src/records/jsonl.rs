@@ -225,7 +225,8 @@ struct Run<'t> {
 /// tried the last one to read a record first, and the one that read none for longest
 /// goes when a fifth is learned ([`SHAPES`]), so that a file of one layout tries one. A
 /// chunk whose shapes compare more bytes in vain than the records they read gives them
-/// up ([`GIVE_UP_AFTER`]), so that no line is compared much more than about twice.
+/// up ([`GIVE_UP_AFTER`]), so that no line is compared much more than about twice (three
+/// times with [`Records::run`], which tries the first shape once more, uncounted).
 /// Either way a record's field and id are the ones [`locate`] and [`id_of`] give.
 struct Records<'a, 'p> {
     bytes: &'a [u8],

@@ -595,7 +595,7 @@ mod tests {
     #[test]
     fn the_quick_reading_of_a_value_is_the_reading() {
         let mut texts: Vec<Vec<u8>> = Vec::new();
-        let ends: [&[u8]; 14] = [
+        let ends: [&[u8]; 15] = [
             b"\"",
             b"\\n\"",
             b"\\q\"",
@@ -610,6 +610,7 @@ mod tests {
             b"\\ud800\"",
             b"\\",
             b"\\\"",
+            b"\\\n\"",
         ];
         for len in 0..80 {
             for end in ends {
