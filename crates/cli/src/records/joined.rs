@@ -72,8 +72,13 @@ impl Joined {
         for (i, &start) in self.starts.iter().enumerate() {
             // Each text is followed by its line feed.
             let end = self.starts.get(i + 1).unwrap_or(&self.bytes.len()) - 1;
-            let n = self.links[first..].partition_point(|link| link.start() < end);
-            each(i, &self.bytes, start..end, &self.links[first..first + n]);
+            // Most texts have no link or one: a walk, not a binary search of the rest.
+            let rest = &self.links[first..];
+            let n = rest
+                .iter()
+                .position(|link| link.start() >= end)
+                .unwrap_or(rest.len());
+            each(i, &self.bytes, start..end, &rest[..n]);
             first += n;
         }
         self.clear();

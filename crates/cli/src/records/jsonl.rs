@@ -35,6 +35,7 @@ use std::fmt;
 use std::io::{self, Read, Write};
 use std::ops::Range;
 
+use linkscan::__private::Kernel;
 use rayon::prelude::*;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
@@ -805,7 +806,7 @@ fn redact_chunk_with(
                 });
             }
             Ok(found) => {
-                write_held(bytes, held, joined, job, redacted, &mut scanned.out);
+                write_held(bytes, held, joined, job, &mut scanned.out);
                 // A long text: its links replaced as they are found, not held (a text of
                 // links alone would hold more in them than in its bytes).
                 redacted.clear();
@@ -818,7 +819,7 @@ fn redact_chunk_with(
             }
         }
     }
-    write_held(bytes, held, joined, job, redacted, &mut scanned.out);
+    write_held(bytes, held, joined, job, &mut scanned.out);
     scanned
 }
 
@@ -828,9 +829,9 @@ fn write_held(
     held: &mut Vec<Held>,
     joined: &mut Joined,
     job: &RedactJob<'_>,
-    redacted: &mut Vec<u8>,
     out: &mut Vec<u8>,
 ) {
+    let kernel = Kernel::detect();
     let mut lines = held.drain(..);
     joined.links(job.finder, |_, texts, text, links| {
         // The lines before this text's, written as they are; then its own.
@@ -838,11 +839,14 @@ fn write_held(
             match line {
                 Held::AsIs(range) => out.extend_from_slice(&bytes[range]),
                 Held::Field { line, span } => {
-                    redacted.clear();
-                    if !links.is_empty() {
-                        job.replace(texts, text, links, redacted);
+                    let line = &bytes[line];
+                    if links.is_empty() {
+                        out.extend_from_slice(line);
+                    } else {
+                        write_field(line, &span, kernel, out, |out| {
+                            job.replace(texts, text, links, out)
+                        });
                     }
-                    write_line(&bytes[line], &span, !links.is_empty(), redacted, out);
                     return;
                 }
             }
@@ -858,23 +862,37 @@ fn write_held(
 /// Appends `line` to `out`: as it is when its field has no link, else with the field's
 /// string at `span` written again (JSON-escaped) as `redacted`.
 fn write_line(line: &[u8], span: &Range<usize>, any: bool, redacted: &[u8], out: &mut Vec<u8>) {
-    if !any {
-        out.extend_from_slice(line);
-        return;
-    }
-    out.extend_from_slice(&line[..span.start]);
-    if redacted
-        .iter()
-        .any(|&b| matches!(b, b'"' | b'\\') || b < 0x20)
-    {
-        // The text is UTF-8, and so is each replacement.
-        let redacted = String::from_utf8_lossy(redacted);
-        serde_json::to_writer(&mut *out, redacted.as_ref()).expect("writing to memory cannot fail");
+    if any {
+        write_field(line, span, Kernel::detect(), out, |out| {
+            out.extend_from_slice(redacted)
+        });
     } else {
-        // Nothing to escape: the bytes `serde_json` would write (it escapes only these,
-        // and the text and its replacements are UTF-8).
-        out.push(b'"');
-        out.extend_from_slice(redacted);
+        out.extend_from_slice(line);
+    }
+}
+
+/// Appends `line` to `out` with the field's string at `span` written again as the JSON
+/// string of the text that `text` appends (UTF-8: the field's text and replacements).
+/// The text is written in place, then escaped, as `serde_json` escapes it, only when
+/// `kernel` finds a byte to escape in it (a quote, a backslash, a control character:
+/// `serde_json` escapes only these), which the replacements of usual texts do not have.
+fn write_field(
+    line: &[u8],
+    span: &Range<usize>,
+    kernel: Kernel,
+    out: &mut Vec<u8>,
+    text: impl FnOnce(&mut Vec<u8>),
+) {
+    out.extend_from_slice(&line[..span.start]);
+    let quote = out.len();
+    out.push(b'"');
+    text(out);
+    if kernel.string_run_end(out, quote + 1) < out.len() {
+        let raw = out.split_off(quote + 1);
+        out.truncate(quote);
+        let raw = String::from_utf8_lossy(&raw);
+        serde_json::to_writer(&mut *out, raw.as_ref()).expect("writing to memory cannot fail");
+    } else {
         out.push(b'"');
     }
     out.extend_from_slice(&line[span.end..]);
