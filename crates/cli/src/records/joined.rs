@@ -47,6 +47,18 @@ impl Joined {
         self.bytes.push(b'\n');
     }
 
+    /// Adds the text that `text` appends to the buffer, when it says it did (else it
+    /// appended nothing).
+    pub(crate) fn push_with(&mut self, text: impl FnOnce(&mut Vec<u8>) -> bool) -> bool {
+        let start = self.bytes.len();
+        if !text(&mut self.bytes) {
+            return false;
+        }
+        self.starts.push(start);
+        self.bytes.push(b'\n');
+        true
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.starts.is_empty()
     }
@@ -136,5 +148,29 @@ mod tests {
             assert!(joined.is_empty());
         }
         assert!(!Joined::fits(&vec![b'a'; LONG + 1]));
+    }
+
+    #[test]
+    fn a_text_that_is_not_written_is_not_joined() {
+        let finder = LinkFinder::new();
+        let mut joined = Joined::default();
+        joined.push(b"a x.org");
+        assert!(!joined.push_with(|_| false));
+        assert!(joined.push_with(|bytes| {
+            bytes.extend_from_slice(b"b y.org");
+            true
+        }));
+        let mut seen = Vec::new();
+        joined.links(&finder, |i, bytes, text, links| {
+            let links: Vec<_> = links.iter().map(|l| &bytes[l.range()]).collect();
+            seen.push((i, bytes[text].to_vec(), links.concat()));
+        });
+        assert_eq!(
+            seen,
+            [
+                (0, b"a x.org".to_vec(), b"x.org".to_vec()),
+                (1, b"b y.org".to_vec(), b"y.org".to_vec())
+            ]
+        );
     }
 }

@@ -211,37 +211,46 @@ pub(crate) fn value_at(bytes: &[u8], at: usize) -> Option<(usize, bool)> {
 #[inline]
 pub(crate) fn quick_value_at(kernel: Kernel, bytes: &[u8], at: usize) -> Option<(usize, bool)> {
     match bytes.get(at) {
-        Some(b'"') => {
-            // As `Cursor::string` reads it, a run at a time.
-            let (mut from, mut escaped) = (at + 1, false);
-            loop {
-                let end = kernel.string_run_end(bytes, from);
-                match bytes.get(end)? {
-                    b'"' => return Some((end + 1, escaped)),
-                    b'\\' => escaped = true,
-                    _ => return None,
-                }
-                from = match bytes.get(end + 1)? {
-                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => end + 2,
-                    b'u' => {
-                        hex4(bytes.get(end + 2..end + 6)?)?;
-                        end + 6
-                    }
-                    _ => return None,
-                };
-            }
-        }
-        Some(b'1'..=b'9') => {
-            let mut p = at + 1;
-            while let Some(b'0'..=b'9') = bytes.get(p) {
-                p += 1;
-            }
-            match bytes.get(p) {
-                Some(b'.' | b'e' | b'E') => value_at(bytes, at),
-                _ => Some((p, false)),
-            }
-        }
+        Some(b'"') => quick_string_at(kernel, bytes, at),
+        Some(b'1'..=b'9') => quick_integer_at(bytes, at),
         _ => value_at(bytes, at),
+    }
+}
+
+/// [`quick_value_at`] of the string that starts at `at` (its `"`): as `Cursor::string`
+/// reads it, a run at a time.
+#[inline(always)]
+pub(crate) fn quick_string_at(kernel: Kernel, bytes: &[u8], at: usize) -> Option<(usize, bool)> {
+    let (mut from, mut escaped) = (at + 1, false);
+    loop {
+        let end = kernel.string_run_end(bytes, from);
+        match bytes.get(end)? {
+            b'"' => return Some((end + 1, escaped)),
+            b'\\' => escaped = true,
+            _ => return None,
+        }
+        from = match bytes.get(end + 1)? {
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => end + 2,
+            b'u' => {
+                hex4(bytes.get(end + 2..end + 6)?)?;
+                end + 6
+            }
+            _ => return None,
+        };
+    }
+}
+
+/// [`quick_value_at`] of the number that starts at `at` with a digit from 1 to 9: its
+/// digits read here, and a number with a fraction or an exponent by [`value_at`].
+#[inline(always)]
+pub(crate) fn quick_integer_at(bytes: &[u8], at: usize) -> Option<(usize, bool)> {
+    let mut p = at + 1;
+    while let Some(b'0'..=b'9') = bytes.get(p) {
+        p += 1;
+    }
+    match bytes.get(p) {
+        Some(b'.' | b'e' | b'E') => value_at(bytes, at),
+        _ => Some((p, false)),
     }
 }
 
@@ -518,21 +527,42 @@ pub(crate) fn text(raw: &str) -> Option<Cow<'_, str>> {
 /// text is UTF-8 when `raw` is.
 pub(crate) fn text_bytes(raw: &[u8]) -> Option<Cow<'_, [u8]>> {
     let inner = raw.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
-    let Some(first) = memchr::memchr(b'\\', inner) else {
+    if memchr::memchr(b'\\', inner).is_none() {
         return Some(Cow::Borrowed(inner));
-    };
+    }
     let mut decoded = Vec::with_capacity(inner.len());
+    decode_into(raw, &mut decoded).then_some(Cow::Owned(decoded))
+}
+
+/// Appends the text of the JSON string `raw` (its quotes included) to `out`, as
+/// [`text_bytes`] gives it; whether it decodes (else `out` is as it was).
+pub(crate) fn decode_into(raw: &[u8], out: &mut Vec<u8>) -> bool {
+    let len = out.len();
+    let decoded = decode(raw, out);
+    if decoded.is_none() {
+        out.truncate(len);
+    }
+    decoded.is_some()
+}
+
+/// [`decode_into`], which takes back what this appended when it fails.
+fn decode(raw: &[u8], decoded: &mut Vec<u8>) -> Option<()> {
+    let inner = raw.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    let Some(first) = memchr::memchr(b'\\', inner) else {
+        decoded.extend_from_slice(inner);
+        return Some(());
+    };
     decoded.extend_from_slice(&inner[..first]);
     let mut rest = &inner[first..];
     // `rest` starts with `\`.
     loop {
         let used = match *rest.get(1)? {
-            b @ (b'"' | b'\\' | b'/') => push(&mut decoded, b, 2),
-            b'b' => push(&mut decoded, b'\x08', 2),
-            b'f' => push(&mut decoded, b'\x0c', 2),
-            b'n' => push(&mut decoded, b'\n', 2),
-            b'r' => push(&mut decoded, b'\r', 2),
-            b't' => push(&mut decoded, b'\t', 2),
+            b @ (b'"' | b'\\' | b'/') => push(decoded, b, 2),
+            b'b' => push(decoded, b'\x08', 2),
+            b'f' => push(decoded, b'\x0c', 2),
+            b'n' => push(decoded, b'\n', 2),
+            b'r' => push(decoded, b'\r', 2),
+            b't' => push(decoded, b'\t', 2),
             b'u' => {
                 let n = u32::from(hex4(rest.get(2..6)?)?);
                 let (c, used) = match n {
@@ -564,7 +594,7 @@ pub(crate) fn text_bytes(raw: &[u8]) -> Option<Cow<'_, [u8]>> {
             }
             None => {
                 decoded.extend_from_slice(rest);
-                return Some(Cow::Owned(decoded));
+                return Some(());
             }
         }
     }
@@ -640,6 +670,46 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// A string's text is appended as `serde_json` decodes it, or nothing when it does
+    /// not decode; `text_bytes` gives the same. The strings are as the scanner passes them
+    /// on: quoted, without a raw control character.
+    #[test]
+    fn a_string_is_decoded_onto_a_buffer_as_serde_json_decodes_it() {
+        let strings: &[&[u8]] = &[
+            br#""""#,
+            br#""plain x.org""#,
+            br#""\"quoted\" a\\b \/ \b\f\n\r\t""#,
+            br#""\u00e9t\u00E9 \u6771 \ud83d\ude00 end""#,
+            br#""\ud83d""#,
+            br#""\ude00 x""#,
+            br#""\ud83dx""#,
+            br#""\ud83d\u0041""#,
+            br#""\u12""#,
+            br#""\uzzzz""#,
+            br#""\q""#,
+            br#""tail \""#,
+            "\"été \\n 東京 x.org\"".as_bytes(),
+        ];
+        for raw in strings {
+            let want = serde_json::from_slice::<String>(raw).ok();
+            let mut out = b"before\n".to_vec();
+            let decoded = decode_into(raw, &mut out);
+            let text = String::from_utf8_lossy(raw);
+            match &want {
+                Some(want) => {
+                    assert!(decoded, "{text}");
+                    assert_eq!(&out[7..], want.as_bytes(), "{text}");
+                }
+                None => {
+                    assert!(!decoded, "{text}");
+                    assert_eq!(out, b"before\n", "{text}");
+                }
+            }
+            let bytes = text_bytes(raw).map(|text| text.into_owned());
+            assert_eq!(bytes, want.map(String::into_bytes), "{text}");
         }
     }
 

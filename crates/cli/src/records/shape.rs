@@ -10,9 +10,13 @@
 //! literal bytes around them: before the first value, between each two, and after the
 //! last up to the line feed. A later record is read by [`Shape::try_read`] from the
 //! start of the rest of the chunk: each literal is compared (as words, [`Literal`]),
-//! each value checked by the scanner's own [`scan::quick_value_at`] (which gives
-//! [`scan::value_at`]'s result), and the last literal ends with the line feed, so the
-//! record's length is known without a search for its end.
+//! each value checked by the scanner's own quick reading (strings and integers in the
+//! loop, [`scan::quick_string_at`] and [`scan::quick_integer_at`], any other value out of
+//! it; each gives [`scan::value_at`]'s result), and the last literal ends with the line
+//! feed, so the record's length is known without a search for its end. The values before
+//! the field, the field and the values after it are read by three loops, and the id is
+//! noted only by the reading of a shape that has one, so that the usual record is read
+//! with little more than its comparisons.
 //!
 //! # Invariants
 //!
@@ -167,42 +171,79 @@ impl Shape {
     /// into `rest` it was compared before it turned out not to (the start of the literal
     /// or the value that differs).
     pub(crate) fn try_read(&self, rest: &[u8]) -> Result<Read, usize> {
+        if self.id.is_some() {
+            self.read_as::<true>(rest)
+        } else {
+            self.read_as::<false>(rest)
+        }
+    }
+
+    /// [`Shape::try_read`], with the id noted on the way when `ID`: the values before
+    /// the field are stepped over, then the field is read, then the values after it, so
+    /// that the loops keep no more than their place.
+    #[inline(always)]
+    fn read_as<const ID: bool>(&self, rest: &[u8]) -> Result<Read, usize> {
         let Some((tail, before)) = self.literals.split_last() else {
             return Err(0);
         };
+        let (ahead, behind) = before.split_at(self.field);
+        let Some((field, behind)) = behind.split_first() else {
+            return Err(0);
+        };
         let mut at = 0;
-        let mut field = (0..0, false);
         let mut id = None;
-        for (i, literal) in before.iter().enumerate() {
-            at = self.literal(rest, at, literal).ok_or(at)?;
-            // A value's first byte, not white space (which may hold a line feed, and
-            // would be taken into the value's span).
-            let value = match rest.get(at) {
-                Some(b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => {
-                    scan::quick_value_at(self.kernel, rest, at)
-                }
-                // An object or an array may hold a line feed as white space: it is read
-                // within its line, which it cannot end (a value ends with a bracket).
-                Some(b'{' | b'[') => memchr::memchr(b'\n', &rest[at..])
-                    .and_then(|end| scan::value_at(&rest[..at + end + 1], at)),
-                _ => None,
-            };
-            let (end, escaped) = value.ok_or(at)?;
-            if i == self.field {
-                field = (at..end, escaped);
-            }
-            if Some(i) == self.id {
-                id = Some(at..end);
-            }
-            at = end;
+        for (i, literal) in ahead.iter().enumerate() {
+            at = self.step::<ID>(rest, at, i, literal, &mut id)?;
+        }
+        at = self.literal(rest, at, field).ok_or(at)?;
+        let (end, escaped) = self.value(rest, at).ok_or(at)?;
+        let span = at..end;
+        at = end;
+        for (i, literal) in behind.iter().enumerate() {
+            at = self.step::<ID>(rest, at, self.field + 1 + i, literal, &mut id)?;
         }
         let len = self.literal(rest, at, tail).ok_or(at)?;
+        if ID && Some(self.field) == self.id {
+            id = Some(span.clone());
+        }
         Ok(Read {
             len,
-            span: field.0,
-            escaped: field.1,
+            span,
+            escaped,
             id,
         })
+    }
+
+    /// Steps over `literal` and the value `i` after it, from `at` in `rest`; notes the
+    /// value in `id` when it is the id and `ID`.
+    #[inline(always)]
+    fn step<const ID: bool>(
+        &self,
+        rest: &[u8],
+        at: usize,
+        i: usize,
+        literal: &Literal,
+        id: &mut Option<Range<usize>>,
+    ) -> Result<usize, usize> {
+        let at = self.literal(rest, at, literal).ok_or(at)?;
+        let (end, _) = self.value(rest, at).ok_or(at)?;
+        if ID && Some(i) == self.id {
+            *id = Some(at..end);
+        }
+        Ok(end)
+    }
+
+    /// The end of the value at `at` in `rest`, and whether it is a string with an escape,
+    /// as [`scan::value_at`] reads it. The usual values, a string and an integer, are
+    /// read here as [`scan::quick_value_at`] reads them; the others by [`other_value`],
+    /// out of the loop's way.
+    #[inline(always)]
+    fn value(&self, rest: &[u8], at: usize) -> Option<(usize, bool)> {
+        match rest.get(at) {
+            Some(b'"') => scan::quick_string_at(self.kernel, rest, at),
+            Some(b'1'..=b'9') => scan::quick_integer_at(rest, at),
+            _ => other_value(self.kernel, rest, at),
+        }
     }
 
     /// Where `literal` ends in `rest` when it is there at `at`: by its words when `rest`
@@ -212,8 +253,7 @@ impl Shape {
     fn literal(&self, rest: &[u8], at: usize, literal: &Literal) -> Option<usize> {
         let len = literal.range.len();
         let Some(window) = rest.get(at..at + len.max(8)) else {
-            let want = &self.bytes[literal.range.clone()];
-            return same(rest.get(at..at + len)?, want).then_some(at + len);
+            return self.short_literal(rest, at, literal);
         };
         if (word(window) ^ literal.head) & literal.mask != 0 {
             return None;
@@ -228,6 +268,29 @@ impl Shape {
             }
         }
         Some(at + len)
+    }
+
+    /// [`Shape::literal`] where `rest` ends within eight bytes of `at`: byte by byte.
+    #[cold]
+    #[inline(never)]
+    fn short_literal(&self, rest: &[u8], at: usize, literal: &Literal) -> Option<usize> {
+        let len = literal.range.len();
+        let want = &self.bytes[literal.range.clone()];
+        same(rest.get(at..at + len)?, want).then_some(at + len)
+    }
+}
+
+/// A value that is not a string or an integer, as [`Shape::value`] reads it: not from
+/// white space (which may hold a line feed, and would be taken into the value's span); an
+/// object or an array, which may hold a line feed as white space, within its line (which
+/// it cannot end: a value ends with a bracket).
+#[inline(never)]
+fn other_value(kernel: Kernel, rest: &[u8], at: usize) -> Option<(usize, bool)> {
+    match rest.get(at)? {
+        b'-' | b'0' | b't' | b'f' | b'n' => scan::quick_value_at(kernel, rest, at),
+        b'{' | b'[' => memchr::memchr(b'\n', &rest[at..])
+            .and_then(|end| scan::value_at(&rest[..at + end + 1], at)),
+        _ => None,
     }
 }
 
@@ -407,14 +470,26 @@ mod tests {
         #[test]
         fn a_shape_reads_what_the_scanner_reads(first in line(), next in line(), after in line()) {
             let names = ["text".to_owned()];
+            let ids = ["id".to_owned()];
             if let Some(shape) = learn(&first, "text") {
                 let rest = format!("{next}{after}");
                 if let Some(read) = shape.read(rest.as_bytes()) {
-                    // The record is the line, and the scanner finds the same field in it.
+                    // The record is the line, and the scanner finds the same field in it,
+                    // and the same id when the shape has one.
                     prop_assert_eq!(read.len, next.len());
                     let found = scan::find(next.as_bytes(), &names, true).unwrap();
-                    prop_assert_eq!(found.span, read.span);
+                    prop_assert_eq!(&found.span, &read.span);
                     prop_assert_eq!(found.escaped, read.escaped);
+                    if shape.id.is_some() {
+                        let id = scan::find(next.as_bytes(), &ids, true).map(|id| id.span);
+                        prop_assert_eq!(&read.id, &id);
+                    } else {
+                        prop_assert_eq!(&read.id, &None);
+                    }
+                    // Without the id, the same record.
+                    let bare = Shape::learn(first.as_bytes(), "text", None, &mut Vec::new());
+                    let bare = bare.unwrap().read(rest.as_bytes()).unwrap();
+                    prop_assert_eq!(bare, Read { id: None, ..read });
                 }
             }
             // The shape of a line reads that line.
