@@ -32,7 +32,7 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::fmt;
-use std::io::{self, Read, Write};
+use std::io::{self, IoSlice, Read, Write};
 use std::ops::Range;
 
 use linkscan::__private::Kernel;
@@ -209,13 +209,37 @@ struct Record<'a> {
 }
 
 /// A record of [`Records::run`]: its number, its line's span in the batch's bytes, its
-/// field's raw span in the line, its id when asked, and its field's text.
+/// field's raw span in the line, its id when asked, and its field's string.
 struct Run<'t> {
     number: u64,
     line: Range<usize>,
     span: Range<usize>,
     id: Option<Id>,
-    text: &'t [u8],
+    /// The field's raw JSON string, its quotes included.
+    raw: &'t [u8],
+    /// Whether it has an escape (else its text is its raw bytes, which hold no byte
+    /// that JSON escapes).
+    escaped: bool,
+}
+
+impl Run<'_> {
+    /// Whether the text is joined rather than scanned alone ([`Joined::fits`] of the
+    /// bytes between the quotes, which a decoded text is not longer than).
+    fn fits(&self) -> bool {
+        Joined::fits(&self.raw[1..self.raw.len() - 1])
+    }
+
+    /// Adds the text to `joined`, decoded there when it has an escape; whether it
+    /// decodes (else `joined` is as it was).
+    fn join(&self, joined: &mut Joined) -> bool {
+        let inner = &self.raw[1..self.raw.len() - 1];
+        if self.escaped {
+            joined.push_with(|bytes| scan::decode_into(self.raw, bytes))
+        } else {
+            joined.push(inner);
+            true
+        }
+    }
 }
 
 /// The records of a chunk in order. A record of one of the shapes the chunk's records
@@ -331,8 +355,8 @@ impl<'a, 'p> Records<'a, 'p> {
     /// (when asked) and its text, without the [`Record`] that [`Iterator::next`] makes,
     /// and is taken when `each` says so. Stops, with the record left to
     /// [`Iterator::next`], at one the first shape does not read, whose field is not a
-    /// string that decodes, or that `each` does not take (then `each` did nothing with
-    /// it). The records given are those [`Iterator::next`] gives, with the same field
+    /// string, or that `each` does not take (then `each` did nothing with it: the
+    /// scans do not take a string that does not decode, [`Run::join`]). The records given are those [`Iterator::next`] gives, with the same field
     /// and id: the same shape reads them with the same code ([`Records::read`]).
     fn run(&mut self, mut each: impl FnMut(Run<'_>) -> bool) {
         let Some(shape) = self.shapes.first() else {
@@ -347,14 +371,11 @@ impl<'a, 'p> Records<'a, 'p> {
                 return;
             };
             let line = &rest[..read.len];
-            let found = scan::Found {
-                raw: &line[read.span.clone()],
-                span: read.span,
-                escaped: read.escaped,
-            };
-            let Some(text) = scan::string_text(&found) else {
+            let raw = &line[read.span.clone()];
+            // A string (the shape's field may be any value in other records).
+            if raw.first() != Some(&b'"') {
                 return;
-            };
+            }
             let id = self.id.map(|path| match (&path.names[..], read.id) {
                 ([_], Some(span)) => id_at(line, span, path),
                 ([_], None) => Id::missing(),
@@ -363,9 +384,10 @@ impl<'a, 'p> Records<'a, 'p> {
             let run = Run {
                 number: self.number,
                 line: self.at..self.at + read.len,
-                span: found.span,
+                span: read.span,
                 id,
-                text: &text,
+                raw,
+                escaped: read.escaped,
             };
             if !each(run) {
                 return;
@@ -618,10 +640,9 @@ fn find_chunk(
         // The usual records, joined without a `Record` each.
         if layout.count || !layout.checks {
             records.run(|run| {
-                if !Joined::fits(run.text) {
+                if !run.fits() || !run.join(joined) {
                     return false;
                 }
-                joined.push(run.text);
                 if !layout.count {
                     pending.push((run.number, run.id));
                 }
@@ -705,9 +726,18 @@ pub(crate) fn redact(
                     .par_iter()
                     .map(|chunk| redact_chunk(batch.bytes(), chunk, job))
                     .collect();
+                // The chunks' outputs in one vectored write, not copied into the
+                // writer's buffer one by one; their problems reported first.
                 for chunk in &scanned {
-                    chunk.emit(problems, out)?;
+                    for (record, problem) in &chunk.problems {
+                        problems.record(*record, problem);
+                    }
                 }
+                let mut outputs: Vec<IoSlice<'_>> = scanned
+                    .iter()
+                    .map(|chunk| IoSlice::new(&chunk.out))
+                    .collect();
+                write_all_vectored(out, &mut outputs)?;
                 if let Some(record) = batch.long {
                     problems.record(record, &too_long(limits));
                     out.write_all(batch.bytes())?;
@@ -720,14 +750,31 @@ pub(crate) fn redact(
     })
 }
 
+/// Writes all of `bufs`, in order, in as few calls as `out` takes them (the standard
+/// library's `write_all_vectored` is not stable yet).
+fn write_all_vectored(out: &mut impl Write, mut bufs: &mut [IoSlice<'_>]) -> io::Result<()> {
+    IoSlice::advance_slices(&mut bufs, 0);
+    while !bufs.is_empty() {
+        match out.write_vectored(bufs) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => IoSlice::advance_slices(&mut bufs, n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
 /// A line of a chunk that `redact --field` writes once the joined texts are scanned.
 enum Held {
     /// Written as it is.
     AsIs(Range<usize>),
-    /// A line whose field, at `span` in it, is a joined text.
+    /// A line whose field, at `span` in it, is a joined text; `escaped` when the field's
+    /// string has an escape (its text may then hold a byte that JSON escapes).
     Field {
         line: Range<usize>,
         span: Range<usize>,
+        escaped: bool,
     },
 }
 
@@ -773,13 +820,13 @@ fn redact_chunk_with(
     loop {
         // The usual records, held without a `Record` each.
         records.run(|run| {
-            if !Joined::fits(run.text) {
+            if !run.fits() || !run.join(joined) {
                 return false;
             }
-            joined.push(run.text);
             held.push(Held::Field {
                 line: run.line,
                 span: run.span,
+                escaped: run.escaped,
             });
             true
         });
@@ -803,6 +850,8 @@ fn redact_chunk_with(
                 held.push(Held::Field {
                     line: range.clone(),
                     span: found.span,
+                    // A borrowed text is the string's raw bytes: it has no escape.
+                    escaped: matches!(found.text, Cow::Owned(_)),
                 });
             }
             Ok(found) => {
@@ -838,13 +887,19 @@ fn write_held(
         for line in lines.by_ref() {
             match line {
                 Held::AsIs(range) => out.extend_from_slice(&bytes[range]),
-                Held::Field { line, span } => {
+                Held::Field {
+                    line,
+                    span,
+                    escaped,
+                } => {
                     let line = &bytes[line];
                     if links.is_empty() {
                         out.extend_from_slice(line);
                     } else {
+                        // The text between the links holds a byte to escape only when
+                        // the string had an escape.
                         write_field(line, &span, kernel, out, |out| {
-                            job.replace(texts, text, links, out)
+                            job.replace(texts, text, links, out) || escaped
                         });
                     }
                     return;
@@ -864,7 +919,8 @@ fn write_held(
 fn write_line(line: &[u8], span: &Range<usize>, any: bool, redacted: &[u8], out: &mut Vec<u8>) {
     if any {
         write_field(line, span, Kernel::detect(), out, |out| {
-            out.extend_from_slice(redacted)
+            out.extend_from_slice(redacted);
+            true
         });
     } else {
         out.extend_from_slice(line);
@@ -873,21 +929,21 @@ fn write_line(line: &[u8], span: &Range<usize>, any: bool, redacted: &[u8], out:
 
 /// Appends `line` to `out` with the field's string at `span` written again as the JSON
 /// string of the text that `text` appends (UTF-8: the field's text and replacements).
-/// The text is written in place, then escaped, as `serde_json` escapes it, only when
-/// `kernel` finds a byte to escape in it (a quote, a backslash, a control character:
-/// `serde_json` escapes only these), which the replacements of usual texts do not have.
+/// `text` says whether what it wrote may hold a byte that JSON escapes (a quote, a
+/// backslash, a control character: `serde_json` escapes only these); the text is then
+/// searched for one with `kernel`, and escaped as `serde_json` escapes it when it has
+/// one. The usual text is written in place, neither searched nor copied again.
 fn write_field(
     line: &[u8],
     span: &Range<usize>,
     kernel: Kernel,
     out: &mut Vec<u8>,
-    text: impl FnOnce(&mut Vec<u8>),
+    text: impl FnOnce(&mut Vec<u8>) -> bool,
 ) {
     out.extend_from_slice(&line[..span.start]);
     let quote = out.len();
     out.push(b'"');
-    text(out);
-    if kernel.string_run_end(out, quote + 1) < out.len() {
+    if text(out) && kernel.string_run_end(out, quote + 1) < out.len() {
         let raw = out.split_off(quote + 1);
         out.truncate(quote);
         let raw = String::from_utf8_lossy(&raw);
@@ -1023,6 +1079,50 @@ mod tests {
             String::from_utf8(scanned.out).unwrap(),
             String::from_utf8(want).unwrap()
         );
+    }
+
+    /// A writer that takes at most `step` bytes a call, of its first buffer only, and is
+    /// interrupted every other call.
+    struct Trickle {
+        out: Vec<u8>,
+        step: usize,
+        calls: usize,
+    }
+
+    impl Write for Trickle {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.calls += 1;
+            if self.calls.is_multiple_of(2) {
+                return Err(io::ErrorKind::Interrupted.into());
+            }
+            let n = buf.len().min(self.step);
+            self.out.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn every_output_is_written_whole_and_in_order() {
+        let outputs: [&[u8]; 5] = [b"", b"first line\n", b"", b"second\nthird\n", b"x"];
+        for step in [1, 3, 100] {
+            let mut out = Trickle {
+                out: Vec::new(),
+                step,
+                calls: 0,
+            };
+            let mut bufs: Vec<IoSlice<'_>> = outputs.iter().map(|b| IoSlice::new(b)).collect();
+            write_all_vectored(&mut out, &mut bufs).unwrap();
+            assert_eq!(out.out, outputs.concat(), "{step}");
+        }
+        // A writer that takes nothing is an error, not a loop.
+        let mut full: &mut [u8] = &mut [];
+        let mut bufs = [IoSlice::new(b"x")];
+        let err = write_all_vectored(&mut full, &mut bufs).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::WriteZero);
     }
 
     #[test]

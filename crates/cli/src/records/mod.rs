@@ -283,15 +283,22 @@ impl RedactJob<'_> {
     }
 
     /// Appends `bytes[text]` to `out` with its `links` (offsets into `bytes`, in order)
-    /// replaced, as [`LinkFinder::redact_to`] writes it.
-    fn replace(&self, bytes: &[u8], text: Range<usize>, links: &[Link], out: &mut Vec<u8>) {
+    /// replaced, as [`LinkFinder::redact_to`] writes it; whether a replacement holds a
+    /// byte that a JSON string escapes (a quote, a backslash, a control character).
+    fn replace(&self, bytes: &[u8], text: Range<usize>, links: &[Link], out: &mut Vec<u8>) -> bool {
         let mut at = text.start;
+        let mut escapes = false;
         for link in links {
             out.extend_from_slice(&bytes[at..link.start()]);
+            let from = out.len();
             self.replacer.write(link.kind(), &bytes[link.range()], out);
+            escapes |= out[from..]
+                .iter()
+                .any(|&b| matches!(b, b'"' | b'\\') || b < 0x20);
             at = link.end();
         }
         out.extend_from_slice(&bytes[at..text.end]);
+        escapes
     }
 }
 

@@ -540,6 +540,44 @@ proptest! {
 }
 
 #[test]
+fn a_replacement_with_a_quote_or_a_backslash_is_escaped() {
+    // Plain and escaped strings, with links and without, between many records of one
+    // layout, so that the usual run reads them; the replacement holds a quote and a
+    // backslash, which plain text around it does not.
+    let texts = [
+        "see x.org",
+        "no link",
+        "a \"q\" a@b.org\t",
+        "x.org",
+        "tab\there",
+    ];
+    let mut input = String::new();
+    for i in 0..200 {
+        let text = texts[i % texts.len()];
+        input.push_str(&format!("{{\"id\": {i}, \"text\": {}}}\n", json(text)));
+    }
+    let (code, out, err) = run(
+        &["redact", "--field", "text", "--replace", r#"<{kind}"\>"#],
+        input.as_bytes(),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let want = [
+        r#"see <URL"\>"#,
+        "no link",
+        "a \"q\" <EMAIL\"\\>\t",
+        r#"<URL"\>"#,
+        "tab\there",
+    ];
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(out.lines().count(), 200);
+    for (i, line) in out.lines().enumerate() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["text"], want[i % want.len()], "{line}");
+        assert_eq!(v["id"], i, "{line}");
+    }
+}
+
+#[test]
 fn memory_is_a_few_batches_not_the_file() {
     // 128 MB of records, each with a link: `redact` holds a few batches of 4 MB, and its
     // output is read as it comes.
