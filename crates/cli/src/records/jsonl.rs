@@ -225,12 +225,14 @@ struct Run<'t> {
 impl Run<'_> {
     /// Whether the text is joined rather than scanned alone ([`Joined::fits`] of the
     /// bytes between the quotes, which a decoded text is not longer than).
+    #[inline]
     fn fits(&self) -> bool {
         Joined::fits(&self.raw[1..self.raw.len() - 1])
     }
 
     /// Adds the text to `joined`, decoded there when it has an escape; whether it
     /// decodes (else `joined` is as it was).
+    #[inline]
     fn join(&self, joined: &mut Joined) -> bool {
         let inner = &self.raw[1..self.raw.len() - 1];
         if self.escaped {
