@@ -47,6 +47,12 @@ pub(crate) struct Limits {
     pub(crate) record: usize,
     /// The pieces of the rest of a longer line.
     pub(crate) rest: usize,
+    /// Whether the reader numbers the lines: a chunk's first line ([`Chunk::first`]) and
+    /// an over-long line ([`Batch::long`]) have their numbers in the input. Else they are
+    /// 0, numbers from the chunk's start, for a consumer that counts the lines itself
+    /// (the walk of a chunk meets each of its lines), and the reader does not count
+    /// them.
+    pub(crate) numbered: bool,
 }
 
 impl Limits {
@@ -57,7 +63,16 @@ impl Limits {
         chunk: 32 << 10,
         record: 256 << 20,
         rest: 1 << 20,
+        numbered: true,
     };
+
+    /// These limits, with the lines numbered by the consumer ([`Limits::numbered`]).
+    pub(crate) const fn unnumbered(self) -> Limits {
+        Limits {
+            numbered: false,
+            ..self
+        }
+    }
 }
 
 /// What the reader thread sends.
@@ -99,6 +114,11 @@ pub(crate) struct Chunk {
 }
 
 impl Chunk {
+    /// The number of the chunk's lines in `bytes` (the batch's).
+    pub(crate) fn line_count(&self, bytes: &[u8]) -> u64 {
+        count_lines(&bytes[self.span.clone()])
+    }
+
     /// The chunk's lines in `bytes` (the batch's), each with its number and its span
     /// (its line feed included, if it has one), as the tests read them (the records are
     /// read by `jsonl`'s walk).
@@ -130,8 +150,18 @@ fn count_lines(bytes: &[u8]) -> u64 {
 }
 
 /// `bytes[..end]`, whole lines, cut into chunks of about `size` bytes; the first line is
-/// number `first`. Returns the chunks and the number of the line after them.
-fn chunks(bytes: &[u8], end: usize, size: usize, mut first: u64) -> (Vec<Chunk>, u64) {
+/// number `first`. Returns the chunks and the number of the line after them; when not
+/// `numbered`, every chunk's first line is 0 and the lines are not counted.
+fn chunks(
+    bytes: &[u8],
+    end: usize,
+    size: usize,
+    mut first: u64,
+    numbered: bool,
+) -> (Vec<Chunk>, u64) {
+    if !numbered {
+        first = 0;
+    }
     let mut chunks = Vec::with_capacity(end / size + 1);
     let mut at = 0;
     while at < end {
@@ -144,7 +174,9 @@ fn chunks(bytes: &[u8], end: usize, size: usize, mut first: u64) -> (Vec<Chunk>,
             first,
             span: at..cut,
         });
-        first += count_lines(&bytes[at..cut]);
+        if numbered {
+            first += count_lines(&bytes[at..cut]);
+        }
         at = cut;
     }
     (chunks, first)
@@ -228,8 +260,10 @@ pub(crate) fn read_batches(
                 0
             }
         };
-        let (chunks, after) = chunks(&buffer[..len], whole, limits.chunk, next);
-        next = after + u64::from(long.is_some());
+        let (chunks, after) = chunks(&buffer[..len], whole, limits.chunk, next, limits.numbered);
+        if limits.numbered {
+            next = after + u64::from(long.is_some());
+        }
         let batch = Batch {
             buffer,
             len,
@@ -360,6 +394,8 @@ mod tests {
             at: 0,
         };
         let mut lines: Vec<Got> = Vec::new();
+        // Unnumbered, the lines are numbered here as a consumer numbers them.
+        let mut base = 0;
         let result = for_each_piece(reader, limits, |piece| {
             match piece {
                 Piece::Batch(batch) => {
@@ -367,14 +403,24 @@ mod tests {
                     for chunk in &batch.chunks {
                         assert_eq!(chunk.span.start, seen, "chunks follow each other");
                         seen = chunk.span.end;
+                        if !limits.numbered {
+                            assert_eq!(chunk.first, 0);
+                        }
                         for (number, span) in chunk.lines(batch.bytes()) {
-                            lines.push((number, batch.bytes()[span].to_vec(), true));
+                            lines.push((base + number, batch.bytes()[span].to_vec(), true));
+                        }
+                        if !limits.numbered {
+                            base += chunk.line_count(batch.bytes());
                         }
                     }
                     if let Some(number) = batch.long {
                         assert!(batch.chunks.is_empty());
                         assert_eq!(batch.bytes().len(), limits.record);
-                        lines.push((number, batch.bytes().to_vec(), false));
+                        lines.push((base + number, batch.bytes().to_vec(), false));
+                        if !limits.numbered {
+                            assert_eq!(number, 0);
+                            base += 1;
+                        }
                     } else {
                         assert_eq!(seen, batch.bytes().len(), "the chunks cover the batch");
                     }
@@ -394,6 +440,7 @@ mod tests {
             .collect()
     }
 
+    /// Numbered by the reader or by the consumer, the same numbers.
     #[test]
     fn every_line_comes_once_in_order_with_its_number() {
         let mut input = Vec::new();
@@ -408,8 +455,12 @@ mod tests {
             chunk: 16,
             record: 1 << 20,
             rest: 8,
+            numbered: true,
         };
-        for step in [1, 7, 64, 1000] {
+        for (step, limits) in [1, 7, 64, 1000]
+            .into_iter()
+            .flat_map(|step| [(step, limits), (step, limits.unnumbered())])
+        {
             let (lines, error) = read_all(&input, limits, step, None);
             assert_eq!(error, None);
             let want = split(&input);
@@ -438,8 +489,12 @@ mod tests {
             chunk: 4,
             record: 40,
             rest: 7,
+            numbered: true,
         };
-        for step in [1, 5, 16, 1000] {
+        for (step, limits) in [1, 5, 16, 1000]
+            .into_iter()
+            .flat_map(|step| [(step, limits), (step, limits.unnumbered())])
+        {
             let (lines, error) = read_all(&input, limits, step, None);
             assert_eq!(error, None);
             let got: Vec<_> = lines.iter().map(|(n, l, w)| (*n, l.clone(), *w)).collect();
@@ -461,6 +516,7 @@ mod tests {
             chunk: 2,
             record: 1 << 20,
             rest: 4,
+            numbered: true,
         };
         // The error comes in the middle of "three".
         let (lines, error) = read_all(input, limits, 3, Some(10));

@@ -540,14 +540,22 @@ pub(crate) fn find(
     job: &FindJob<'_>,
     emit: &mut impl FnMut(&Scanned) -> io::Result<bool>,
 ) -> io::Result<()> {
-    let limits = Limits::RUN;
+    // A count needs the records' numbers for its problems alone: the reader does not
+    // count the lines, the chunks' walks do, and their problems are numbered here.
+    let limits = if job.layout.count {
+        Limits::RUN.unnumbered()
+    } else {
+        Limits::RUN
+    };
+    // Unnumbered, the number of the next chunk's first line.
+    let mut base = 0;
     for_each_piece(reader, limits, |piece| match piece {
         Piece::Batch(batch) => {
             // A chunk that holds a long record is scanned here in its turn, its output
             // written as it grows (a record of links alone makes some ten times its
             // size); the others on the pool, their outputs held until written in order.
             let streamed = |chunk: &Chunk| chunk.span.len() > STREAMED;
-            let scanned: Vec<Option<Scanned>> = batch
+            let mut scanned: Vec<Option<Scanned>> = batch
                 .chunks
                 .par_iter()
                 .map(|chunk| {
@@ -560,10 +568,25 @@ pub(crate) fn find(
                     })
                 })
                 .collect();
-            for (chunk, scanned) in batch.chunks.iter().zip(&scanned) {
+            for (chunk, scanned) in batch.chunks.iter().zip(&mut scanned) {
                 let go_on = match scanned {
-                    Some(scanned) => emit(scanned)?,
-                    None => find_streamed(batch.bytes(), chunk, name, job, emit)?,
+                    Some(scanned) => {
+                        if !limits.numbered {
+                            scanned.rebase(base);
+                            base += scanned.lines;
+                        }
+                        emit(scanned)?
+                    }
+                    None => {
+                        let chunk = Chunk {
+                            first: chunk.first + base,
+                            span: chunk.span.clone(),
+                        };
+                        if !limits.numbered {
+                            base += chunk.line_count(batch.bytes());
+                        }
+                        find_streamed(batch.bytes(), &chunk, name, job, emit)?
+                    }
                 };
                 if !go_on {
                     return Ok(false);
@@ -572,9 +595,12 @@ pub(crate) fn find(
             if let Some(record) = batch.long {
                 let problem = too_long(limits);
                 let scanned = Scanned {
-                    problems: vec![(record, problem)],
+                    problems: vec![(record + base, problem)],
                     ..Scanned::default()
                 };
+                if !limits.numbered {
+                    base += 1;
+                }
                 return emit(&scanned);
             }
             Ok(true)
@@ -689,6 +715,7 @@ fn find_chunk(
         }
     }
     flush(joined, pending, &mut scanned);
+    scanned.lines = records.number - chunk.first;
     Some(scanned)
 }
 
@@ -719,7 +746,11 @@ pub(crate) fn redact(
     problems: &mut Problems<'_>,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    let limits = Limits::RUN;
+    // The records' numbers are for the problems alone: the reader does not count the
+    // lines, the chunks' walks do, and their problems are numbered here.
+    let limits = Limits::RUN.unnumbered();
+    // The number of the next chunk's first line.
+    let mut base = 0;
     for_each_piece(reader, limits, |piece| {
         match piece {
             Piece::Batch(batch) => {
@@ -732,8 +763,9 @@ pub(crate) fn redact(
                 // writer's buffer one by one; their problems reported first.
                 for chunk in &scanned {
                     for (record, problem) in &chunk.problems {
-                        problems.record(*record, problem);
+                        problems.record(base + record, problem);
                     }
+                    base += chunk.lines;
                 }
                 let mut outputs: Vec<IoSlice<'_>> = scanned
                     .iter()
@@ -741,7 +773,8 @@ pub(crate) fn redact(
                     .collect();
                 write_all_vectored(out, &mut outputs)?;
                 if let Some(record) = batch.long {
-                    problems.record(record, &too_long(limits));
+                    problems.record(base + record, &too_long(limits));
+                    base += 1;
                     out.write_all(batch.bytes())?;
                 }
             }
@@ -871,6 +904,7 @@ fn redact_chunk_with(
         }
     }
     write_held(bytes, held, joined, job, &mut scanned.out);
+    scanned.lines = records.number - chunk.first;
     scanned
 }
 

@@ -175,6 +175,9 @@ pub(crate) struct Scanned {
     pub(crate) out: Vec<u8>,
     pub(crate) links: usize,
     pub(crate) problems: Vec<(u64, String)>,
+    /// The number of the chunk's lines (JSON Lines), which the consumer of chunks it
+    /// numbers itself counts with.
+    pub(crate) lines: u64,
 }
 
 /// Chunks longer than this in bytes (JSON Lines: a record longer than a batch), or
@@ -240,6 +243,14 @@ fn streamed(
 }
 
 impl Scanned {
+    /// Makes the problems' record numbers, counted from the chunk's start, the input's,
+    /// the chunk's first line being number `first`.
+    fn rebase(&mut self, first: u64) {
+        for (record, _) in &mut self.problems {
+            *record += first;
+        }
+    }
+
     /// Writes the output and reports the problems, in order.
     fn emit(&self, problems: &mut Problems<'_>, out: &mut impl Write) -> io::Result<()> {
         for (record, problem) in &self.problems {

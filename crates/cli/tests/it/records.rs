@@ -540,6 +540,53 @@ proptest! {
 }
 
 #[test]
+fn bad_records_far_into_the_input_have_their_numbers_in_every_mode() {
+    // Some 5 MB of records (many batches and chunks) with bad records and blank lines
+    // here and there, and a record of links longer than a batch: a count and `redact`,
+    // which number the records as they come, name the same records as a listing does
+    // and as the input says.
+    let mut input = String::new();
+    let mut bad = Vec::new();
+    for i in 0..60_000u64 {
+        if i % 7919 == 5 {
+            input.push_str(&format!("{{\"id\": {i}, \"text\": {i}}}\n"));
+            bad.push(i);
+        } else if i % 4001 == 9 {
+            input.push('\n');
+        } else if i == 31_337 {
+            let long = "x.org a@b.org ".repeat(100_000);
+            input.push_str(&format!("{{\"id\": {i}, \"text\": \"{long}\"}}\n"));
+        } else {
+            let text = "w".repeat((i % 120) as usize);
+            input.push_str(&format!(
+                "{{\"id\": {i}, \"text\": \"{text} see y.org\"}}\n"
+            ));
+        }
+    }
+    let want: Vec<String> = bad
+        .iter()
+        .map(|i| format!("linkscan: -: record {i}: \"text\" is a number, not a string; skipped"))
+        .collect();
+    for args in [
+        &["find", "--field", "text", "--count"][..],
+        &["find", "--field", "text", "--json"],
+        &["redact", "--field", "text"],
+    ] {
+        let (code, _, err) = run(args, input.as_bytes());
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        let got: Vec<&str> = err.lines().collect();
+        let want: Vec<String> = want
+            .iter()
+            .map(|line| match args[0] {
+                "redact" => line.replace("skipped", "written unchanged"),
+                _ => line.clone(),
+            })
+            .collect();
+        assert_eq!(got, want, "{args:?}");
+    }
+}
+
+#[test]
 fn a_replacement_with_a_quote_or_a_backslash_is_escaped() {
     // Plain and escaped strings, with links and without, between many records of one
     // layout, so that the usual run reads them; the replacement holds a quote and a

@@ -11,8 +11,10 @@ use std::process::{Command, Output, Stdio};
 
 pub use data::*;
 
-/// Runs the `linkscan` binary with `args`, feeding it `stdin`. The program may exit before
-/// reading its input (a usage error): a closed pipe is fine.
+/// Runs the `linkscan` binary with `args`, feeding it `stdin` from a thread of its own
+/// while its output is read (a large input and a large output would otherwise wait on
+/// each other). The program may exit before reading its input (a usage error): a closed
+/// pipe is fine.
 pub fn linkscan(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_linkscan"))
         .args(args)
@@ -21,14 +23,20 @@ pub fn linkscan(args: &[&str], stdin: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("linkscan runs");
-    if let Err(e) = child.stdin.take().expect("stdin").write_all(stdin) {
-        assert_eq!(
-            e.kind(),
-            std::io::ErrorKind::BrokenPipe,
-            "writing stdin: {e}"
-        );
-    }
-    child.wait_with_output().expect("linkscan finishes")
+    let mut pipe = child.stdin.take().expect("stdin");
+    std::thread::scope(|scope| {
+        // Dropping the pipe at the end of the write closes the program's input.
+        let writer = scope.spawn(move || pipe.write_all(stdin));
+        let output = child.wait_with_output().expect("linkscan finishes");
+        if let Err(e) = writer.join().expect("the writer thread") {
+            assert_eq!(
+                e.kind(),
+                std::io::ErrorKind::BrokenPipe,
+                "writing stdin: {e}"
+            );
+        }
+        output
+    })
 }
 
 /// A fresh, empty folder `linkscan-GROUP-PID-NAME` in the system's temporary folder: the
