@@ -12,11 +12,12 @@
 //! before it. A consumer that needs the numbers only for what it reports in order (a
 //! count, `redact`) reads the batches unnumbered ([`Limits::numbered`]): the reader
 //! skips that pass, each chunk starts at 0, and the consumer adds up the lines that the
-//! walks of the chunks met. Batches go to the consumer over a channel of two, so that reading (and gzip
-//! decompression) overlaps the scan; their buffers come back over another channel and are
-//! filled again, so a long run faults in the pages of four or five buffers, not of every
-//! batch. A buffer is zeroed once, when it grows; later batches are read over what the
-//! last one left ([`Batch::len`] says how much is theirs).
+//! walks of the chunks met. Batches go to the consumer over a channel of two, so that
+//! reading (and gzip decompression) overlaps the scan; their buffers come back over
+//! another channel and are filled again, so a long run faults in the pages of four or
+//! five buffers, not of every batch. A buffer is zeroed once, when it grows; later
+//! batches are read over what the last one left ([`Batch::len`] says how much is
+//! theirs).
 //!
 //! # Bounds
 //!

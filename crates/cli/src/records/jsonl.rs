@@ -358,8 +358,9 @@ impl<'a, 'p> Records<'a, 'p> {
     /// and is taken when `each` says so. Stops, with the record left to
     /// [`Iterator::next`], at one the first shape does not read, whose field is not a
     /// string, or that `each` does not take (then `each` did nothing with it: the
-    /// scans do not take a string that does not decode, [`Run::join`]). The records given are those [`Iterator::next`] gives, with the same field
-    /// and id: the same shape reads them with the same code ([`Records::read`]).
+    /// scans do not take a string that does not decode, [`Run::join`]). The records
+    /// given are those [`Iterator::next`] gives, with the same field and id: the same
+    /// shape reads them with the same code ([`Records::read`]).
     fn run(&mut self, mut each: impl FnMut(Run<'_>) -> bool) {
         let Some(shape) = self.shapes.first() else {
             return;
