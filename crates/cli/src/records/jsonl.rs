@@ -4,8 +4,11 @@
 //! # Algorithm
 //!
 //! [`batches`](super::batches) reads the input in batches of whole lines, cut into
-//! chunks of a few hundred records that know their first record's number; the chunks of
-//! a batch are scanned on the rayon pool and their outputs written in order. A chunk's
+//! chunks of a few hundred records that know their first record's number (for a count
+//! and `redact`, which number only their problems, each chunk counts from 0 and the
+//! problems are numbered in order as the chunks' outputs are taken); the chunks of a
+//! batch are scanned on the rayon pool and their outputs written in order (`redact`'s
+//! in one vectored write a batch). A chunk's
 //! records are walked by [`Records`]: a record of one of the few shapes learned from the
 //! chunk's lines ([`Shape`]: the same members in the same order, the same white space)
 //! is read by comparing the bytes between its values and checking the values, its line
@@ -16,8 +19,10 @@
 //! ([`Member`]) that keeps the raw text ([`RawValue`]) of the one member it looks for and
 //! skips the others unparsed into values, the whole line still checked, each name of the
 //! dotted path taken in turn). The field's value, a string, is decoded for the scan
-//! (borrowed from the line when it has no escape), and its raw span in the line is what
-//! `redact` replaces: every other byte of the line is written as it was read. The texts
+//! (borrowed from the line when it has no escape; a run's escaped text is decoded onto
+//! the joined texts), and its raw span in the line is what `redact` replaces: every
+//! other byte of the line is written as it was read, and the field is searched for a
+//! byte to escape only when its string had an escape or a replacement wrote one. The texts
 //! of a chunk's records are scanned for links in one call of the finder ([`Joined`]), not
 //! one call per record; `find` and `redact` join the run of records that the chunk's
 //! first shape reads ([`Records::run`]) without making a [`Record`] of each.
